@@ -1,0 +1,1 @@
+"""The judge-check set: synthetic answers with gold rubric decisions."""

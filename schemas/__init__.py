@@ -1,0 +1,1 @@
+"""JSON Schemas of BedsideBench cases, judge replies and run summaries."""
