@@ -1,0 +1,14 @@
+"""Entry point for Inspect: importing it registers the tasks as `bedside_bench/<benchmark>`."""
+
+from bedside_bench.tasks import (  # noqa: F401
+    calculators_conditional,
+    calculators_numerical,
+    clinical_calculations,
+    drug_safety,
+    guideline_adherence,
+    health_equity,
+    landmark_trials,
+    medical_hallucination,
+    safety_diagnostic,
+    safety_therapeutic,
+)

@@ -1,0 +1,194 @@
+"""Validation and canonical form of one BedsideBench case (a dict read from a case file).
+
+Every violation is collected, not just the first, so that a broken release is fixed in one pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
+from bedside_bench.schema_files import validator
+
+CASE_KEYS = frozenset({"case_id", "benchmark", "grading_method", "prompt", "rubric_items", "split"})
+CASE_ID_PATTERN = re.compile(r"^[0-9a-f]{32}$")
+CANONICAL_ITEM_ID = re.compile(r"^(?P<prefix>[0-9a-f]{32})_(?P<index>[0-9]+)$")
+LEGACY_ITEM_ID = re.compile(r"^item_(?P<index>[0-9]+)$")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One problem in the data, with enough context to find it."""
+
+    file: str
+    message: str
+    case_id: str | None = None
+    item_id: str | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = [self.file]
+        if self.case_id:
+            where.append(f"case {self.case_id}")
+        if self.item_id:
+            where.append(f"item {self.item_id}")
+        if self.field:
+            where.append(f"field {self.field}")
+        return f"{', '.join(where)}: {self.message}"
+
+
+class DatasetError(ValueError):
+    """The dataset is invalid; lists every violation found."""
+
+    def __init__(self, violations: list[Violation]) -> None:
+        self.violations = violations
+        lines = "\n".join(f"  - {v}" for v in violations)
+        super().__init__(
+            f"invalid BedsideBench data ({len(violations)} problem"
+            f"{'s' if len(violations) != 1 else ''}); nothing was evaluated:\n{lines}"
+        )
+
+
+def prompt_md5(prompt: str) -> str:
+    return hashlib.md5(prompt.encode("utf-8")).hexdigest()
+
+
+def canonical_item_id(prompt: str, index: int) -> str:
+    return f"{prompt_md5(prompt)}_{index}"
+
+
+def _schema_violations(case: dict[str, Any], file: str, case_id: str | None) -> list[Violation]:
+    method = case.get("grading_method")
+    schema = (
+        "case.f1_weighted_rubric.schema.json"
+        if method == "f1_weighted_rubric"
+        else "case.points_rubric.schema.json"
+    )
+    found = []
+    for error in sorted(validator(schema).iter_errors(case), key=lambda e: str(list(e.path))):
+        path = list(error.absolute_path)
+        if not path and error.validator in ("required", "additionalProperties"):
+            continue  # the key-set check says this more plainly
+        item_id = None
+        field = ".".join(str(p) for p in path) or None
+        if len(path) >= 2 and path[0] == "rubric_items" and isinstance(path[1], int):
+            items = case.get("rubric_items")
+            if isinstance(items, list) and isinstance(items[path[1]], dict):
+                raw_id = items[path[1]].get("item_id")
+                item_id = raw_id if isinstance(raw_id, str) else None
+        found.append(Violation(file, error.message, case_id, item_id, field))
+    return found
+
+
+def validate_case(
+    case: Any, *, file: str, expected_case_id: str, expected_benchmark: str
+) -> tuple[dict[str, Any] | None, list[Violation]]:
+    """Check one case; return its canonical form (None when invalid) and the violations.
+
+    The canonical form rewrites legacy per-case item ids (`item_<index>`) to
+    `{md5(prompt)}_{index}`, so that the judge, the scores and the logs only see one form.
+    """
+    if not isinstance(case, dict):
+        return None, [Violation(file, f"a case must be a JSON object, got {type(case).__name__}")]
+    raw_case_id = case.get("case_id")
+    case_id = raw_case_id if isinstance(raw_case_id, str) else None
+    violations: list[Violation] = []
+
+    keys = set(case)
+    if keys != CASE_KEYS:
+        missing = sorted(CASE_KEYS - keys)
+        extra = sorted(keys - CASE_KEYS)
+        parts = []
+        if missing:
+            parts.append(f"missing keys {missing}")
+        if extra:
+            parts.append(f"unexpected keys {extra}")
+        violations.append(
+            Violation(file, "the key set must be exactly the six documented keys: "
+                      + "; ".join(parts), case_id)
+        )
+    violations.extend(_schema_violations(case, file, case_id))
+
+    if case_id is not None and CASE_ID_PATTERN.match(case_id) and case_id != expected_case_id:
+        violations.append(
+            Violation(file, f"case_id does not equal the file name ({expected_case_id})",
+                      case_id, field="case_id")
+        )
+    if case.get("benchmark") != expected_benchmark:
+        violations.append(
+            Violation(file, f"benchmark {case.get('benchmark')!r} does not equal its folder "
+                      f"{expected_benchmark!r}", case_id, field="benchmark")
+        )
+    benchmark = BENCHMARKS_BY_NAME.get(expected_benchmark)
+    if benchmark is not None and case.get("grading_method") != benchmark.grading_method:
+        violations.append(
+            Violation(file, f"grading_method {case.get('grading_method')!r} is not "
+                      f"{expected_benchmark}'s {benchmark.grading_method!r}", case_id,
+                      field="grading_method")
+        )
+    prompt = case.get("prompt")
+    if isinstance(prompt, str) and not prompt.strip():
+        violations.append(Violation(file, "the prompt is empty", case_id, field="prompt"))
+
+    items = case.get("rubric_items")
+    canonical_items: list[dict[str, Any]] = []
+    if isinstance(items, list):
+        item_violations, canonical_items = _check_items(
+            items, prompt if isinstance(prompt, str) else None, file, case_id
+        )
+        violations.extend(item_violations)
+
+    if violations:
+        return None, violations
+    canonical = dict(case)
+    canonical["rubric_items"] = canonical_items
+    return canonical, []
+
+
+def _check_items(
+    items: list[Any], prompt: str | None, file: str, case_id: str | None
+) -> tuple[list[Violation], list[dict[str, Any]]]:
+    violations: list[Violation] = []
+    canonical: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    has_positive = False
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue  # reported by the schema
+        item_id = item.get("item_id")
+        points = item.get("points")
+        if isinstance(points, int) and not isinstance(points, bool):
+            has_positive = has_positive or points > 0
+        if not isinstance(item_id, str):
+            continue
+        if item_id in seen:
+            violations.append(Violation(file, "duplicate item_id", case_id, item_id, "item_id"))
+        seen.add(item_id)
+        new_id = item_id
+        legacy = LEGACY_ITEM_ID.match(item_id)
+        canonical_match = CANONICAL_ITEM_ID.match(item_id)
+        if legacy:
+            if int(legacy["index"]) != index:
+                violations.append(Violation(
+                    file, f"legacy item id index {legacy['index']} does not equal the item's "
+                    f"position {index}", case_id, item_id, "item_id"))
+            elif prompt is not None:
+                new_id = canonical_item_id(prompt, index)
+        elif canonical_match:
+            if prompt is not None and canonical_match["prefix"] != prompt_md5(prompt):
+                violations.append(Violation(
+                    file, f"item id prefix is not md5(prompt) = {prompt_md5(prompt)}",
+                    case_id, item_id, "item_id"))
+            if int(canonical_match["index"]) != index:
+                violations.append(Violation(
+                    file, f"item id index {canonical_match['index']} does not equal the "
+                    f"item's position {index}", case_id, item_id, "item_id"))
+        canonical.append({**item, "item_id": new_id})
+    if items and not has_positive:
+        violations.append(
+            Violation(file, "the rubric has no positive-point item", case_id, field="rubric_items")
+        )
+    return violations, canonical

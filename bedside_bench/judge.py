@@ -1,0 +1,79 @@
+"""The judge call (protocol section 2): strict decisions, asked again when a reply is invalid.
+
+A judge that never gives a valid reply ends the sample in an error, never in a score of 0, so
+the case counts as failed and `inspect eval-retry` redoes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from inspect_ai.log import transcript
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
+
+from bedside_bench.judge_reply import JudgeReplyError, judge_user_message, parse_decisions
+from bedside_bench.model_calls import generate_with_temperature
+from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE, JUDGE_TEMPERATURE
+from bedside_bench.scoring import RubricItem
+
+T = TypeVar("T")
+RAW_REPLY_LIMIT = 20_000
+
+
+class JudgeFailedError(RuntimeError):
+    """Every attempt gave an invalid reply; carries each attempt's reason."""
+
+    def __init__(self, attempts: list[dict[str, Any]]) -> None:
+        self.attempts = attempts
+        reasons = "; ".join(f"attempt {a['attempt']}: {a['error']}" for a in attempts)
+        super().__init__(f"the judge gave no valid reply in {len(attempts)} attempts ({reasons})")
+
+
+@dataclass
+class JudgeOutcome(Generic[T]):
+    decisions: T
+    temperature_sent: float | None
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+
+
+async def ask_judge(
+    model: Model,
+    system_message: str,
+    user_message: str,
+    parse: Callable[[str], T],
+    retries: int,
+    temperature: float = JUDGE_TEMPERATURE,
+) -> JudgeOutcome[T]:
+    """Ask, parse strictly, and ask again (fresh call, same messages) up to `retries` times."""
+    if retries < 0:
+        raise ValueError("judge_retries must be >= 0")
+    messages = [ChatMessageSystem(content=system_message), ChatMessageUser(content=user_message)]
+    attempts: list[dict[str, Any]] = []
+    for attempt in range(1, retries + 2):
+        result = await generate_with_temperature(model, list(messages), temperature)
+        raw = result.output.completion
+        try:
+            decisions = parse(raw)
+        except JudgeReplyError as ex:
+            record = {"attempt": attempt, "raw": raw[:RAW_REPLY_LIMIT], "error": str(ex)}
+            attempts.append(record)
+            transcript().info(record, source="judge: invalid reply")
+            continue
+        attempts.append({"attempt": attempt, "raw": raw[:RAW_REPLY_LIMIT], "error": None})
+        return JudgeOutcome(decisions, result.temperature_sent, attempts)
+    raise JudgeFailedError(attempts)
+
+
+async def judge_case(
+    model: Model, prompt: str, answer: str, items: Sequence[RubricItem], retries: int
+) -> JudgeOutcome[dict[str, bool]]:
+    ids = [item.item_id for item in items]
+    return await ask_judge(
+        model,
+        JUDGE_SYSTEM_MESSAGE,
+        judge_user_message(prompt, answer, items),
+        lambda raw: parse_decisions(raw, ids),
+        retries,
+    )

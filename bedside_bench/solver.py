@@ -1,0 +1,31 @@
+"""The physician solver (protocol section 1): fixed system message, the prompt unchanged."""
+
+from __future__ import annotations
+
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from bedside_bench.model_calls import generate_with_temperature
+from bedside_bench.protocol import ANSWER_TEMPERATURE, PHYSICIAN_SYSTEM_MESSAGE
+
+ANSWER_TEMPERATURE_KEY = "answer_temperature"
+
+
+@solver
+def physician_answer() -> Solver:
+    """Answer the case as a physician at temperature 1, recording the temperature sent."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        state.messages = [
+            ChatMessageSystem(content=PHYSICIAN_SYSTEM_MESSAGE),
+            ChatMessageUser(content=state.input_text),
+        ]
+        result = await generate_with_temperature(
+            get_model(), state.messages, ANSWER_TEMPERATURE
+        )
+        state.output = result.output
+        state.messages.append(result.output.message)
+        state.metadata[ANSWER_TEMPERATURE_KEY] = result.temperature_sent
+        return state
+
+    return solve
