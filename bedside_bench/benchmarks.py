@@ -27,9 +27,7 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("medical_hallucination", "points_rubric", "Fictitious entities and false premises"),
     Benchmark("health_equity", "points_rubric", "Bias-aware reasoning and barriers to care"),
     Benchmark("clinical_calculations", "points_rubric", "Doses, scores, and unit conversions"),
-    Benchmark(
-        "calculators_numerical", "points_rubric", "Medical calculators with numeric outputs"
-    ),
+    Benchmark("calculators_numerical", "points_rubric", "Medical calculators with numeric outputs"),
     Benchmark(
         "calculators_conditional",
         "points_rubric",

@@ -107,27 +107,43 @@ def validate_case(
         if extra:
             parts.append(f"unexpected keys {extra}")
         violations.append(
-            Violation(file, "the key set must be exactly the six documented keys: "
-                      + "; ".join(parts), case_id)
+            Violation(
+                file,
+                "the key set must be exactly the six documented keys: " + "; ".join(parts),
+                case_id,
+            )
         )
     violations.extend(_schema_violations(case, file, case_id))
 
     if case_id is not None and CASE_ID_PATTERN.match(case_id) and case_id != expected_case_id:
         violations.append(
-            Violation(file, f"case_id does not equal the file name ({expected_case_id})",
-                      case_id, field="case_id")
+            Violation(
+                file,
+                f"case_id does not equal the file name ({expected_case_id})",
+                case_id,
+                field="case_id",
+            )
         )
     if case.get("benchmark") != expected_benchmark:
         violations.append(
-            Violation(file, f"benchmark {case.get('benchmark')!r} does not equal its folder "
-                      f"{expected_benchmark!r}", case_id, field="benchmark")
+            Violation(
+                file,
+                f"benchmark {case.get('benchmark')!r} does not equal its folder "
+                f"{expected_benchmark!r}",
+                case_id,
+                field="benchmark",
+            )
         )
     benchmark = BENCHMARKS_BY_NAME.get(expected_benchmark)
     if benchmark is not None and case.get("grading_method") != benchmark.grading_method:
         violations.append(
-            Violation(file, f"grading_method {case.get('grading_method')!r} is not "
-                      f"{expected_benchmark}'s {benchmark.grading_method!r}", case_id,
-                      field="grading_method")
+            Violation(
+                file,
+                f"grading_method {case.get('grading_method')!r} is not "
+                f"{expected_benchmark}'s {benchmark.grading_method!r}",
+                case_id,
+                field="grading_method",
+            )
         )
     prompt = case.get("prompt")
     if isinstance(prompt, str) and not prompt.strip():
@@ -172,20 +188,40 @@ def _check_items(
         canonical_match = CANONICAL_ITEM_ID.match(item_id)
         if legacy:
             if int(legacy["index"]) != index:
-                violations.append(Violation(
-                    file, f"legacy item id index {legacy['index']} does not equal the item's "
-                    f"position {index}", case_id, item_id, "item_id"))
+                violations.append(
+                    Violation(
+                        file,
+                        f"legacy item id index {legacy['index']} does not equal the item's "
+                        f"position {index}",
+                        case_id,
+                        item_id,
+                        "item_id",
+                    )
+                )
             elif prompt is not None:
                 new_id = canonical_item_id(prompt, index)
         elif canonical_match:
             if prompt is not None and canonical_match["prefix"] != prompt_md5(prompt):
-                violations.append(Violation(
-                    file, f"item id prefix is not md5(prompt) = {prompt_md5(prompt)}",
-                    case_id, item_id, "item_id"))
+                violations.append(
+                    Violation(
+                        file,
+                        f"item id prefix is not md5(prompt) = {prompt_md5(prompt)}",
+                        case_id,
+                        item_id,
+                        "item_id",
+                    )
+                )
             if int(canonical_match["index"]) != index:
-                violations.append(Violation(
-                    file, f"item id index {canonical_match['index']} does not equal the "
-                    f"item's position {index}", case_id, item_id, "item_id"))
+                violations.append(
+                    Violation(
+                        file,
+                        f"item id index {canonical_match['index']} does not equal the "
+                        f"item's position {index}",
+                        case_id,
+                        item_id,
+                        "item_id",
+                    )
+                )
         canonical.append({**item, "item_id": new_id})
     if items and not has_positive:
         violations.append(

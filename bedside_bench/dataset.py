@@ -61,12 +61,20 @@ def _check_registry(root: Path, violations: list[Violation]) -> None:
     entries = registry.get("benchmarks", registry.get("panels"))
     if not isinstance(entries, list):
         return
-    names = [e if isinstance(e, str) else e.get("name", e.get("benchmark")) for e in entries
-             if isinstance(e, str | dict)]
+    names = [
+        e if isinstance(e, str) else e.get("name", e.get("benchmark"))
+        for e in entries
+        if isinstance(e, str | dict)
+    ]
     if names and list(names) != list(BENCHMARK_NAMES):
-        violations.append(Violation(
-            str(path), f"benchmarks {names} are not the ten benchmarks in registry order "
-            f"{list(BENCHMARK_NAMES)}", field="benchmarks"))
+        violations.append(
+            Violation(
+                str(path),
+                f"benchmarks {names} are not the ten benchmarks in registry order "
+                f"{list(BENCHMARK_NAMES)}",
+                field="benchmarks",
+            )
+        )
 
 
 def _case_files(bench_dir: Path, benchmark: str, violations: list[Violation]) -> list[Path]:
@@ -79,20 +87,28 @@ def _case_files(bench_dir: Path, benchmark: str, violations: list[Violation]) ->
     manifest = _read_json(manifest_path, violations)
     ids = manifest.get("case_ids") if isinstance(manifest, dict) else None
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        violations.append(Violation(str(manifest_path), "case_ids must be a list of strings",
-                                    field="case_ids"))
+        violations.append(
+            Violation(str(manifest_path), "case_ids must be a list of strings", field="case_ids")
+        )
         return []
     if len(set(ids)) != len(ids):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
-        violations.append(Violation(str(manifest_path), f"duplicate case ids {dupes}",
-                                    field="case_ids"))
+        violations.append(
+            Violation(str(manifest_path), f"duplicate case ids {dupes}", field="case_ids")
+        )
     for missing in [i for i in ids if i not in present]:
-        violations.append(Violation(str(manifest_path), "listed in the manifest but there is no "
-                                    f"file {cases_dir / (missing + '.json')}", case_id=missing,
-                                    field="case_ids"))
+        violations.append(
+            Violation(
+                str(manifest_path),
+                f"listed in the manifest but there is no file {cases_dir / (missing + '.json')}",
+                case_id=missing,
+                field="case_ids",
+            )
+        )
     for extra in sorted(set(present) - set(ids)):
-        violations.append(Violation(str(present[extra]), f"not listed in {manifest_path}",
-                                    case_id=extra))
+        violations.append(
+            Violation(str(present[extra]), f"not listed in {manifest_path}", case_id=extra)
+        )
     return [present[i] for i in dict.fromkeys(ids) if i in present]
 
 
@@ -106,8 +122,11 @@ def load_release(source: DataSource) -> Release:
     for benchmark in BENCHMARK_NAMES:
         bench_dir = data_dir / benchmark
         if not (bench_dir / "cases").is_dir():
-            violations.append(Violation(str(bench_dir / "cases"),
-                                        f"missing: no case folder for benchmark {benchmark}"))
+            violations.append(
+                Violation(
+                    str(bench_dir / "cases"), f"missing: no case folder for benchmark {benchmark}"
+                )
+            )
             cases[benchmark] = []
             continue
         loaded = []
@@ -115,15 +134,21 @@ def load_release(source: DataSource) -> Release:
             raw = _read_json(path, violations)
             if raw is None:
                 continue
-            case, problems = validate_case(raw, file=str(path), expected_case_id=path.stem,
-                                           expected_benchmark=benchmark)
+            case, problems = validate_case(
+                raw, file=str(path), expected_case_id=path.stem, expected_benchmark=benchmark
+            )
             violations.extend(problems)
             if case is None:
                 continue
             if case["case_id"] in case_ids:
-                violations.append(Violation(str(path), "duplicate case_id, also in "
-                                            f"{case_ids[case['case_id']]}", case["case_id"],
-                                            field="case_id"))
+                violations.append(
+                    Violation(
+                        str(path),
+                        f"duplicate case_id, also in {case_ids[case['case_id']]}",
+                        case["case_id"],
+                        field="case_id",
+                    )
+                )
                 continue
             case_ids[case["case_id"]] = str(path)
             loaded.append(case)

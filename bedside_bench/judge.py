@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
 from bedside_bench.judge_reply import JudgeReplyError, judge_user_message, parse_decisions
 from bedside_bench.model_calls import generate_with_temperature
@@ -49,7 +49,10 @@ async def ask_judge(
     """Ask, parse strictly, and ask again (fresh call, same messages) up to `retries` times."""
     if retries < 0:
         raise ValueError("judge_retries must be >= 0")
-    messages = [ChatMessageSystem(content=system_message), ChatMessageUser(content=user_message)]
+    messages: list[ChatMessage] = [
+        ChatMessageSystem(content=system_message),
+        ChatMessageUser(content=user_message),
+    ]
     attempts: list[dict[str, Any]] = []
     for attempt in range(1, retries + 2):
         result = await generate_with_temperature(model, list(messages), temperature)
@@ -57,9 +60,13 @@ async def ask_judge(
         try:
             decisions = parse(raw)
         except JudgeReplyError as ex:
-            record = {"attempt": attempt, "raw": raw[:RAW_REPLY_LIMIT], "error": str(ex)}
+            record: dict[str, Any] = {
+                "attempt": attempt,
+                "raw": raw[:RAW_REPLY_LIMIT],
+                "error": str(ex),
+            }
             attempts.append(record)
-            transcript().info(record, source="judge: invalid reply")
+            transcript().info(dict(record), source="judge: invalid reply")
             continue
         attempts.append({"attempt": attempt, "raw": raw[:RAW_REPLY_LIMIT], "error": None})
         return JudgeOutcome(decisions, result.temperature_sent, attempts)

@@ -43,7 +43,7 @@ def strip_single_fence(text: str) -> str:
     if not stripped.startswith("```"):
         return stripped
     match = _FENCE.match(stripped)
-    if match is None:
+    if match is None or "```" in match["body"]:
         raise JudgeReplyError("the reply opens a code fence but is not exactly one fenced block")
     return match["body"].strip()
 
@@ -114,13 +114,16 @@ def decision_entries(value: dict[str, Any], allowed_keys: set[str]) -> list[dict
             missing = sorted(allowed_keys - keys)
             extra = sorted(keys - allowed_keys)
             detail = "; ".join(
-                part for part in (
+                part
+                for part in (
                     f"missing {missing}" if missing else "",
                     f"unexpected {extra}" if extra else "",
-                ) if part
+                )
+                if part
             )
-            raise JudgeReplyError(f"decision {position} must have exactly the keys "
-                                  f"{sorted(allowed_keys)}: {detail}")
+            raise JudgeReplyError(
+                f"decision {position} must have exactly the keys {sorted(allowed_keys)}: {detail}"
+            )
         if not isinstance(entry["item_id"], str):
             raise JudgeReplyError(f"decision {position}: item_id must be a string")
     return entries

@@ -58,9 +58,7 @@ def _matched(decisions: Decisions, item: RubricItem) -> float:
     return value
 
 
-def points_rubric_score(
-    items: Sequence[RubricItem], decisions: Decisions
-) -> PointsScore:
+def points_rubric_score(items: Sequence[RubricItem], decisions: Decisions) -> PointsScore:
     """clamp(sum(m*w) / sum(max(w, 0)), 0, 1); 0-point items are inert."""
     available = sum(max(item.points, 0) for item in items)
     if available <= 0:

@@ -20,9 +20,7 @@ def physician_answer() -> Solver:
             ChatMessageSystem(content=PHYSICIAN_SYSTEM_MESSAGE),
             ChatMessageUser(content=state.input_text),
         ]
-        result = await generate_with_temperature(
-            get_model(), state.messages, ANSWER_TEMPERATURE
-        )
+        result = await generate_with_temperature(get_model(), state.messages, ANSWER_TEMPERATURE)
         state.output = result.output
         state.messages.append(result.output.message)
         state.metadata[ANSWER_TEMPERATURE_KEY] = result.temperature_sent

@@ -54,7 +54,11 @@ def bedside_task(
     )
 
 
-@task(name="drug_safety", description="Drug interactions, contraindications, dosing, and cross-reactivity", grading="points_rubric")
+@task(
+    name="drug_safety",
+    description="Drug interactions, contraindications, dosing, and cross-reactivity",
+    grading="points_rubric",
+)
 def drug_safety(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -63,12 +67,17 @@ def drug_safety(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Drug interactions, contraindications, dosing, and cross-reactivity (points rubric)."""
-    return bedside_task("drug_safety", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Drug interactions, contraindications, dosing, and cross-reactivity."""
+    return bedside_task(
+        "drug_safety", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+    )
 
 
-@task(name="guideline_adherence", description="Guideline-concordant care", grading="points_rubric")
+@task(
+    name="guideline_adherence",
+    description="Guideline-concordant care",
+    grading="points_rubric",
+)
 def guideline_adherence(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -77,12 +86,17 @@ def guideline_adherence(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Guideline-concordant care (points rubric)."""
-    return bedside_task("guideline_adherence", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Guideline-concordant care."""
+    return bedside_task(
+        "guideline_adherence", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+    )
 
 
-@task(name="landmark_trials", description="Trial evidence and outcome interpretation", grading="points_rubric")
+@task(
+    name="landmark_trials",
+    description="Trial evidence and outcome interpretation",
+    grading="points_rubric",
+)
 def landmark_trials(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -91,12 +105,17 @@ def landmark_trials(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Trial evidence and outcome interpretation (points rubric)."""
-    return bedside_task("landmark_trials", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Trial evidence and outcome interpretation."""
+    return bedside_task(
+        "landmark_trials", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+    )
 
 
-@task(name="medical_hallucination", description="Fictitious entities and false premises", grading="points_rubric")
+@task(
+    name="medical_hallucination",
+    description="Fictitious entities and false premises",
+    grading="points_rubric",
+)
 def medical_hallucination(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -105,12 +124,17 @@ def medical_hallucination(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Fictitious entities and false premises (points rubric)."""
-    return bedside_task("medical_hallucination", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Fictitious entities and false premises."""
+    return bedside_task(
+        "medical_hallucination", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+    )
 
 
-@task(name="health_equity", description="Bias-aware reasoning and barriers to care", grading="points_rubric")
+@task(
+    name="health_equity",
+    description="Bias-aware reasoning and barriers to care",
+    grading="points_rubric",
+)
 def health_equity(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -119,12 +143,17 @@ def health_equity(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Bias-aware reasoning and barriers to care (points rubric)."""
-    return bedside_task("health_equity", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Bias-aware reasoning and barriers to care."""
+    return bedside_task(
+        "health_equity", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+    )
 
 
-@task(name="clinical_calculations", description="Doses, scores, and unit conversions", grading="points_rubric")
+@task(
+    name="clinical_calculations",
+    description="Doses, scores, and unit conversions",
+    grading="points_rubric",
+)
 def clinical_calculations(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -133,12 +162,17 @@ def clinical_calculations(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Doses, scores, and unit conversions (points rubric)."""
-    return bedside_task("clinical_calculations", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Doses, scores, and unit conversions."""
+    return bedside_task(
+        "clinical_calculations", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+    )
 
 
-@task(name="calculators_numerical", description="Medical calculators with numeric outputs", grading="points_rubric")
+@task(
+    name="calculators_numerical",
+    description="Medical calculators with numeric outputs",
+    grading="points_rubric",
+)
 def calculators_numerical(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -147,12 +181,17 @@ def calculators_numerical(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Medical calculators with numeric outputs (points rubric)."""
-    return bedside_task("calculators_numerical", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Medical calculators with numeric outputs."""
+    return bedside_task(
+        "calculators_numerical", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+    )
 
 
-@task(name="calculators_conditional", description="Medical calculators with categorical or conditional outputs", grading="points_rubric")
+@task(
+    name="calculators_conditional",
+    description="Medical calculators with categorical or conditional outputs",
+    grading="points_rubric",
+)
 def calculators_conditional(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -161,12 +200,23 @@ def calculators_conditional(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Medical calculators with categorical or conditional outputs (points rubric)."""
-    return bedside_task("calculators_conditional", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Medical calculators with categorical or conditional outputs."""
+    return bedside_task(
+        "calculators_conditional",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+    )
 
 
-@task(name="safety_diagnostic", description="Diagnostic workup, referral, procedures, and follow-up", grading="f1_weighted_rubric")
+@task(
+    name="safety_diagnostic",
+    description="Diagnostic workup, referral, procedures, and follow-up",
+    grading="f1_weighted_rubric",
+)
 def safety_diagnostic(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -175,12 +225,17 @@ def safety_diagnostic(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Diagnostic workup, referral, procedures, and follow-up (f1 weighted rubric)."""
-    return bedside_task("safety_diagnostic", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Diagnostic workup, referral, procedures, and follow-up."""
+    return bedside_task(
+        "safety_diagnostic", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+    )
 
 
-@task(name="safety_therapeutic", description="Medication, counseling, and treatment plans", grading="f1_weighted_rubric")
+@task(
+    name="safety_therapeutic",
+    description="Medication, counseling, and treatment plans",
+    grading="f1_weighted_rubric",
+)
 def safety_therapeutic(
     data_dir: str | None = None,
     revision: str | None = None,
@@ -189,6 +244,7 @@ def safety_therapeutic(
     judge_retries: int = 2,
     severe_gate: bool = False,
 ) -> Task:
-    """Medication, counseling, and treatment plans (f1 weighted rubric)."""
-    return bedside_task("safety_therapeutic", data_dir, revision, smoke, judge_model, judge_retries,
-                        severe_gate)
+    """Medication, counseling, and treatment plans."""
+    return bedside_task(
+        "safety_therapeutic", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+    )
