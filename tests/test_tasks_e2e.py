@@ -14,11 +14,17 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai import eval_retry
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
+from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
 from bedside_bench.protocol import PROTOCOL_VERSION
-from bedside_bench import tasks as bedside_tasks
-from tests.doubles import ProviderDouble, Script, invalid_judge_always, invalid_judge_first
-from tests.doubles import scripted_answer, scripted_decision
+from tests.doubles import (
+    ProviderDouble,
+    Script,
+    invalid_judge_always,
+    invalid_judge_first,
+    scripted_answer,
+    scripted_decision,
+)
 from tests.independent import case_score, f1_parts, read_cases
 from tests.release_factory import write_release
 
