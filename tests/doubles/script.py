@@ -1,0 +1,385 @@
+"""The double's "brain": how a request is classified and what is said back (pure functions).
+
+Everything here is deterministic and independent of the HTTP layer, so a test can compute the
+expected score of a case from the case data plus `scripted_answer` / `scripted_decision` /
+`scripted_three_level`, without talking to the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Api = Literal["chat", "responses", "anthropic"]
+Kind = Literal["judge", "answer", "probe", "count_tokens", "other"]
+
+JUDGE_SYSTEM_PREFIX = "You are grading a clinical answer against independent rubric items."
+THREE_LEVEL_MARKER = "PARTIALLY_MET"
+THREE_LEVEL_SCALE = "MET / PARTIALLY_MET / NOT_MET"
+PROBE_TEXT = "Please say 'hello, world'"
+PROBE_REPLY = "hello, world"
+THREE_LEVELS: tuple[str, str, str] = ("MET", "PARTIALLY_MET", "NOT_MET")
+NEUTRAL_RATIONALE = "Scripted assessment of the answer against this rubric item."
+# words a three-level rationale must never contain (the scripted one is neutral)
+NON_NEUTRAL_WORDS: tuple[str, ...] = (
+    "partially",
+    "missing",
+    "could have",
+    "fails to",
+    "contradicts",
+    "dangerous",
+)
+INVALID_JUDGE_REPLY = "The answer seems broadly reasonable; I would not change much."
+RUBRIC_LINE = re.compile(r"^\[([^\]]+)\] points=([+-]\d+) :: (.*)$", re.MULTILINE)
+
+
+# --------------------------------------------------------------------------------------------
+# scripted content
+
+
+def _hash_int(text: str) -> int:
+    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
+
+
+def scripted_answer(model: str, prompt: str) -> str:
+    """The default answer: names the requested model (as sent on the wire, e.g. "gpt-4.1-mini",
+    without the "openai/" prefix) and a short hash of the prompt (the user text)."""
+    digest = hashlib.md5(prompt.encode()).hexdigest()[:12]
+    return f"Answer from {model}: case {digest}. Recommend standard evaluation and follow-up."
+
+
+def scripted_decision(answer: str, item_id: str) -> bool:
+    """The default two-level judge decision for one rubric item (about 55% matched)."""
+    return _hash_int(f"{answer}|{item_id}") % 100 < 55
+
+
+def scripted_three_level(answer: str, item_id: str) -> str:
+    """The default three-level decision: "MET", "PARTIALLY_MET" or "NOT_MET".
+
+    An answer that is empty or whitespace is always "NOT_MET" (there is nothing to quote)."""
+    if not answer.strip():
+        return "NOT_MET"
+    return THREE_LEVELS[_hash_int(f"three-level|{answer}|{item_id}") % 3]
+
+
+def scripted_evidence(answer: str, item_id: str, decision: str) -> str:
+    """A verbatim substring of `answer` (one of its sentences, at most 200 characters) for
+    MET / PARTIALLY_MET, and "" for NOT_MET."""
+    if decision == "NOT_MET":
+        return ""
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", answer) if s.strip()]
+    if not sentences:
+        return ""
+    return sentences[_hash_int(f"evidence|{answer}|{item_id}") % len(sentences)][:200]
+
+
+# --------------------------------------------------------------------------------------------
+# token usage
+
+
+def estimate_tokens(text: str) -> int:
+    """Deterministic token estimate: one token per 4 characters, rounded up."""
+    return (len(text) + 3) // 4
+
+
+def is_reasoning_model(model: str) -> bool:
+    """gpt-5 and later (except "-chat" variants) and the o-series "reason" in the double."""
+    name = model.lower()
+    version = re.search(r"gpt-(\d+)", name)
+    if version is not None and int(version.group(1)) >= 5:
+        return "-chat" not in name
+    return re.match(r"^o\d", name) is not None
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Provider-neutral usage; `input_tokens` includes `cached_tokens` and `output_tokens`
+    includes `reasoning_tokens` (OpenAI's convention; the Anthropic wire format reports
+    `input_tokens - cached_tokens` as its `input_tokens`)."""
+
+    input_tokens: int
+    cached_tokens: int
+    output_tokens: int
+    reasoning_tokens: int
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+def scripted_usage(system: str, input_text: str, output_text: str, reasoning: bool) -> Usage:
+    """Usage derived from text lengths only.
+
+    input = tokens(system) + tokens(all non-system message text) + 8;
+    cached = tokens(system) // 2; visible output = max(1, tokens(reply));
+    reasoning = 2 * visible output when the model reasons, else 0.
+    """
+    system_tokens = estimate_tokens(system)
+    visible = max(1, estimate_tokens(output_text))
+    reasoning_tokens = 2 * visible if reasoning else 0
+    return Usage(
+        input_tokens=system_tokens + estimate_tokens(input_text) + 8,
+        cached_tokens=system_tokens // 2,
+        output_tokens=visible + reasoning_tokens,
+        reasoning_tokens=reasoning_tokens,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# judge prompt parsing
+
+
+@dataclass(frozen=True)
+class RubricLine:
+    item_id: str
+    points: int
+    text: str
+
+
+@dataclass(frozen=True)
+class JudgeInput:
+    """The three labelled sections of a judge user message."""
+
+    prompt: str
+    answer: str
+    items: tuple[RubricLine, ...]
+
+    @property
+    def item_ids(self) -> list[str]:
+        return [item.item_id for item in self.items]
+
+
+def _trim_layout_newlines(text: str) -> str:
+    """Drop the one newline the package's layout puts after an opening and before a closing tag
+    (the content is otherwise kept verbatim)."""
+    if text.startswith("\n"):
+        text = text[1:]
+    if text.endswith("\n"):
+        text = text[:-1]
+    return text
+
+
+def parse_judge_user(user: str) -> JudgeInput:
+    """Parse the judge user message built by the package.
+
+    The answer is everything between the first "<answer>" after "</clinical_prompt>" and the
+    LAST "</answer>" before the last "<rubric_items>" (so an answer may itself contain tags),
+    without the single newline the layout adds on each side. Rubric lines are matched with
+    `RUBRIC_LINE` inside the last <rubric_items> section.
+    """
+    head, sep, tail = user.rpartition("<rubric_items>")
+    if not sep:
+        head, tail = user, ""
+    rubric = tail.partition("</rubric_items>")[0]
+    prompt_zone, sep, rest = head.partition("</clinical_prompt>")
+    if sep:
+        prompt = _trim_layout_newlines(prompt_zone.partition("<clinical_prompt>")[2])
+    else:
+        prompt, rest = "", head
+    answer = _trim_layout_newlines(rest.partition("<answer>")[2].rpartition("</answer>")[0])
+    items = tuple(
+        RubricLine(m.group(1), int(m.group(2)), m.group(3)) for m in RUBRIC_LINE.finditer(rubric)
+    )
+    return JudgeInput(prompt=prompt, answer=answer, items=items)
+
+
+# --------------------------------------------------------------------------------------------
+# requests
+
+
+@dataclass
+class ParsedRequest:
+    """One provider request as the double understood it.
+
+    `system` joins the system/developer texts (and Responses `instructions`) with "\\n\\n";
+    `user` joins the user-message texts with "\\n\\n" (a single-turn request: the prompt).
+    `temperature` is None when the body has no "temperature" key.
+    """
+
+    api: Api
+    path: str
+    model: str
+    system: str
+    user: str
+    temperature: float | None
+    temperature_present: bool
+    stream: bool
+    input_text: str = ""  # every non-system message text, for usage
+    body: dict[str, Any] = field(default_factory=dict, repr=False)
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def is_three_level(self) -> bool:
+        return THREE_LEVEL_MARKER in self.system
+
+    @property
+    def kind(self) -> Kind:
+        return classify(self)
+
+    @property
+    def judge(self) -> JudgeInput:
+        """The parsed judge sections (meaningful when `kind == "judge"`)."""
+        return parse_judge_user(self.user)
+
+
+def classify(req: ParsedRequest) -> Kind:
+    if req.path.endswith("/count_tokens") or req.path.endswith("/input_tokens"):
+        return "count_tokens"
+    if req.system.startswith(JUDGE_SYSTEM_PREFIX) or THREE_LEVEL_MARKER in req.system:
+        return "judge"
+    if req.api == "responses" and req.user.strip() == PROBE_TEXT and not req.system:
+        return "probe"
+    return "answer"
+
+
+# --------------------------------------------------------------------------------------------
+# replies
+
+
+ReplyFn = Callable[[ParsedRequest], str]
+
+
+class ScriptedError(Exception):
+    """Raise from a script callable to answer with an HTTP error in the provider's shape."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        error_type: str | None = None,
+        retry_after: float | None = None,
+        param: str | None = None,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.error_type = error_type
+        self.retry_after = retry_after
+        self.param = param
+        self.code = code
+
+
+def default_answer(req: ParsedRequest) -> str:
+    return scripted_answer(req.model, req.user)
+
+
+def two_level_decisions(judge: JudgeInput) -> list[dict[str, Any]]:
+    return [
+        {"item_id": item_id, "matched": scripted_decision(judge.answer, item_id)}
+        for item_id in judge.item_ids
+    ]
+
+
+def three_level_decisions(judge: JudgeInput) -> list[dict[str, Any]]:
+    decisions = []
+    for item_id in judge.item_ids:
+        decision = scripted_three_level(judge.answer, item_id)
+        decisions.append(
+            {
+                "item_id": item_id,
+                "decision": decision,
+                "rationale": NEUTRAL_RATIONALE,
+                "evidence": scripted_evidence(judge.answer, item_id, decision),
+            }
+        )
+    return decisions
+
+
+def default_judge(req: ParsedRequest) -> str:
+    """`{"decisions": [...]}` as plain JSON text; three-level when the system message says so."""
+    judge = req.judge
+    decisions = three_level_decisions(judge) if req.is_three_level else two_level_decisions(judge)
+    return json.dumps({"decisions": decisions})
+
+
+def default_probe(req: ParsedRequest) -> str:
+    return PROBE_REPLY
+
+
+def omit_last_item_reply(req: ParsedRequest) -> str:
+    """A well-formed judge reply that leaves out the last rubric item (invalid by protocol)."""
+    judge = req.judge
+    decisions = three_level_decisions(judge) if req.is_three_level else two_level_decisions(judge)
+    return json.dumps({"decisions": decisions[:-1]})
+
+
+def _prompt_matcher(prompt: str | Callable[[str], bool] | None) -> Callable[[str], bool]:
+    if prompt is None:
+        return lambda _: True
+    if callable(prompt):
+        return prompt
+    return lambda text: prompt in text
+
+
+def invalid_judge_first(
+    n: int,
+    prompt: str | Callable[[str], bool] | None = None,
+    reply: str | ReplyFn = INVALID_JUDGE_REPLY,
+    then: ReplyFn = default_judge,
+    per_answer: bool = False,
+) -> ReplyFn:
+    """A judge that answers `reply` to the first `n` judge calls for each matching clinical
+    prompt, then defers to `then`.
+
+    `prompt`: None matches every prompt (each prompt counted separately); a string matches
+    prompts containing it; or a predicate on the prompt text. With `per_answer=True` calls are
+    counted per (prompt, answer) pair, i.e. separately for each answering model.
+    """
+    matches = _prompt_matcher(prompt)
+    counts: dict[tuple[str, str], int] = {}
+    lock = threading.Lock()
+
+    def judge(req: ParsedRequest) -> str:
+        parsed = req.judge
+        if not matches(parsed.prompt):
+            return then(req)
+        key = (parsed.prompt, parsed.answer if per_answer else "")
+        with lock:
+            seen = counts.get(key, 0)
+            counts[key] = seen + 1
+        if seen < n:
+            return reply(req) if callable(reply) else reply
+        return then(req)
+
+    return judge
+
+
+def invalid_judge_always(
+    prompt: str | Callable[[str], bool] | None,
+    reply: str | ReplyFn = INVALID_JUDGE_REPLY,
+    then: ReplyFn = default_judge,
+) -> ReplyFn:
+    """A judge that always answers `reply` for matching clinical prompts."""
+    matches = _prompt_matcher(prompt)
+
+    def judge(req: ParsedRequest) -> str:
+        if matches(req.judge.prompt):
+            return reply(req) if callable(reply) else reply
+        return then(req)
+
+    return judge
+
+
+@dataclass
+class Script:
+    """What the double says: one callable per request kind (each may raise `ScriptedError`).
+
+    Callables run on the server's event-loop thread; keep them quick and non-blocking."""
+
+    answer: ReplyFn = default_answer
+    judge: ReplyFn = default_judge
+    probe: ReplyFn = default_probe
+
+    def reply(self, req: ParsedRequest) -> str:
+        kind = req.kind
+        if kind == "judge":
+            return self.judge(req)
+        if kind == "probe":
+            return self.probe(req)
+        return self.answer(req)

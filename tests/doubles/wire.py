@@ -1,0 +1,469 @@
+"""Wire formats of the three provider APIs: reading request bodies, writing bodies and SSE.
+
+Shapes follow the openai (3.x) and anthropic (2.x) SDK response types, so every body here
+validates against `ChatCompletion`, `ChatCompletionChunk`, `Response`, the Responses stream
+events, `anthropic.types.Message` and the Anthropic raw stream events.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from .script import Api, ParsedRequest, Usage
+
+STREAM_CHUNK_CHARS = 16
+
+
+# --------------------------------------------------------------------------------------------
+# request parsing
+
+
+def _content_text(content: Any) -> str:
+    """Text of a message content: a string, or a list of text-bearing parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            if isinstance(part, str):
+                texts.append(part)
+            elif isinstance(part, Mapping) and isinstance(part.get("text"), str):
+                texts.append(part["text"])
+        return "\n".join(texts)
+    return ""
+
+
+def _messages(api: Api, body: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(role, text) pairs; system/developer roles are reported as "system"."""
+    pairs: list[tuple[str, str]] = []
+    if api == "anthropic":
+        system = body.get("system")
+        if system:
+            pairs.append(("system", _content_text(system)))
+        items: Any = body.get("messages") or []
+    elif api == "responses":
+        if isinstance(body.get("instructions"), str) and body["instructions"]:
+            pairs.append(("system", body["instructions"]))
+        raw = body.get("input")
+        items = [{"role": "user", "content": raw}] if isinstance(raw, str) else (raw or [])
+    else:
+        items = body.get("messages") or []
+    for item in items:
+        if not isinstance(item, Mapping):
+            continue
+        if item.get("type", "message") != "message" or "role" not in item:
+            continue
+        role = str(item["role"])
+        if role == "developer":
+            role = "system"
+        pairs.append((role, _content_text(item.get("content"))))
+    return pairs
+
+
+def parse_request(
+    api: Api, path: str, body: Mapping[str, Any], headers: Mapping[str, str]
+) -> ParsedRequest:
+    pairs = _messages(api, body)
+    temperature = body.get("temperature")
+    return ParsedRequest(
+        api=api,
+        path=path,
+        model=str(body.get("model", "")),
+        system="\n\n".join(text for role, text in pairs if role == "system"),
+        user="\n\n".join(text for role, text in pairs if role == "user"),
+        temperature=float(temperature) if isinstance(temperature, int | float) else None,
+        temperature_present="temperature" in body,
+        stream=body.get("stream") is True,
+        input_text="\n\n".join(text for role, text in pairs if role != "system"),
+        body=dict(body),
+        headers=dict(headers),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+
+
+def sse(data: Mapping[str, Any] | str, event: str | None = None) -> bytes:
+    payload = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+    head = f"event: {event}\n" if event else ""
+    return f"{head}data: {payload}\n\n".encode()
+
+
+def chunks(text: str, size: int = STREAM_CHUNK_CHARS) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def now() -> int:
+    return int(time.time())
+
+
+# --------------------------------------------------------------------------------------------
+# OpenAI Chat Completions
+
+
+def chat_usage(usage: Usage) -> dict[str, Any]:
+    return {
+        "prompt_tokens": usage.input_tokens,
+        "completion_tokens": usage.output_tokens,
+        "total_tokens": usage.total_tokens,
+        "prompt_tokens_details": {"cached_tokens": usage.cached_tokens, "audio_tokens": 0},
+        "completion_tokens_details": {
+            "reasoning_tokens": usage.reasoning_tokens,
+            "audio_tokens": 0,
+            "accepted_prediction_tokens": 0,
+            "rejected_prediction_tokens": 0,
+        },
+    }
+
+
+def chat_completion(rid: str, model: str, text: str, usage: Usage) -> dict[str, Any]:
+    return {
+        "id": rid,
+        "object": "chat.completion",
+        "created": now(),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": text,
+                    "refusal": None,
+                    "annotations": [],
+                },
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": chat_usage(usage),
+        "service_tier": "default",
+        "system_fingerprint": "fp_double",
+    }
+
+
+def chat_stream(
+    rid: str, model: str, text: str, usage: Usage, include_usage: bool
+) -> Iterator[bytes]:
+    created = now()
+
+    def chunk(delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "id": rid,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "service_tier": "default",
+            "system_fingerprint": "fp_double",
+            "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        }
+        if include_usage:
+            body["usage"] = None
+        return body
+
+    yield sse(chunk({"role": "assistant", "content": "", "refusal": None}, None))
+    for piece in chunks(text):
+        if piece:
+            yield sse(chunk({"content": piece}, None))
+    yield sse(chunk({}, "stop"))
+    if include_usage:
+        final = chunk({}, None)
+        final["choices"] = []
+        final["usage"] = chat_usage(usage)
+        yield sse(final)
+    yield sse("[DONE]")
+
+
+# --------------------------------------------------------------------------------------------
+# OpenAI Responses
+
+
+def responses_usage(usage: Usage) -> dict[str, Any]:
+    return {
+        "input_tokens": usage.input_tokens,
+        "input_tokens_details": {"cached_tokens": usage.cached_tokens, "cache_write_tokens": 0},
+        "output_tokens": usage.output_tokens,
+        "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
+        "total_tokens": usage.total_tokens,
+    }
+
+
+def _output_text(text: str) -> dict[str, Any]:
+    return {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
+
+
+def _output_message(mid: str, text: str | None, status: str) -> dict[str, Any]:
+    return {
+        "id": mid,
+        "type": "message",
+        "status": status,
+        "role": "assistant",
+        "content": [] if text is None else [_output_text(text)],
+    }
+
+
+def response_object(
+    rid: str,
+    mid: str,
+    body: Mapping[str, Any],
+    text: str | None,
+    usage: Usage | None,
+    created: int | None = None,
+) -> dict[str, Any]:
+    """A Response; `text=None` gives the in-progress shell used by the first stream events."""
+    raw_reasoning = body.get("reasoning")
+    reasoning: Mapping[str, Any] = raw_reasoning if isinstance(raw_reasoning, Mapping) else {}
+    return {
+        "id": rid,
+        "object": "response",
+        "created_at": created or now(),
+        "status": "completed" if text is not None else "in_progress",
+        "background": False,
+        "error": None,
+        "incomplete_details": None,
+        "instructions": body.get("instructions"),
+        "max_output_tokens": body.get("max_output_tokens"),
+        "model": str(body.get("model", "")),
+        "output": [] if text is None else [_output_message(mid, text, "completed")],
+        "parallel_tool_calls": True,
+        "previous_response_id": None,
+        "reasoning": {
+            "effort": reasoning.get("effort"),
+            "summary": reasoning.get("summary"),
+        },
+        "service_tier": "default",
+        "store": bool(body.get("store", True)),
+        "temperature": body.get("temperature", 1.0),
+        "text": {"format": {"type": "text"}, "verbosity": "medium"},
+        "tool_choice": "auto",
+        "tools": [],
+        "top_p": body.get("top_p", 1.0),
+        "truncation": "disabled",
+        "usage": None if usage is None else responses_usage(usage),
+        "user": None,
+        "metadata": {},
+    }
+
+
+def responses_stream(
+    rid: str, mid: str, body: Mapping[str, Any], text: str, usage: Usage
+) -> Iterator[bytes]:
+    created = now()
+    seq = 0
+
+    def event(kind: str, **fields: Any) -> bytes:
+        nonlocal seq
+        data = {"type": kind, "sequence_number": seq, **fields}
+        seq += 1
+        return sse(data, event=kind)
+
+    shell = response_object(rid, mid, body, None, None, created)
+    yield event("response.created", response=shell)
+    yield event("response.in_progress", response=shell)
+    yield event(
+        "response.output_item.added",
+        output_index=0,
+        item=_output_message(mid, None, "in_progress"),
+    )
+    yield event(
+        "response.content_part.added",
+        item_id=mid,
+        output_index=0,
+        content_index=0,
+        part=_output_text(""),
+    )
+    for piece in chunks(text):
+        if piece:
+            yield event(
+                "response.output_text.delta",
+                item_id=mid,
+                output_index=0,
+                content_index=0,
+                delta=piece,
+                logprobs=[],
+            )
+    yield event(
+        "response.output_text.done",
+        item_id=mid,
+        output_index=0,
+        content_index=0,
+        text=text,
+        logprobs=[],
+    )
+    yield event(
+        "response.content_part.done",
+        item_id=mid,
+        output_index=0,
+        content_index=0,
+        part=_output_text(text),
+    )
+    yield event(
+        "response.output_item.done",
+        output_index=0,
+        item=_output_message(mid, text, "completed"),
+    )
+    yield event(
+        "response.completed",
+        response=response_object(rid, mid, body, text, usage, created),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Anthropic Messages
+
+
+def anthropic_usage(usage: Usage) -> dict[str, Any]:
+    return {
+        "input_tokens": usage.input_tokens - usage.cached_tokens,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": usage.cached_tokens,
+        "output_tokens": usage.output_tokens,
+        "service_tier": "standard",
+    }
+
+
+def anthropic_message(mid: str, model: str, text: str, usage: Usage) -> dict[str, Any]:
+    return {
+        "id": mid,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": anthropic_usage(usage),
+    }
+
+
+def anthropic_stream(mid: str, model: str, text: str, usage: Usage) -> Iterator[bytes]:
+    start_usage = anthropic_usage(usage) | {"output_tokens": 1}
+    message: dict[str, Any] = {
+        "id": mid,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": start_usage,
+    }
+    yield sse({"type": "message_start", "message": message}, event="message_start")
+    yield sse(
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        event="content_block_start",
+    )
+    yield sse({"type": "ping"}, event="ping")
+    for piece in chunks(text):
+        if piece:
+            yield sse(
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "text_delta", "text": piece},
+                },
+                event="content_block_delta",
+            )
+    yield sse({"type": "content_block_stop", "index": 0}, event="content_block_stop")
+    final_usage = anthropic_usage(usage)
+    final_usage.pop("service_tier")
+    yield sse(
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "usage": final_usage,
+        },
+        event="message_delta",
+    )
+    yield sse({"type": "message_stop"}, event="message_stop")
+
+
+# --------------------------------------------------------------------------------------------
+# errors
+
+_OPENAI_TYPES = {
+    400: "invalid_request_error",
+    401: "invalid_request_error",
+    404: "invalid_request_error",
+    429: "requests",
+    500: "server_error",
+    503: "server_error",
+}
+_ANTHROPIC_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
+
+
+def error_body(
+    api: Api,
+    status: int,
+    message: str,
+    error_type: str | None = None,
+    param: str | None = None,
+    code: str | None = None,
+    request_id: str | None = None,
+) -> dict[str, Any]:
+    if api == "anthropic":
+        body: dict[str, Any] = {
+            "type": "error",
+            "error": {
+                "type": error_type or _ANTHROPIC_TYPES.get(status, "api_error"),
+                "message": message,
+            },
+        }
+        if request_id:
+            body["request_id"] = request_id
+        return body
+    return {
+        "error": {
+            "message": message,
+            "type": error_type or _OPENAI_TYPES.get(status, "server_error"),
+            "param": param,
+            "code": code,
+        }
+    }
+
+
+def fault_500(api: Api) -> tuple[int, dict[str, Any]]:
+    if api == "anthropic":
+        return 500, error_body(api, 500, "Internal server error")
+    return 500, error_body(
+        api,
+        500,
+        "The server had an error while processing your request. Sorry about that!",
+    )
+
+
+def fault_429(api: Api) -> tuple[int, dict[str, Any]]:
+    if api == "anthropic":
+        return 429, error_body(
+            api, 429, "This request would exceed the rate limit for your organization."
+        )
+    return 429, error_body(
+        api,
+        429,
+        "Rate limit reached for requests per min (RPM): Limit 500, Used 500, "
+        "Requested 1. Please try again in 1s.",
+        code="rate_limit_exceeded",
+    )
+
+
+def temperature_refusal(api: Api, model: str) -> tuple[int, dict[str, Any]]:
+    if api == "anthropic":
+        return 400, error_body(
+            api, 400, f"temperature: temperature is not supported with the model {model}."
+        )
+    return 400, error_body(
+        api,
+        400,
+        "Unsupported parameter: 'temperature' is not supported with this model.",
+        param="temperature",
+        code="unsupported_parameter",
+    )

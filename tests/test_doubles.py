@@ -1,0 +1,555 @@
+"""The provider doubles, proven through Inspect's real OpenAI and Anthropic providers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from inspect_ai.model import (
+    ChatMessageSystem,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    get_model,
+)
+from tenacity import wait_fixed
+
+from tests.doubles import (
+    JUDGE_SYSTEM_PREFIX,
+    NEUTRAL_RATIONALE,
+    NON_NEUTRAL_WORDS,
+    PROBE_TEXT,
+    ParsedRequest,
+    ProviderDouble,
+    Script,
+    ScriptedError,
+    fixtures,
+    invalid_judge_always,
+    invalid_judge_first,
+    parse_judge_user,
+    scripted_answer,
+    scripted_decision,
+    scripted_evidence,
+    scripted_three_level,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+SYSTEM = "You are a physician answering a clinical question."
+PROMPT = "A 67-year-old with new atrial fibrillation: which anticoagulant and why?"
+TWO_LEVEL_SYSTEM = JUDGE_SYSTEM_PREFIX + "\n\nReturn JSON only."
+THREE_LEVEL_SYSTEM = (
+    "You are grading a clinical answer item by item.\n"
+    "Decide MET / PARTIALLY_MET / NOT_MET for every rubric item and quote evidence."
+)
+RUBRIC = [("item_0", 2, "Recommends a DOAC"), ("item_1", -1, "Recommends aspirin alone")]
+RUBRIC += [(f"item_{i}", 1, f"Criterion {i}") for i in range(2, 8)]
+
+# (model, model args, api the double should see)
+ANSWER_ROUTES = [
+    ("openai/gpt-4.1-mini", {}, "chat"),
+    ("openai/gpt-5.4-mini", {}, "responses"),
+    ("openai/gpt-5.4-mini", {"responses_api": False}, "chat"),
+    ("openai/gpt-4.1-mini", {"streaming": True}, "chat"),
+    ("openai/gpt-5.4-mini", {"streaming": True}, "responses"),
+    ("anthropic/claude-sonnet-4-6", {}, "anthropic"),
+]
+
+
+# the shared fixtures, used here exactly as a conftest would import them
+provider_double = fixtures.provider_double
+provider_env = fixtures.provider_env
+
+
+@pytest.fixture
+def double(provider_env: ProviderDouble) -> ProviderDouble:
+    return provider_env.configure(stall_seconds=10)
+
+
+def judge_user(prompt: str, answer: str, rubric: list[tuple[str, int, str]]) -> str:
+    lines = "\n".join(f"[{i}] points={p:+d} :: {t}" for i, p, t in rubric)
+    return (
+        f"<clinical_prompt>\n{prompt}\n</clinical_prompt>\n\n"
+        f"<answer>\n{answer}\n</answer>\n\n"
+        f"<rubric_items>\n{lines}\n</rubric_items>"
+    )
+
+
+def model(name: str, **args: Any) -> Model:
+    return get_model(name, memoize=False, **args)
+
+
+def generate(m: Model, system: str, user: str, **config: Any) -> ModelOutput:
+    messages = [ChatMessageSystem(content=system), ChatMessageUser(content=user)]
+    return asyncio.run(m.generate(messages, config=GenerateConfig(**config)))
+
+
+def fast_retries(m: Model) -> Model:
+    """Inspect waits >= 3 s between its own retries; shorten that for tests."""
+    m.api.retry_wait = lambda: wait_fixed(0.05)  # type: ignore[method-assign]
+    return m
+
+
+# --------------------------------------------------------------------------------------------
+# pure functions
+
+
+def test_parse_judge_user_handles_tags_inside_the_answer() -> None:
+    answer = "Use apixaban.\n</answer>\nNot the end.\n<answer> still the answer"
+    parsed = parse_judge_user(judge_user(PROMPT, answer, RUBRIC))
+    assert parsed.prompt == PROMPT
+    assert parsed.answer == answer
+    assert [(i.item_id, i.points, i.text) for i in parsed.items] == RUBRIC
+
+
+def test_scripted_functions_are_deterministic_and_mixed() -> None:
+    assert scripted_answer("m1", "p") == scripted_answer("m1", "p")
+    assert scripted_answer("m1", "p") != scripted_answer("m2", "p")
+    decisions = [scripted_decision(f"answer {n}", "item_0") for n in range(400)]
+    assert 0.45 < sum(decisions) / len(decisions) < 0.65
+    levels = {scripted_three_level(f"answer {n}", "item_0") for n in range(50)}
+    assert levels == {"MET", "PARTIALLY_MET", "NOT_MET"}
+    assert scripted_three_level("   ", "item_0") == "NOT_MET"
+
+
+def _sse_payloads(events: Any) -> list[Any]:
+    payloads = []
+    for event in events:
+        data = event.decode().split("data: ", 1)[1].strip()
+        payloads.append(data if data == "[DONE]" else json.loads(data))
+    return payloads
+
+
+def test_wire_bodies_validate_against_sdk_types() -> None:
+    """Strict pydantic validation (the SDKs themselves parse leniently)."""
+    from anthropic.types import Message, RawMessageStreamEvent
+    from openai.types.chat import ChatCompletion, ChatCompletionChunk
+    from openai.types.responses import Response, ResponseStreamEvent
+    from pydantic import TypeAdapter
+
+    from tests.doubles import wire
+    from tests.doubles.script import scripted_usage
+
+    usage = scripted_usage("system text " * 20, "user", "reply text", reasoning=True)
+    body = {"model": "gpt-5.4-mini", "reasoning": {"summary": "auto"}}
+    ChatCompletion.model_validate(wire.chat_completion("c1", "m", "reply text", usage))
+    chunks = _sse_payloads(wire.chat_stream("c1", "m", "reply text " * 5, usage, True))
+    assert chunks[-1] == "[DONE]"
+    for chunk in chunks[:-1]:
+        ChatCompletionChunk.model_validate(chunk)
+    Response.model_validate(wire.response_object("r1", "m1", body, "reply text", usage))
+    stream_event: TypeAdapter[Any] = TypeAdapter(ResponseStreamEvent)
+    events = _sse_payloads(wire.responses_stream("r1", "m1", body, "reply text " * 5, usage))
+    for event in events:
+        stream_event.validate_python(event)
+    assert events[-1]["response"]["output"][0]["content"][0]["text"] == "reply text " * 5
+    Message.model_validate(wire.anthropic_message("msg1", "claude", "reply text", usage))
+    raw_event: TypeAdapter[Any] = TypeAdapter(RawMessageStreamEvent)
+    kinds = []
+    for event in _sse_payloads(wire.anthropic_stream("msg1", "claude", "reply text", usage)):
+        kinds.append(event["type"])
+        if event["type"] != "ping":
+            raw_event.validate_python(event)
+    assert kinds == [
+        "message_start",
+        "content_block_start",
+        "ping",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    ]
+
+
+def test_invalid_judge_helpers() -> None:
+    def req(prompt: str, answer: str = "A.") -> ParsedRequest:
+        return ParsedRequest(
+            api="chat",
+            path="/v1/chat/completions",
+            model="m",
+            system=TWO_LEVEL_SYSTEM,
+            user=judge_user(prompt, answer, RUBRIC[:2]),
+            temperature=None,
+            temperature_present=False,
+            stream=False,
+        )
+
+    first = invalid_judge_first(2, prompt="chest pain")
+    replies = [first(req("chest pain at rest")) for _ in range(3)]
+    assert [r.startswith('{"decisions"') for r in replies] == [False, False, True]
+    assert first(req("headache")).startswith('{"decisions"')  # other prompts unaffected
+
+    per_answer = invalid_judge_first(1, per_answer=True)
+    assert not per_answer(req("p", "answer A")).startswith("{")
+    assert not per_answer(req("p", "answer B")).startswith("{")
+    assert per_answer(req("p", "answer A")).startswith("{")
+
+    always = invalid_judge_always("chest pain", reply="nope")
+    assert [always(req("chest pain")) for _ in range(3)] == ["nope"] * 3
+
+
+# --------------------------------------------------------------------------------------------
+# answers, judges and usage through Inspect's providers
+
+
+@pytest.mark.parametrize(("name", "args", "api"), ANSWER_ROUTES)
+def test_generate_returns_scripted_answer(
+    double: ProviderDouble, name: str, args: dict[str, Any], api: str
+) -> None:
+    output = generate(model(name, **args), SYSTEM, PROMPT)
+    wire_model = name.split("/", 1)[1]
+    assert output.completion == scripted_answer(wire_model, PROMPT)
+
+    [record] = double.requests(kind="answer")
+    assert record.api == api and record.status == 200 and record.model == wire_model
+    assert record.request.system == SYSTEM and record.request.user == PROMPT
+    assert record.stream == (api == "anthropic" or args.get("streaming") is True)
+    # the probe: one per Responses-API model instance with reasoning options
+    assert double.count(kind="probe") == (1 if api == "responses" else 0)
+
+    # Inspect's usage is the double's deterministic usage, mapped
+    usage, recorded = output.usage, record.usage
+    assert usage is not None and recorded is not None
+    assert usage.input_tokens == recorded.input_tokens - recorded.cached_tokens
+    assert usage.output_tokens == recorded.output_tokens
+    assert (usage.input_tokens_cache_read or 0) == recorded.cached_tokens > 0
+    assert usage.total_tokens == recorded.total_tokens
+    assert (usage.reasoning_tokens or 0) == recorded.reasoning_tokens
+    assert (recorded.reasoning_tokens > 0) == ("gpt-5" in name)
+
+
+def test_probe_is_once_per_model_instance(double: ProviderDouble) -> None:
+    m = model("openai/gpt-5.4-mini")
+    for prompt in ("one", "two"):
+        assert generate(m, SYSTEM, prompt).completion == scripted_answer("gpt-5.4-mini", prompt)
+    [probe] = double.requests(kind="probe")
+    assert probe.request.user == PROBE_TEXT and probe.reply == "hello, world"
+    assert double.count(kind="answer") == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("openai/gpt-4.1-mini", {}),
+        ("anthropic/claude-sonnet-4-6", {}),
+        ("openai/gpt-5.4-mini", {"streaming": True}),
+    ],
+)
+def test_two_level_judge(double: ProviderDouble, name: str, args: dict[str, Any]) -> None:
+    answer = scripted_answer("gpt-4.1-mini", PROMPT)
+    output = generate(model(name, **args), TWO_LEVEL_SYSTEM, judge_user(PROMPT, answer, RUBRIC))
+    reply = json.loads(output.completion)
+    expected = [{"item_id": i, "matched": scripted_decision(answer, i)} for i, _, _ in RUBRIC]
+    assert reply == {"decisions": expected}
+    assert {d["matched"] for d in expected} == {True, False}
+    [record] = double.requests(kind="judge")
+    assert record.request.judge.answer == answer
+
+
+def test_three_level_judge(double: ProviderDouble) -> None:
+    answer = "Start apixaban 5 mg twice daily. Check renal function. Review bleeding risk."
+    output = generate(
+        model("openai/gpt-5.4-mini"), THREE_LEVEL_SYSTEM, judge_user(PROMPT, answer, RUBRIC)
+    )
+    decisions = json.loads(output.completion)["decisions"]
+    assert [d["item_id"] for d in decisions] == [i for i, _, _ in RUBRIC]
+    for d in decisions:
+        assert d["decision"] == scripted_three_level(answer, d["item_id"])
+        assert d["evidence"] == scripted_evidence(answer, d["item_id"], d["decision"])
+        assert (
+            (d["evidence"] in answer and d["evidence"])
+            if d["decision"] != "NOT_MET"
+            else d["evidence"] == ""
+        )
+        assert d["rationale"] == NEUTRAL_RATIONALE
+        assert not any(word in d["rationale"].lower() for word in NON_NEUTRAL_WORDS)
+    assert len({d["decision"] for d in decisions}) >= 2
+
+
+def test_judge_script_override(double: ProviderDouble) -> None:
+    double.script = Script(judge=invalid_judge_first(1, prompt="atrial fibrillation"))
+    m = model("anthropic/claude-sonnet-4-6")
+    user = judge_user(PROMPT, "Apixaban.", RUBRIC[:2])
+    first = generate(m, TWO_LEVEL_SYSTEM, user).completion
+    second = generate(m, TWO_LEVEL_SYSTEM, user).completion
+    assert not first.startswith("{")
+    assert json.loads(second)["decisions"][0]["item_id"] == "item_0"
+    assert double.count(kind="judge") == 2
+
+
+def test_bedside_judge_system_message_is_recognized() -> None:
+    from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE
+
+    assert JUDGE_SYSTEM_MESSAGE.startswith(JUDGE_SYSTEM_PREFIX)
+
+
+# --------------------------------------------------------------------------------------------
+# temperature
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "sent"),
+    [
+        ("openai/gpt-4.1-mini", {}, 1.0),
+        ("openai/gpt-5.4-mini", {"responses_api": False}, None),  # chat: dropped for gpt-5
+        ("openai/gpt-5.4-mini", {}, 1.0),  # responses: kept (5.1-5.4 do not reason by default)
+        ("anthropic/claude-sonnet-4-6", {}, None),  # never sent (API version 2026-10-21)
+    ],
+)
+def test_recorded_temperature_is_what_inspect_sent(
+    double: ProviderDouble, name: str, args: dict[str, Any], sent: float | None
+) -> None:
+    generate(model(name, **args), SYSTEM, PROMPT, temperature=1)
+    [record] = double.requests(kind="answer")
+    assert record.temperature == sent
+    assert record.temperature_present == (sent is not None)
+
+
+def test_temperature_refusal_raises_and_omission_succeeds(double: ProviderDouble) -> None:
+    double.configure(refuse_temperature_for={"openai/gpt-4.1-mini"})
+    m = model("openai/gpt-4.1-mini")
+    with pytest.raises(Exception) as raised:
+        generate(m, SYSTEM, PROMPT, temperature=0)
+    assert getattr(raised.value, "status_code", None) == 400
+    assert "'temperature' is not supported" in str(raised.value)
+    assert generate(m, SYSTEM, PROMPT).completion == scripted_answer("gpt-4.1-mini", PROMPT)
+    assert [r.status for r in double.requests()] == [400, 200]
+
+
+def test_anthropic_error_shape_for_temperature(double: ProviderDouble) -> None:
+    from anthropic import AsyncAnthropic, BadRequestError
+
+    double.configure(refuse_temperature_for=lambda model: model.startswith("claude"))
+
+    async def call() -> None:
+        client = AsyncAnthropic(base_url=double.url, api_key="k", max_retries=0)
+        await client.messages.create(
+            model="claude-sonnet-4-6",
+            max_tokens=64,
+            messages=[{"role": "user", "content": "x"}],
+            extra_body={"temperature": 0.0},
+        )
+
+    with pytest.raises(BadRequestError) as raised:
+        asyncio.run(call())
+    body = raised.value.body
+    assert isinstance(body, dict) and body["type"] == "error"
+    assert body["error"]["type"] == "invalid_request_error"
+    assert body["error"]["message"].startswith("temperature:")
+
+
+# --------------------------------------------------------------------------------------------
+# faults
+
+
+@pytest.mark.parametrize("name", ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"])
+@pytest.mark.parametrize("fault", ["500", "429", "drop", "stall"])
+def test_fault_then_success_through_inspect_retries(
+    double: ProviderDouble, name: str, fault: str
+) -> None:
+    # SDK retries off, so Inspect's own retry loop (with a short wait) does the work;
+    # attempt_timeout is the short client timeout that ends a stall
+    m = fast_retries(model(name, max_retries=0))
+    double.inject(fault)
+    output = generate(m, SYSTEM, PROMPT, max_retries=2, timeout=20, attempt_timeout=1)
+    assert output.completion == scripted_answer(name.split("/", 1)[1], PROMPT)
+    outcomes = [(r.fault, r.status) for r in double.requests()]
+    expected_status = {"500": 500, "429": 429}.get(fault)
+    assert outcomes == [(fault, expected_status), (None, 200)]
+
+
+def test_429_carries_retry_after_which_the_sdk_honours(double: ProviderDouble) -> None:
+    async def raw() -> tuple[int, str | None, Any]:
+        async with aiohttp.ClientSession() as session:
+            double.inject("429")
+            async with session.post(
+                f"{double.openai_base_url}/chat/completions",
+                json={"model": "m", "messages": [{"role": "user", "content": "x"}]},
+            ) as response:
+                return response.status, response.headers.get("Retry-After"), await response.json()
+
+    status, retry_after, body = asyncio.run(raw())
+    assert (status, retry_after) == (429, "1")
+    assert body["error"]["code"] == "rate_limit_exceeded"
+
+    double.inject("429")  # default SDK retries (2): the SDK waits Retry-After, then succeeds
+    started = time.monotonic()
+    output = generate(model("openai/gpt-4.1-mini"), SYSTEM, PROMPT)
+    assert output.completion == scripted_answer("gpt-4.1-mini", PROMPT)
+    assert time.monotonic() - started >= 0.9
+
+
+def test_random_faults_are_seeded_and_drawn_per_request() -> None:
+    def draws(seed: int) -> list[str | None]:
+        server = ProviderDouble(fault_rate=0.5, faults=["500", "429"], seed=seed)
+        return [server._draw_fault("answer") for _ in range(40)]
+
+    assert draws(7) == draws(7)
+    assert draws(7) != draws(8)
+    assert {None, "500", "429"} == set(draws(7))
+    server = ProviderDouble(fault_rate=1.0, faults=["500"], fault_kinds={"judge"})
+    assert server._draw_fault("answer") is None and server._draw_fault("judge") == "500"
+
+
+def test_scripted_error(double: ProviderDouble) -> None:
+    def answer(req: ParsedRequest) -> str:
+        raise ScriptedError(404, f"The model `{req.model}` does not exist", code="model_not_found")
+
+    double.script = Script(answer=answer)
+    with pytest.raises(Exception, match="does not exist"):
+        generate(model("openai/gpt-4.1-mini"), SYSTEM, PROMPT)
+
+
+# --------------------------------------------------------------------------------------------
+# concurrency, recording, in-process eval, standalone process
+
+
+def test_fifty_concurrent_slow_requests(double: ProviderDouble) -> None:
+    double.configure(latency=0.5)
+
+    async def run() -> list[int]:
+        connector = aiohttp.TCPConnector(limit=100)
+        async with aiohttp.ClientSession(connector=connector) as session:
+
+            async def one(n: int) -> int:
+                async with session.post(
+                    f"{double.url}/v1/messages",
+                    json={
+                        "model": "claude-sonnet-4-6",
+                        "max_tokens": 64,
+                        "stream": n % 2 == 0,
+                        "messages": [{"role": "user", "content": f"question {n}"}],
+                    },
+                ) as response:
+                    await response.read()
+                    return response.status
+
+            return list(await asyncio.gather(*(one(n) for n in range(60))))
+
+    started = time.monotonic()
+    statuses = asyncio.run(run())
+    assert statuses == [200] * 60
+    assert time.monotonic() - started < 3.0
+    assert double.max_in_flight >= 50
+    assert double.count(kind="answer", status=200) == 60
+    double.reset()
+    assert double.count() == 0
+
+
+def test_in_process_eval(double: ProviderDouble, tmp_path: Path) -> None:
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.event import ModelEvent
+    from inspect_ai.scorer import includes
+    from inspect_ai.solver import generate as generate_solver
+
+    task = Task(
+        dataset=[Sample(input=q, target="Recommend") for q in ("Q1", "Q2")],
+        solver=generate_solver(),
+        scorer=includes(),
+    )
+    [log] = inspect_eval(
+        task, model="openai/gpt-4.1-mini", log_dir=str(tmp_path), display="none", temperature=0.5
+    )
+    assert log.status == "success" and log.samples is not None
+    for sample in log.samples:
+        assert sample.output.completion == scripted_answer("gpt-4.1-mini", str(sample.input))
+        [event] = [e for e in sample.events if isinstance(e, ModelEvent)]
+        assert event.call is not None and event.call.request["temperature"] == 0.5
+        dumped = json.dumps(event.call.model_dump()).lower()
+        assert "authorization" not in dumped and "sk-test-double" not in dumped
+        assert event.request_ids and event.request_ids[0].header == "x-request-id"
+    assert [r.temperature for r in double.requests()] == [0.5, 0.5]
+
+
+def test_stop_is_prompt_with_a_stalled_request() -> None:
+    server = ProviderDouble(stall_seconds=60).start()
+    server.inject("stall")
+    outcome: list[Any] = []
+
+    async def call() -> None:
+        try:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.post(f"{server.url}/v1/chat/completions", json={"model": "m"}) as reply,
+            ):
+                outcome.append(reply.status)
+        except aiohttp.ClientError as ex:
+            outcome.append(ex)
+
+    client = threading.Thread(target=lambda: asyncio.run(call()))
+    client.start()
+    deadline = time.monotonic() + 5
+    while server.in_flight == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    started = time.monotonic()
+    server.stop()
+    client.join(5)
+    assert time.monotonic() - started < 3 and not server.running
+    assert isinstance(outcome[0], aiohttp.ServerDisconnectedError)
+    assert [(r.fault, r.outcome, r.status) for r in server.requests()] == [("stall", "stall", None)]
+
+
+def test_env_helpers(double: ProviderDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = double.env(openai_api_key="sk-a", anthropic_api_key="sk-b")
+    assert env["OPENAI_BASE_URL"] == f"http://127.0.0.1:{double.port}/v1"
+    assert env["ANTHROPIC_BASE_URL"] == f"http://127.0.0.1:{double.port}"
+    assert (env["OPENAI_API_KEY"], env["ANTHROPIC_API_KEY"]) == ("sk-a", "sk-b")
+    monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", "oauth")
+    child = double.subprocess_env()
+    assert "ANTHROPIC_AUTH_TOKEN" not in child and child["OPENAI_API_KEY"] == "sk-test-double"
+
+
+def test_standalone_process(tmp_path: Path) -> None:
+    record = tmp_path / "requests.jsonl"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.doubles",
+            "--port",
+            "0",
+            "--print-env",
+            "--record",
+            str(record),
+            "--duration",
+            "20",
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        port = int(process.stdout.readline())
+        assert f"OPENAI_BASE_URL=http://127.0.0.1:{port}/v1" in process.stdout.readline()
+
+        async def call() -> dict[str, Any]:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.post(
+                    f"http://127.0.0.1:{port}/v1/responses",
+                    json={"model": "gpt-5.4-mini", "input": "hello"},
+                ) as response,
+            ):
+                return dict(await response.json())
+
+        body = asyncio.run(call())
+        assert body["output"][0]["content"][0]["text"] == scripted_answer("gpt-5.4-mini", "hello")
+    finally:
+        process.terminate()
+        _, stderr = process.communicate(timeout=10)
+    assert process.returncode == 0, stderr
+    assert "after 1 requests" in stderr
+    [line] = record.read_text().splitlines()
+    assert json.loads(line)["kind"] == "answer"
