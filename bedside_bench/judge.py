@@ -17,6 +17,11 @@ from bedside_bench.judge_reply import JudgeReplyError, judge_user_message, parse
 from bedside_bench.model_calls import generate_with_temperature
 from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE, JUDGE_TEMPERATURE
 from bedside_bench.scoring import RubricItem
+from bedside_bench.three_level import (
+    THREE_LEVEL_SYSTEM_MESSAGE,
+    ItemJudgement,
+    parse_three_level,
+)
 
 T = TypeVar("T")
 RAW_REPLY_LIMIT = 20_000
@@ -73,14 +78,29 @@ async def ask_judge(
     raise JudgeFailedError(attempts)
 
 
-async def judge_case(
+async def judge_binary(
     model: Model, prompt: str, answer: str, items: Sequence[RubricItem], retries: int
 ) -> JudgeOutcome[dict[str, bool]]:
+    """The reference judge: a matched boolean per item."""
     ids = [item.item_id for item in items]
     return await ask_judge(
         model,
         JUDGE_SYSTEM_MESSAGE,
         judge_user_message(prompt, answer, items),
         lambda raw: parse_decisions(raw, ids),
+        retries,
+    )
+
+
+async def judge_three_level(
+    model: Model, prompt: str, answer: str, items: Sequence[RubricItem], retries: int
+) -> JudgeOutcome[list[ItemJudgement]]:
+    """The three-level variant: a reply whose evidence is not in the answer is asked again."""
+    ids = [item.item_id for item in items]
+    return await ask_judge(
+        model,
+        THREE_LEVEL_SYSTEM_MESSAGE,
+        judge_user_message(prompt, answer, items),
+        lambda raw: parse_three_level(raw, answer, ids),
         retries,
     )

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
+from bedside_bench.passes import category_counts
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
-from bedside_bench.stats import percentile_bootstrap
+from bedside_bench.stats import fleiss_kappa, percentile_bootstrap
 
 
 def _metadata_values(scores: Sequence[SampleScore], key: str) -> list[float]:
@@ -44,5 +45,28 @@ def f1_diagnostics() -> Metric:
             values = _metadata_values(scores, key)
             result[key] = float(np.mean(values)) if values else None
         return result
+
+    return compute
+
+
+@metric
+def judge_agreement() -> Metric:
+    """With repeated judging: mean share of unanimous items, and Fleiss' kappa over items."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        agreements = _metadata_values(scores, "judge_agreement")
+        per_case = [
+            [{k: str(v) for k, v in p.items()} for p in passes]
+            for s in scores
+            if (passes := (s.score.metadata or {}).get("pass_decisions"))
+        ]
+        if not agreements or not per_case:
+            return {"judge_agreement": None, "judge_kappa": None}
+        categories = sorted({v for passes in per_case for p in passes for v in p.values()})
+        counts = np.concatenate([category_counts(passes, categories) for passes in per_case])
+        return {
+            "judge_agreement": float(np.mean(agreements)),
+            "judge_kappa": fleiss_kappa(counts),
+        }
 
     return compute

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from inspect_ai.model import get_model
+from inspect_ai.model import Model, get_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
-from bedside_bench.judge import judge_case
-from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics
+from bedside_bench.judge import judge_binary, judge_three_level
+from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
+from bedside_bench.passes import combine_passes, unanimous_share
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.scoring import F1Score, PointsScore, RubricItem, case_score
 from bedside_bench.solver import ANSWER_TEMPERATURE_KEY
+from bedside_bench.three_level import MATCH_VALUE, Level, apply_overrides, match_values
 
 GRADER_ROLE = "grader"
+Grading = Literal["binary", "three_level"]
+GRADINGS: tuple[Grading, ...] = ("binary", "three_level")
 
 
 def rubric_items(metadata: dict[str, Any]) -> list[RubricItem]:
@@ -53,38 +60,126 @@ def score_metadata(result: PointsScore | F1Score, grading_method: str) -> dict[s
     }
 
 
-@scorer(metrics=[mean(), stderr(), bootstrap_ci95(), f1_diagnostics()])
+@dataclass
+class PassResult:
+    """One judge pass: its decisions (booleans or levels) and what it took to get them."""
+
+    decisions: dict[str, Any]
+    temperature_sent: float | None
+    attempts: list[dict[str, Any]]
+    details: dict[str, Any]
+
+
+async def _judge_pass(
+    judge: Model,
+    grading: Grading,
+    prompt: str,
+    answer: str,
+    items: list[RubricItem],
+    retries: int,
+) -> PassResult:
+    if grading == "binary":
+        outcome = await judge_binary(judge, prompt, answer, items, retries)
+        return PassResult(outcome.decisions, outcome.temperature_sent, outcome.attempts, {})
+    three = await judge_three_level(judge, prompt, answer, items, retries)
+    levels, overrides = apply_overrides(three.decisions, items)
+    details = {
+        "judgements": [
+            {
+                "item_id": j.item_id,
+                "decision": j.decision,
+                "rationale": j.rationale,
+                "evidence": j.evidence,
+            }
+            for j in three.decisions
+        ],
+        "overrides": [o.as_dict() for o in overrides],
+    }
+    return PassResult(dict(levels), three.temperature_sent, three.attempts, details)
+
+
+def _pass_metadata(results: Sequence[PassResult], grading: Grading) -> dict[str, Any]:
+    """What repeated judging adds: every pass's decisions and their agreement."""
+    metadata: dict[str, Any] = {}
+    if len(results) > 1:
+        metadata["judge_passes"] = len(results)
+        metadata["pass_decisions"] = [r.decisions for r in results]
+        metadata["judge_agreement"] = unanimous_share([r.decisions for r in results])
+    if grading == "three_level":
+        details = [r.details for r in results]
+        metadata["judgements"] = (
+            details[0]["judgements"] if len(details) == 1 else [d["judgements"] for d in details]
+        )
+        metadata["overrides"] = (
+            details[0]["overrides"] if len(details) == 1 else [d["overrides"] for d in details]
+        )
+    return metadata
+
+
+def _attempts(results: Sequence[PassResult]) -> list[dict[str, Any]]:
+    if len(results) == 1:
+        return results[0].attempts
+    return [{"pass": n, **a} for n, r in enumerate(results, start=1) for a in r.attempts]
+
+
+@scorer(metrics=[mean(), stderr(), bootstrap_ci95(), f1_diagnostics(), judge_agreement()])
 def rubric_judge(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Scorer:
     """Judge every rubric item of the case, then score it as protocol section 3 says.
 
-    The judge is the model bound to the `grader` role, else `judge_model`.
+    The judge is the model bound to the `grader` role, else `judge_model`. With
+    `judge_passes` > 1 the passes are independent calls and an item's decision is their
+    strict majority (a tie is not matched).
     """
+    if judge_passes < 1:
+        raise ValueError(f"judge_passes must be >= 1, got {judge_passes}")
+    if grading not in GRADINGS:
+        raise ValueError(f"grading must be one of {', '.join(GRADINGS)}, got {grading!r}")
 
     async def score(state: TaskState, target: Target) -> Score:
         judge = get_model(role=GRADER_ROLE, default=judge_model)
         items = rubric_items(state.metadata)
         method = state.metadata["grading_method"]
-        outcome = await judge_case(
-            judge, state.input_text, state.output.completion, items, judge_retries
+        answer = state.output.completion
+        results = await asyncio.gather(
+            *(
+                _judge_pass(judge, grading, state.input_text, answer, items, judge_retries)
+                for _ in range(judge_passes)
+            )
         )
-        result = case_score(method, items, outcome.decisions, severe_gate=severe_gate)
+        combined: dict[str, Any]
+        matches: dict[str, bool] | dict[str, float]
+        if grading == "binary":
+            combined = combine_passes([r.decisions for r in results], rank=int)
+            matches = combined
+        else:
+            levels: dict[str, Level] = combine_passes(
+                [r.decisions for r in results], rank=lambda level: MATCH_VALUE[level]
+            )
+            combined = dict(levels)
+            matches = match_values(levels, items)
+        result = case_score(method, items, matches, severe_gate=severe_gate)
         metadata = {
-            "decisions": outcome.decisions,
+            "decisions": combined,
             **score_metadata(result, method),
             "judge_model": str(judge),
-            "judge_temperature": outcome.temperature_sent,
+            "judge_temperature": results[0].temperature_sent,
             "answer_temperature": state.metadata.get(ANSWER_TEMPERATURE_KEY),
-            "judge_attempts": outcome.attempts,
+            "judge_attempts": _attempts(results),
             "severe_gate": severe_gate,
+            **_pass_metadata(results, grading),
         }
+        if grading == "three_level":
+            metadata["match_values"] = matches
         return Score(
             value=result.score,
-            answer=state.output.completion,
-            explanation=decisions_table(items, outcome.decisions),
+            answer=answer,
+            explanation=decisions_table(items, combined),
             metadata=metadata,
         )
 

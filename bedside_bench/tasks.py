@@ -7,6 +7,8 @@ Task parameters (all optional, `-T name=value`):
     judge_model: judge when no `grader` model role is given.
     judge_retries: how many times an invalid judge reply is asked again.
     severe_gate: zero an F1 case with a missed +3 or a matched -3 (earlier revision).
+    judge_passes: independent judge calls per answer; an item needs a strict majority.
+    grading: "binary" (the reference protocol) or "three_level" (a non-reference variant).
 """
 
 from __future__ import annotations
@@ -15,8 +17,12 @@ from inspect_ai import Task, task
 
 from bedside_bench.benchmarks import get_benchmark
 from bedside_bench.dataset import benchmark_dataset, load_release
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, PROTOCOL_VERSION
-from bedside_bench.scorer import rubric_judge
+from bedside_bench.protocol import (
+    DEFAULT_JUDGE_MODEL,
+    PROTOCOL_VERSION,
+    THREE_LEVEL_PROTOCOL_VERSION,
+)
+from bedside_bench.scorer import Grading, rubric_judge
 from bedside_bench.solver import physician_answer
 from bedside_bench.sources import resolve_source
 
@@ -29,6 +35,8 @@ def bedside_task(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Build the task of one benchmark; every case of all ten is validated first."""
     spec = get_benchmark(benchmark)
@@ -37,7 +45,11 @@ def bedside_task(
         dataset=benchmark_dataset(release, benchmark, smoke=smoke),
         solver=physician_answer(),
         scorer=rubric_judge(
-            judge_model=judge_model, judge_retries=judge_retries, severe_gate=severe_gate
+            judge_model=judge_model,
+            judge_retries=judge_retries,
+            severe_gate=severe_gate,
+            judge_passes=judge_passes,
+            grading=grading,
         ),
         name=benchmark,
         # a failed case is an error to redo with eval-retry, not a reason to stop the others
@@ -45,11 +57,15 @@ def bedside_task(
         metadata={
             "benchmark": benchmark,
             "grading_method": spec.grading_method,
-            "protocol_version": PROTOCOL_VERSION,
+            "protocol_version": (
+                PROTOCOL_VERSION if grading == "binary" else THREE_LEVEL_PROTOCOL_VERSION
+            ),
             "dataset_sha256": release.dataset_sha256,
             "data_source": release.source.label,
             "smoke": smoke,
             "severe_gate": severe_gate,
+            "judge_passes": judge_passes,
+            "grading": grading,
         },
     )
 
@@ -66,10 +82,20 @@ def drug_safety(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Drug interactions, contraindications, dosing, and cross-reactivity."""
     return bedside_task(
-        "drug_safety", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+        "drug_safety",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+        judge_passes,
+        grading,
     )
 
 
@@ -85,10 +111,20 @@ def guideline_adherence(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Guideline-concordant care."""
     return bedside_task(
-        "guideline_adherence", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+        "guideline_adherence",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+        judge_passes,
+        grading,
     )
 
 
@@ -104,10 +140,20 @@ def landmark_trials(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Trial evidence and outcome interpretation."""
     return bedside_task(
-        "landmark_trials", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+        "landmark_trials",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+        judge_passes,
+        grading,
     )
 
 
@@ -123,10 +169,20 @@ def medical_hallucination(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Fictitious entities and false premises."""
     return bedside_task(
-        "medical_hallucination", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+        "medical_hallucination",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+        judge_passes,
+        grading,
     )
 
 
@@ -142,10 +198,20 @@ def health_equity(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Bias-aware reasoning and barriers to care."""
     return bedside_task(
-        "health_equity", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+        "health_equity",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+        judge_passes,
+        grading,
     )
 
 
@@ -161,10 +227,20 @@ def clinical_calculations(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Doses, scores, and unit conversions."""
     return bedside_task(
-        "clinical_calculations", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+        "clinical_calculations",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+        judge_passes,
+        grading,
     )
 
 
@@ -180,10 +256,20 @@ def calculators_numerical(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Medical calculators with numeric outputs."""
     return bedside_task(
-        "calculators_numerical", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+        "calculators_numerical",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+        judge_passes,
+        grading,
     )
 
 
@@ -199,6 +285,8 @@ def calculators_conditional(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Medical calculators with categorical or conditional outputs."""
     return bedside_task(
@@ -224,10 +312,20 @@ def safety_diagnostic(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Diagnostic workup, referral, procedures, and follow-up."""
     return bedside_task(
-        "safety_diagnostic", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+        "safety_diagnostic",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+        judge_passes,
+        grading,
     )
 
 
@@ -243,8 +341,18 @@ def safety_therapeutic(
     judge_model: str = DEFAULT_JUDGE_MODEL,
     judge_retries: int = 2,
     severe_gate: bool = False,
+    judge_passes: int = 1,
+    grading: Grading = "binary",
 ) -> Task:
     """Medication, counseling, and treatment plans."""
     return bedside_task(
-        "safety_therapeutic", data_dir, revision, smoke, judge_model, judge_retries, severe_gate
+        "safety_therapeutic",
+        data_dir,
+        revision,
+        smoke,
+        judge_model,
+        judge_retries,
+        severe_gate,
+        judge_passes,
+        grading,
     )
