@@ -23,7 +23,9 @@ def reply(*entries: dict[str, object]) -> str:
     return json.dumps({"decisions": list(entries)})
 
 
-def e(item_id: str, decision: str, evidence: str = "", rationale: str = "Stated.") -> dict[str, object]:
+def e(
+    item_id: str, decision: str, evidence: str = "", rationale: str = "Stated."
+) -> dict[str, object]:
     return {"item_id": item_id, "decision": decision, "rationale": rationale, "evidence": evidence}
 
 
@@ -37,23 +39,37 @@ def test_valid_reply_with_whitespace_normalised_evidence() -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        (reply(e("p_0", "MET", "Stop aspirin now."), e("p_1", "NOT_MET")),
-         "the evidence quote does not occur in the answer"),
-        (reply(e("p_0", "PARTIALLY_MET", ""), e("p_1", "NOT_MET")),
-         "PARTIALLY_MET needs a verbatim evidence quote"),
+        (
+            reply(e("p_0", "MET", "Stop aspirin now."), e("p_1", "NOT_MET")),
+            "the evidence quote does not occur in the answer",
+        ),
+        (
+            reply(e("p_0", "PARTIALLY_MET", ""), e("p_1", "NOT_MET")),
+            "PARTIALLY_MET needs a verbatim evidence quote",
+        ),
         (reply(e("p_0", "MET", "   "), e("p_1", "NOT_MET")), "MET needs a verbatim evidence"),
-        (reply(e("p_0", "met", "Stop the NSAID now."), e("p_1", "NOT_MET")),
-         "decision must be one of MET, PARTIALLY_MET, NOT_MET"),
+        (
+            reply(e("p_0", "met", "Stop the NSAID now."), e("p_1", "NOT_MET")),
+            "decision must be one of MET, PARTIALLY_MET, NOT_MET",
+        ),
         (reply(e("p_0", "UNSURE"), e("p_1", "NOT_MET")), "decision must be one of"),
-        (reply({"item_id": "p_0", "decision": "NOT_MET", "evidence": ""}, e("p_1", "NOT_MET")),
-         "missing ['rationale']"),
-        (reply({**e("p_0", "NOT_MET"), "matched": False}, e("p_1", "NOT_MET")),
-         "unexpected ['matched']"),
-        (reply({**e("p_0", "NOT_MET"), "rationale": None}, e("p_1", "NOT_MET")),
-         "rationale and evidence must be strings"),
+        (
+            reply({"item_id": "p_0", "decision": "NOT_MET", "evidence": ""}, e("p_1", "NOT_MET")),
+            "missing ['rationale']",
+        ),
+        (
+            reply({**e("p_0", "NOT_MET"), "matched": False}, e("p_1", "NOT_MET")),
+            "unexpected ['matched']",
+        ),
+        (
+            reply({**e("p_0", "NOT_MET"), "rationale": None}, e("p_1", "NOT_MET")),
+            "rationale and evidence must be strings",
+        ),
         (reply(e("p_0", "NOT_MET")), "missing item_id p_1"),
-        (reply(e("p_0", "NOT_MET"), e("p_1", "NOT_MET"), e("p_1", "NOT_MET")),
-         "duplicate item_id p_1"),
+        (
+            reply(e("p_0", "NOT_MET"), e("p_1", "NOT_MET"), e("p_1", "NOT_MET")),
+            "duplicate item_id p_1",
+        ),
         ("not json", "not JSON"),
     ],
 )
@@ -71,8 +87,12 @@ def test_not_met_may_quote_the_answer_but_only_verbatim() -> None:
         parse_three_level(bad, ANSWER, IDS)
 
 
-ITEMS = [RubricItem("a", "x", 2), RubricItem("b", "y", 1), RubricItem("c", "z", -2),
-         RubricItem("d", "w", 0)]
+ITEMS = [
+    RubricItem("a", "x", 2),
+    RubricItem("b", "y", 1),
+    RubricItem("c", "z", -2),
+    RubricItem("d", "w", 0),
+]
 
 
 def j(item_id: str, decision: str, rationale: str) -> ItemJudgement:
@@ -105,14 +125,19 @@ def test_override_rules_tighten_only(
         assert overrides == []
     else:
         (override,) = overrides
-        assert override.as_dict() == {"item_id": "a", "from": decision, "to": final,
-                                      "phrase": phrase}
+        assert override.as_dict() == {
+            "item_id": "a",
+            "from": decision,
+            "to": final,
+            "phrase": phrase,
+        }
 
 
 def test_overrides_never_touch_harmful_or_zero_point_items() -> None:
     # on a -2 item MET is the penalty: "dangerous" in its rationale must not remove it
     levels, overrides = apply_overrides(
-        [j("c", "MET", "Recommends a dangerous combination."), j("d", "MET", "missing")], ITEMS)
+        [j("c", "MET", "Recommends a dangerous combination."), j("d", "MET", "missing")], ITEMS
+    )
     assert levels == {"c": "MET", "d": "MET"}
     assert overrides == []
 

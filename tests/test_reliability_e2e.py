@@ -1,0 +1,373 @@
+"""Judge reliability through `inspect eval`: repeated judging, three-level grading and the
+judge_check task, against the provider double with scripted judges whose behaviour is known."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import threading
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.scorer import SampleScore, Score
+
+from bedside_bench import tasks as bedside_tasks
+from bedside_bench.judge_check import judge_check
+from bedside_bench.metrics import judge_agreement
+from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
+from tests.doubles import (
+    NEUTRAL_RATIONALE,
+    ParsedRequest,
+    ProviderDouble,
+    Script,
+    scripted_answer,
+    scripted_decision,
+    scripted_evidence,
+    scripted_three_level,
+)
+from tests.independent import WEIGHT, read_cases
+from tests.release_factory import write_release
+
+REPO = Path(__file__).resolve().parent.parent
+ANSWER_MODEL, JUDGE_MODEL = "openai/gpt-4.1-mini", "openai/gpt-4.1"
+
+
+def h(text: str) -> int:
+    return int(hashlib.md5(text.encode()).hexdigest()[:8], 16)
+
+
+def run(task: Any, log_dir: Path, model: str = ANSWER_MODEL) -> EvalLog:
+    (log,) = inspect_eval(
+        task, model=model, model_roles={"grader": JUDGE_MODEL}, log_dir=str(log_dir), display="none"
+    )
+    assert log.status == "success", log.error
+    return log
+
+
+# ---- repeated judging -----------------------------------------------------------------------
+
+
+def pass_rule(k: int, answer: str, item_id: str) -> bool:
+    """Pass k of the scripted judge: the default decision, flipped on a known subset."""
+    base = scripted_decision(answer, item_id)
+    flip = (k == 1 and h(item_id) % 3 == 0) or (k == 2 and h(item_id) % 5 == 0)
+    return base != flip
+
+
+def varying_judge() -> Any:
+    calls: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def judge(req: ParsedRequest) -> str:
+        parsed = req.judge
+        with lock:
+            k = calls[parsed.prompt]
+            calls[parsed.prompt] += 1
+        return json.dumps(
+            {
+                "decisions": [
+                    {"item_id": i, "matched": pass_rule(k, parsed.answer, i)}
+                    for i in parsed.item_ids
+                ]
+            }
+        )
+
+    return judge
+
+
+def fleiss(rows: list[list[int]]) -> float:
+    """Fleiss' kappa written out from its definition, for the independent path."""
+    n = sum(rows[0])
+    total = len(rows) * n
+    p_j = [sum(r[c] for r in rows) / total for c in range(len(rows[0]))]
+    p_i = [(sum(x * x for x in r) - n) / (n * (n - 1)) for r in rows]
+    p_bar, p_e = sum(p_i) / len(p_i), sum(p * p for p in p_j)
+    return (p_bar - p_e) / (1 - p_e)
+
+
+@pytest.mark.parametrize("passes", [2, 3])
+def test_repeated_judging_majority_agreement_and_kappa(
+    tmp_path: Path, provider_env: ProviderDouble, passes: int
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=3)
+    provider_env.configure(script=Script(judge=varying_judge()))
+    log = run(
+        bedside_tasks.safety_diagnostic(data_dir=str(release), judge_passes=passes),
+        tmp_path / "logs",
+    )
+    assert log.eval.metadata["judge_passes"] == passes  # type: ignore[index]
+    cases = {c["case_id"]: c for c in read_cases(release, "safety_diagnostic")}
+    agreements, rows = [], []
+    for sample in log.samples or []:
+        case = cases[str(sample.id)]
+        answer = scripted_answer("gpt-4.1-mini", case["prompt"])
+        meta = sample.scores["rubric_judge"].metadata  # type: ignore[index, union-attr]
+        ids = [i["item_id"] for i in case["rubric_items"]]
+        per_pass = [{i: pass_rule(k, answer, i) for i in ids} for k in range(passes)]
+        # every pass is kept (in the order the calls finished)
+        assert sorted(map(json.dumps, meta["pass_decisions"])) == sorted(map(json.dumps, per_pass))
+        votes = {i: sum(p[i] for p in per_pass) for i in ids}
+        majority = {i: votes[i] * 2 > passes for i in ids}  # a tie is not matched
+        assert meta["decisions"] == majority
+        assert meta["judge_passes"] == passes
+        unanimous = sum(1 for i in ids if votes[i] in (0, passes)) / len(ids)
+        assert meta["judge_agreement"] == pytest.approx(unanimous)
+        agreements.append(unanimous)
+        rows += [[passes - votes[i], votes[i]] for i in ids]
+        assert len(meta["judge_attempts"]) == passes
+        assert {a["pass"] for a in meta["judge_attempts"]} == set(range(1, passes + 1))
+    metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
+    assert metrics["judge_agreement"].value == pytest.approx(float(np.mean(agreements)))
+    assert metrics["judge_kappa"].value == pytest.approx(fleiss(rows))
+    assert provider_env.count(kind="judge") == passes * 3
+
+
+def test_kappa_metric_hand_computed() -> None:
+    # 4 items, 3 passes. Matched counts per item: 3, 0, 2, 1 (of 3)
+    # P_i = [1, 1, 1/3, 1/3] -> P_bar = 2/3 ; p(matched) = 6/12 -> P_e = 1/2 ; kappa = 1/3
+    passes = [
+        {"a": True, "b": False, "c": True, "d": True},
+        {"a": True, "b": False, "c": True, "d": False},
+        {"a": True, "b": False, "c": False, "d": False},
+    ]
+    scores = [
+        SampleScore(
+            score=Score(value=0.5, metadata={"judge_agreement": 0.5, "pass_decisions": passes}),
+            sample_id="x",
+        )
+    ]
+    result = judge_agreement()(scores)
+    assert result == {"judge_agreement": 0.5, "judge_kappa": pytest.approx(1 / 3)}
+    # one pass: nothing to say
+    single = [SampleScore(score=Score(value=0.5, metadata={}), sample_id="x")]
+    assert judge_agreement()(single) == {"judge_agreement": None, "judge_kappa": None}
+
+
+# ---- three-level grading ----------------------------------------------------------------------
+
+
+def expected_three_level(case: dict[str, Any], answer: str) -> Fraction:
+    value = {"MET": Fraction(1), "PARTIALLY_MET": Fraction(1, 2), "NOT_MET": Fraction(0)}
+    m = {}
+    for item in case["rubric_items"]:
+        level = scripted_three_level(answer, item["item_id"])
+        m[item["item_id"]] = (
+            Fraction(1) if (item["points"] < 0 and level == "PARTIALLY_MET") else value[level]
+        )
+    items = case["rubric_items"]
+    if case["grading_method"] == "points_rubric":
+        raw = sum(i["points"] * m[i["item_id"]] for i in items) / sum(
+            max(i["points"], 0) for i in items
+        )
+        return min(Fraction(1), max(Fraction(0), raw))
+    pos = sum(WEIGHT[i["points"]] for i in items if i["points"] >= 1)
+    hit = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items if i["points"] >= 1)
+    den = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items)
+    r, p = hit / pos, (hit / den if den else Fraction(0))
+    return 2 * p * r / (p + r) if p + r else Fraction(0)
+
+
+@pytest.mark.parametrize("bench_name", ["guideline_adherence", "safety_therapeutic"])
+def test_three_level_scores(tmp_path: Path, provider_env: ProviderDouble, bench_name: str) -> None:
+    release = REPO / "data" / "synthetic"
+    task = getattr(bedside_tasks, bench_name)(data_dir=str(release), grading="three_level")
+    log = run(task, tmp_path / "logs")
+    assert log.eval.metadata["protocol_version"] == THREE_LEVEL_PROTOCOL_VERSION  # type: ignore[index]
+    cases = {c["case_id"]: c for c in read_cases(release, bench_name)}
+    for sample in log.samples or []:
+        case = cases[str(sample.id)]
+        answer = scripted_answer("gpt-4.1-mini", case["prompt"])
+        meta = sample.scores["rubric_judge"].metadata  # type: ignore[index, union-attr]
+        assert meta["decisions"] == {
+            i["item_id"]: scripted_three_level(answer, i["item_id"]) for i in case["rubric_items"]
+        }
+        assert meta["overrides"] == []
+        assert sample.scores["rubric_judge"].value == pytest.approx(  # type: ignore[index]
+            float(expected_three_level(case, answer)), abs=1e-12
+        )
+        for j in meta["judgements"]:
+            assert j["evidence"] == scripted_evidence(answer, j["item_id"], j["decision"])
+
+
+def test_three_level_bad_evidence_is_asked_again_and_overrides_recorded(
+    tmp_path: Path, provider_env: ProviderDouble
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    calls: Counter[str] = Counter()
+
+    def judge(req: ParsedRequest) -> str:
+        parsed = req.judge
+        calls[parsed.prompt] += 1
+        first = calls[parsed.prompt] == 1
+        decisions = []
+        for n, item_id in enumerate(parsed.item_ids):
+            sentence = parsed.answer.split(". ")[0]
+            decisions.append(
+                {
+                    "item_id": item_id,
+                    "decision": "MET",
+                    "rationale": "Names the drug but is missing the dose."
+                    if n == 0
+                    else NEUTRAL_RATIONALE,
+                    # the first reply quotes something the answer never says
+                    "evidence": "Give 10 mg of morphine." if first else sentence,
+                }
+            )
+        return json.dumps({"decisions": decisions})
+
+    provider_env.configure(script=Script(judge=judge))
+    log = run(
+        bedside_tasks.drug_safety(data_dir=str(release), grading="three_level"), tmp_path / "logs"
+    )
+    (sample,) = log.samples or []
+    meta = sample.scores["rubric_judge"].metadata  # type: ignore[index, union-attr]
+    attempts = meta["judge_attempts"]
+    assert len(attempts) == 2
+    assert "the evidence quote does not occur in the answer" in attempts[0]["error"]
+    first_id = sample.metadata["rubric_items"][0]["item_id"]
+    assert meta["overrides"] == [
+        {"item_id": first_id, "from": "MET", "to": "PARTIALLY_MET", "phrase": "missing"}
+    ]
+    # factory items: +2 (now partial) +1 -1 0, all MET otherwise: (1 + 1 - 1) / 3
+    assert meta["decisions"][first_id] == "PARTIALLY_MET"
+    assert sample.scores["rubric_judge"].value == pytest.approx(1 / 3)  # type: ignore[index]
+
+
+# ---- judge_check ---------------------------------------------------------------------------
+
+
+def load_gold() -> dict[str, dict[str, Any]]:
+    pairs = [
+        json.loads(line)
+        for line in (REPO / "data" / "judge_check" / "pairs.jsonl").read_text().splitlines()
+        if line
+    ]
+    return {p["pair_id"]: p for p in pairs}
+
+
+def mistaken(item_id: str, answer: str) -> bool:
+    """The scripted judge under test errs on a known subset of items."""
+    return h(item_id + answer) % 6 == 0
+
+
+def test_judge_check_scores_a_judge_with_known_mistakes(
+    tmp_path: Path, provider_env: ProviderDouble
+) -> None:
+    gold_pairs = load_gold()
+    gold = {
+        (p["answer"], i["item_id"]): i["gold_matched"]
+        for p in gold_pairs.values()
+        for i in p["rubric_items"]
+    }
+
+    def judge(req: ParsedRequest) -> str:
+        parsed = req.judge
+        return json.dumps(
+            {
+                "decisions": [
+                    {
+                        "item_id": i,
+                        "matched": gold[(parsed.answer, i)] != mistaken(i, parsed.answer),
+                    }
+                    for i in parsed.item_ids
+                ]
+            }
+        )
+
+    provider_env.configure(script=Script(judge=judge))
+    (log,) = inspect_eval(
+        judge_check(), model=JUDGE_MODEL, log_dir=str(tmp_path / "logs"), display="none"
+    )
+    assert log.status == "success"
+    assert len(log.samples or []) == len(gold_pairs) >= 60
+    items = [(i, p) for p in gold_pairs.values() for i in p["rubric_items"]]
+    assert len(items) >= 400
+    right = [not mistaken(i["item_id"], p["answer"]) for i, p in items]
+    metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
+    assert 0 < right.count(False) < len(right)
+    assert metrics["item_accuracy"].value == pytest.approx(sum(right) / len(right))
+    for rule in range(1, 6):
+        hits = [r for r, (i, _) in zip(right, items, strict=True) if i["rule"] == rule]
+        assert metrics[f"rule_{rule}_accuracy"].value == pytest.approx(sum(hits) / len(hits))
+    f1s = []
+    for label in (True, False):
+        judged = [i["gold_matched"] != mistaken(i["item_id"], p["answer"]) for i, p in items]
+        golds = [i["gold_matched"] for i, _ in items]
+        tp = sum(j == label and g == label for j, g in zip(judged, golds, strict=True))
+        fp = sum(j == label and g != label for j, g in zip(judged, golds, strict=True))
+        fn = sum(j != label and g == label for j, g in zip(judged, golds, strict=True))
+        f1s.append(2 * tp / (2 * tp + fp + fn))
+    assert metrics["macro_f1"].value == pytest.approx(sum(f1s) / 2)
+    errors = []
+    for pair in gold_pairs.values():
+        g = {i["item_id"]: i["gold_matched"] for i in pair["rubric_items"]}
+        j = {k: v != mistaken(k, pair["answer"]) for k, v in g.items()}
+        case = {"grading_method": pair["grading_method"], "rubric_items": pair["rubric_items"]}
+        from tests.independent import case_score
+
+        errors.append(abs(case_score(case, j) - case_score(case, g)))
+    assert metrics["case_score_error"].value == pytest.approx(float(np.mean(errors)))
+    # the judge saw exactly the benchmark judge's messages, at temperature 0
+    requests = provider_env.requests(kind="judge")
+    assert {r.temperature for r in requests} == {0.0}
+    assert all(r.request.system.startswith("You are grading a clinical answer") for r in requests)
+
+
+def test_judge_check_through_the_inspect_cli(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    gold = {
+        (p["answer"], i["item_id"]): i["gold_matched"]
+        for p in load_gold().values()
+        for i in p["rubric_items"]
+    }
+
+    def perfect(req: ParsedRequest) -> str:
+        parsed = req.judge
+        return json.dumps(
+            {
+                "decisions": [
+                    {"item_id": i, "matched": gold[(parsed.answer, i)]} for i in parsed.item_ids
+                ]
+            }
+        )
+
+    provider_double.configure(script=Script(judge=perfect))
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "inspect"),
+            "eval",
+            "bedside_bench/judge_check",
+            "--model",
+            JUDGE_MODEL,
+            "--limit",
+            "5",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "plain",
+        ],
+        cwd=tmp_path,
+        env=provider_double.subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    (info,) = list_eval_logs(str(tmp_path / "logs"))
+    log = read_eval_log(info)
+    metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
+    assert metrics["item_accuracy"].value == 1.0
+    assert metrics["macro_f1"].value == 1.0
+    assert metrics["case_score_error"].value == 0.0
+    assert provider_double.count(kind="judge") == 5
