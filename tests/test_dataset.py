@@ -300,3 +300,29 @@ def test_real_public_release() -> None:
     for case in release.all_cases:
         for n, item in enumerate(case["rubric_items"]):
             assert item["item_id"] == canonical_item_id(case["prompt"], n)
+
+
+def test_hugging_face_cached_snapshot_is_used_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A revision already in the normal Hugging Face cache loads with HF_HUB_OFFLINE=1."""
+    import shutil
+
+    import huggingface_hub.constants as constants
+
+    from bedside_bench.protocol import HF_DATASET_REVISION
+
+    cache = tmp_path / "hf" / "hub"
+    repo = cache / "datasets--doximity--bedside-bench"
+    snapshot = repo / "snapshots" / HF_DATASET_REVISION
+    shutil.copytree(Path(__file__).resolve().parent.parent / "data" / "synthetic", snapshot)
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(HF_DATASET_REVISION)
+    monkeypatch.delenv("BEDSIDE_BENCH_DATA", raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(cache))
+    source = resolve_source(None)
+    assert source.label == f"hf://doximity/bedside-bench@{HF_DATASET_REVISION}"
+    assert source.root == snapshot
+    assert len(load_release(source).all_cases) == 20
