@@ -1,0 +1,21 @@
+"""`python -m bedside_bench.report LOG_PATH...`: the same as `bedside-bench report`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bedside_bench.cli import configure_report_parser, run_report_command
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bedside_bench.report", description=configure_report_parser.__doc__
+    )
+    configure_report_parser(parser)
+    return run_report_command(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

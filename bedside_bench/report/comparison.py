@@ -1,0 +1,164 @@
+"""Comparing run groups: the like-for-like check and paired differences (pure functions).
+
+Differences are paired on the cases both groups completed, so the difficulty a case adds to
+both scores cancels out. The overall difference uses the same stratified bootstrap as the
+overall score, applied to per-case differences.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.report.groups import COMPARABLE_FIELDS, BenchmarkEvidence, RunGroup
+from bedside_bench.report.summary import BootstrapOptions
+from bedside_bench.stats import PairedResult, paired_bootstrap, paired_bootstrap_single
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    field: str
+    values: dict[str, Any]  # label -> value
+
+    def describe(self) -> str:
+        shown = "; ".join(f"{label}: {value}" for label, value in self.values.items())
+        return f"{self.field} differs ({shown})"
+
+
+class ComparisonRefused(ValueError):
+    """The groups differ in something other than the answer model."""
+
+    def __init__(self, mismatches: Sequence[Mismatch]) -> None:
+        self.mismatches = list(mismatches)
+        reasons = "; ".join(m.describe() for m in mismatches)
+        super().__init__(
+            f"refusing to compare: not like for like: {reasons}. Pass --force to compare "
+            "anyway (the comparison is then labelled not like for like)."
+        )
+
+
+def find_mismatches(groups: Sequence[RunGroup], labels: Sequence[str]) -> list[Mismatch]:
+    found = []
+    for name in COMPARABLE_FIELDS:
+        values = {label: getattr(g.key, name) for label, g in zip(labels, groups, strict=True)}
+        if len({repr(v) for v in values.values()}) > 1:
+            found.append(Mismatch(name, values))
+    return found
+
+
+def paired_differences(a: BenchmarkEvidence, b: BenchmarkEvidence) -> NDArray[np.float64]:
+    """A minus B on the cases both completed, in A's dataset order."""
+    a_cases, b_cases = a.by_case(), b.by_case()
+    diffs = [
+        a_cases[i].score - b_cases[i].score  # type: ignore[operator]
+        for i in a.case_ids
+        if i in a_cases and i in b_cases
+    ]
+    return np.array(diffs, dtype=np.float64)
+
+
+def _pair_json(a: str, b: str, n: int, result: PairedResult | None) -> dict[str, Any]:
+    return {
+        "a": a,
+        "b": b,
+        "n": n,
+        "difference": result.estimate if result else None,
+        "ci95": list(result.interval.as_tuple()) if result else None,
+        "excludes_zero": result.excludes_zero if result else None,
+    }
+
+
+def benchmark_pair(
+    a: RunGroup, b: RunGroup, name: str, labels: tuple[str, str], options: BootstrapOptions
+) -> dict[str, Any]:
+    if name not in a.benchmarks or name not in b.benchmarks:
+        return _pair_json(*labels, 0, None)
+    diffs = paired_differences(a.benchmarks[name], b.benchmarks[name])
+    result = (
+        paired_bootstrap_single(diffs, options.resamples, options.seed) if diffs.size else None
+    )
+    return _pair_json(*labels, int(diffs.size), result)
+
+
+def overall_pair(
+    a: RunGroup, b: RunGroup, labels: tuple[str, str], options: BootstrapOptions
+) -> dict[str, Any]:
+    """Stratified paired bootstrap over the ten benchmarks; null unless every benchmark has at
+    least one case both completed."""
+    strata = []
+    for name in BENCHMARK_NAMES:
+        if name not in a.benchmarks or name not in b.benchmarks:
+            return _pair_json(*labels, 0, None)
+        diffs = paired_differences(a.benchmarks[name], b.benchmarks[name])
+        if not diffs.size:
+            return _pair_json(*labels, 0, None)
+        strata.append(diffs)
+    result = paired_bootstrap(strata, options.resamples, options.seed)
+    return _pair_json(*labels, int(sum(s.size for s in strata)), result)
+
+
+def _model_cell(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return {k: entry[k] for k in ("mean", "ci95", "n", "failed") if k in entry}
+
+
+def compare(
+    groups: Sequence[RunGroup],
+    labels: Sequence[str],
+    summaries: Sequence[Mapping[str, Any]],
+    summary_files: Sequence[str],
+    options: BootstrapOptions,
+    force: bool = False,
+) -> dict[str, Any]:
+    """The comparison of two or more groups; raises ComparisonRefused unless like for like
+    (or forced)."""
+    mismatches = find_mismatches(groups, labels)
+    if mismatches and not force:
+        raise ComparisonRefused(mismatches)
+    pairs = list(itertools.combinations(range(len(groups)), 2))
+    benchmarks: dict[str, Any] = {}
+    for name in BENCHMARK_NAMES:
+        if not any(name in g.benchmarks for g in groups):
+            continue
+        benchmarks[name] = {
+            "models": {
+                label: _model_cell(s["benchmarks"].get(name))
+                for label, s in zip(labels, summaries, strict=True)
+            },
+            "pairs": [
+                benchmark_pair(groups[i], groups[j], name, (labels[i], labels[j]), options)
+                for i, j in pairs
+            ],
+        }
+    return {
+        "like_for_like": not mismatches,
+        "mismatches": [{"field": m.field, "values": m.values} for m in mismatches],
+        "bootstrap": options.as_json(),
+        "models": [
+            {
+                "label": label,
+                "answer_model": g.key.answer_model,
+                "summary": summary_file,
+                "group": g.key.as_json(),
+                "complete": g.complete,
+            }
+            for label, g, summary_file in zip(labels, groups, summary_files, strict=True)
+        ],
+        "benchmarks": benchmarks,
+        "overall": {
+            "models": {
+                label: s["overall"] for label, s in zip(labels, summaries, strict=True)
+            },
+            "pairs": [
+                overall_pair(groups[i], groups[j], (labels[i], labels[j]), options)
+                for i, j in pairs
+            ],
+        },
+    }

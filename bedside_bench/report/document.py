@@ -1,0 +1,289 @@
+"""What the human report says, as format-neutral blocks (pure functions).
+
+Markdown and HTML are rendered from the same blocks (`render.py`), so the two files can never
+disagree about a number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+
+PLOT_FILE = "forest.png"
+INSTALL_PLOT = (
+    "The forest plot needs matplotlib, the `report` extra: `pip install -e '.[report]'` "
+    "(or `pip install 'bedside-bench[report]'`), then run `bedside-bench report` again."
+)
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class Bullets:
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """The forest plot: `png` is embedded in HTML, `path` is linked from Markdown."""
+
+    path: str
+    alt: str
+    png: bytes | None = field(default=None, repr=False)
+
+
+Block = Heading | Paragraph | Bullets | Table | Figure
+
+
+# --------------------------------------------------------------------------------------------
+# formatting
+
+
+def num(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:+.3f}" if signed else f"{value:.3f}"
+
+
+def interval(ci: Sequence[float] | None) -> str:
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "n/a"
+
+
+def score_cell(entry: Mapping[str, Any] | None) -> str:
+    """`mean [lo, hi]` plus n (completed) and failed."""
+    if entry is None:
+        return "missing"
+    failed = entry.get("failed")
+    tail = f"n={entry['n']}" + (f", failed={failed}" if failed is not None else "")
+    return f"{num(entry['mean'])} {interval(entry['ci95'])} ({tail})"
+
+
+def temperature(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join("null" if v is None else f"{v:g}" for v in value)
+    return "null (provider default)" if value is None else f"{value:g}"
+
+
+def tokens(part: Mapping[str, Any] | None) -> str:
+    if part is None:
+        return "n/a"
+    return f"{part['input_tokens']:,} in / {part['output_tokens']:,} out"
+
+
+def usd(value: float | None) -> str:
+    return "n/a" if value is None else f"${value:,.4f}"
+
+
+def seconds(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:,.0f} s"
+
+
+# --------------------------------------------------------------------------------------------
+# sections
+
+
+def benchmark_names(summaries: Sequence[Mapping[str, Any]]) -> list[str]:
+    present = {name for s in summaries for name in s["benchmarks"]}
+    return [name for name in BENCHMARK_NAMES if name in present]
+
+
+def runs_section(
+    summaries: Sequence[Mapping[str, Any]], labels: Sequence[str], files: Sequence[str]
+) -> list[Block]:
+    """The protocol's section 6 checklist, one column per run group."""
+    def row(title: str, values: Sequence[str]) -> tuple[str, ...]:
+        return (title, *values)
+
+    rows = [
+        row("answer model", [s["answer_model"] for s in summaries]),
+        row("judge model", [s["judge_model"] for s in summaries]),
+        row("protocol version", [s["protocol_version"] for s in summaries]),
+        row("dataset digest (sha256)", [s["dataset_sha256"] for s in summaries]),
+        row("data source", [s["data_source"] or "n/a" for s in summaries]),
+        row("cases completed / failed",
+            [f"{s['cases_completed']} / {s['cases_failed']}" for s in summaries]),
+        row("complete", ["yes" if s["complete"] else "NO" for s in summaries]),
+        row("missing benchmarks",
+            [", ".join(s["missing_benchmarks"]) or "none" for s in summaries]),
+        row("judge passes per answer", [str(s["judge_passes_per_answer"]) for s in summaries]),
+        row("answer temperature", [temperature(s["answer_temperature"]) for s in summaries]),
+        row("judge temperature", [temperature(s["judge_temperature"]) for s in summaries]),
+        row("runs (first start, last finish)",
+            [f"{s['started_at'] or 'n/a'} to {s['finished_at'] or 'n/a'}" for s in summaries]),
+        row("logs", [str(len(s["logs"])) for s in summaries]),
+        row("summary file", list(files)),
+    ]
+    return [Heading(2, "Runs"), Table(("", *labels), tuple(rows))]
+
+
+def scores_section(
+    summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]
+) -> list[Block]:
+    rows = [
+        (name, *(score_cell(s["benchmarks"].get(name)) for s in summaries))
+        for name in benchmark_names(summaries)
+    ]
+    rows.append(("overall (macro-average)", *(
+        score_cell(s["overall"]) if s["overall"] else "n/a (benchmark missing)"
+        for s in summaries
+    )))
+    blocks: list[Block] = [
+        Heading(2, "Benchmark scores"),
+        Paragraph(
+            "Mean case score with its 95% percentile bootstrap interval; n is the number of "
+            "completed cases the mean is over, failed the cases without a successful score "
+            "(left out, never counted as 0). The overall interval is a stratified bootstrap "
+            "over the ten benchmarks (docs/statistics.md)."
+        ),
+        Table(("benchmark", *labels), tuple(rows)),
+    ]
+    size_notes = sorted({n for s in summaries for n in s["notes"] if n.startswith(("public split",
+                                                                                 "n per bench"))})
+    if size_notes:
+        blocks.append(Bullets(tuple(size_notes)))
+    return blocks
+
+
+def f1_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
+    rows = []
+    for name in benchmark_names(summaries):
+        entries = [s["benchmarks"].get(name) for s in summaries]
+        if not any(e and "mean_recall" in e for e in entries):
+            continue
+        for key in ("mean_recall", "mean_precision", "severe_rate"):
+            rows.append((f"{name} {key}", *(num(e.get(key)) if e else "missing"
+                                             for e in entries)))
+    if not rows:
+        return []
+    return [Heading(3, "F1 diagnostics"), Table(("", *labels), tuple(rows))]
+
+
+def agreement_section(
+    summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]
+) -> list[Block]:
+    if all(s["judge_passes_per_answer"] == 1 for s in summaries):
+        return []
+    rows = []
+    for name in benchmark_names(summaries):
+        entries = [s["benchmarks"].get(name) for s in summaries]
+        rows.append((name, *(
+            f"agreement {num(e.get('judge_agreement'))}, kappa {num(e.get('judge_kappa'))}"
+            if e and "judge_agreement" in e else "n/a"
+            for e in entries
+        )))
+    return [Heading(3, "Judge agreement across passes"), Table(("benchmark", *labels),
+                                                                 tuple(rows))]
+
+
+def differences_section(comparison: Mapping[str, Any] | None, refused: str | None,
+                        n_groups: int) -> list[Block]:
+    blocks: list[Block] = [Heading(2, "Pairwise differences")]
+    if refused:
+        return [*blocks, Paragraph(refused)]
+    if comparison is None:
+        return [*blocks, Paragraph(
+            "Only one run group: nothing to compare." if n_groups < 2 else "No comparison."
+        )]
+    if not comparison["like_for_like"]:
+        fields = ", ".join(m["field"] for m in comparison["mismatches"])
+        blocks.append(Paragraph(
+            f"NOT LIKE FOR LIKE (forced with --force): the groups differ in {fields}. "
+            "Differences below mix model and set-up effects."
+        ))
+    blocks.append(Paragraph(
+        "A minus B on the cases both completed; 95% paired bootstrap interval (per benchmark: "
+        "percentile bootstrap of the differences; overall: stratified over benchmarks)."
+    ))
+    sections = [*comparison["benchmarks"].items(), ("overall", comparison["overall"])]
+    n_pairs = len(comparison["overall"]["pairs"])
+    for p in range(n_pairs):
+        first = comparison["overall"]["pairs"][p]
+        rows = []
+        for name, section in sections:
+            pair = section["pairs"][p]
+            excludes = pair["excludes_zero"]
+            rows.append((
+                name, str(pair["n"]), num(pair["difference"], signed=True),
+                interval(pair["ci95"]),
+                "n/a" if excludes is None else ("yes" if excludes else "no"),
+            ))
+        blocks.append(Heading(3, f"{first['a']} minus {first['b']}"))
+        blocks.append(Table(("benchmark", "n paired", "difference", "95% CI", "excludes 0"),
+                            tuple(rows)))
+    return blocks
+
+
+def plot_section(png: bytes | None) -> list[Block]:
+    blocks: list[Block] = [Heading(2, "Forest plot")]
+    if png is None:
+        return [*blocks, Paragraph(INSTALL_PLOT)]
+    return [*blocks, Figure(PLOT_FILE, "Benchmark means with 95% intervals, one colour per "
+                                       "model", png)]
+
+
+def usage_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
+    rows = []
+    for label, s in zip(labels, summaries, strict=True):
+        usage, cost = s["usage"], s["cost"]
+        wall = usage["wall_time_seconds"]
+        rows.append((
+            label, tokens(usage["answer"]), tokens(usage["judge"]),
+            seconds(wall["sum_over_logs"]), seconds(wall["first_start_to_last_finish"]),
+            usd(cost["total"]) if cost else "no --prices",
+        ))
+    return [
+        Heading(2, "Usage and cost"),
+        Table(("model", "answer tokens", "judge tokens", "wall time (sum over logs)",
+               "wall time (first start to last finish)", "cost (USD)"), tuple(rows)),
+    ]
+
+
+def notes_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
+    blocks: list[Block] = [Heading(2, "Notes")]
+    for label, s in zip(labels, summaries, strict=True):
+        blocks += [Heading(3, label), Bullets(tuple(s["notes"]) or ("none",))]
+    return blocks
+
+
+def report_blocks(
+    summaries: Sequence[Mapping[str, Any]],
+    labels: Sequence[str],
+    files: Sequence[str],
+    comparison: Mapping[str, Any] | None,
+    refused: str | None,
+    png: bytes | None,
+) -> list[Block]:
+    return [
+        Heading(1, "BedsideBench report"),
+        Paragraph(
+            "Written by `bedside-bench report` from Inspect logs. Intervals measure "
+            "case-sampling uncertainty only, not variation from answer generation, judge calls "
+            "or later provider changes to a model."
+        ),
+        *runs_section(summaries, labels, files),
+        *scores_section(summaries, labels),
+        *f1_section(summaries, labels),
+        *agreement_section(summaries, labels),
+        *differences_section(comparison, refused, len(summaries)),
+        *plot_section(png),
+        *usage_section(summaries, labels),
+        *notes_section(summaries, labels),
+    ]

@@ -1,0 +1,185 @@
+"""Run groups and completeness (pure functions).
+
+A run group is everything that must match for case scores to be pooled: answer model, judge
+model, protocol version, dataset digest and grading options. Within a group each case takes the
+newest successful score found in any of its logs, so a case that errored and was later completed
+by `inspect eval-retry` or `eval_set` counts once, as completed. A case no log scored is failed:
+it is left out of means and counted, never scored 0.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.report.records import CaseRecord, LogRecord, newest_first
+
+
+@dataclass(frozen=True, order=True)
+class GroupKey:
+    answer_model: str
+    judge_model: str
+    protocol_version: str
+    dataset_sha256: str
+    severe_gate: bool
+    judge_passes: int
+    grading: str
+    smoke: bool
+
+    @classmethod
+    def of(cls, log: LogRecord) -> GroupKey:
+        return cls(
+            answer_model=log.answer_model,
+            judge_model=log.judge_model,
+            protocol_version=log.protocol_version,
+            dataset_sha256=log.dataset_sha256,
+            severe_gate=log.severe_gate,
+            judge_passes=log.judge_passes,
+            grading=log.grading,
+            smoke=log.smoke,
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def digest(self) -> str:
+        """Short stable hash, to tell apart groups that share an answer model."""
+        text = json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+# Fields that must agree for two groups to be compared like for like (all but the answer model).
+COMPARABLE_FIELDS: tuple[str, ...] = tuple(
+    f.name for f in fields(GroupKey) if f.name != "answer_model"
+)
+
+
+@dataclass(frozen=True)
+class BenchmarkEvidence:
+    """One benchmark of one group: which cases were expected, completed and failed."""
+
+    benchmark: str
+    grading_method: str
+    case_ids: tuple[str, ...]  # every expected case, in dataset order
+    completed: tuple[CaseRecord, ...]  # newest successful score per case, in dataset order
+    failed: tuple[str, ...]
+    logs: tuple[str, ...]
+
+    @property
+    def scores(self) -> list[float]:
+        return [c.score for c in self.completed if c.score is not None]
+
+    def by_case(self) -> dict[str, CaseRecord]:
+        return {c.case_id: c for c in self.completed}
+
+
+@dataclass(frozen=True)
+class RunGroup:
+    key: GroupKey
+    logs: tuple[LogRecord, ...]  # oldest first
+    benchmarks: Mapping[str, BenchmarkEvidence]  # registry order, present benchmarks only
+
+    @property
+    def missing_benchmarks(self) -> list[str]:
+        return [name for name in BENCHMARK_NAMES if name not in self.benchmarks]
+
+    @property
+    def cases_completed(self) -> int:
+        return sum(len(b.completed) for b in self.benchmarks.values())
+
+    @property
+    def cases_failed(self) -> int:
+        return sum(len(b.failed) for b in self.benchmarks.values())
+
+    @property
+    def complete(self) -> bool:
+        return self.cases_failed == 0 and not self.missing_benchmarks
+
+
+def expected_case_ids(logs: Sequence[LogRecord]) -> tuple[str, ...]:
+    """Union of the logs' dataset ids in dataset order.
+
+    The longest listing (newest on ties) leads, so a full run's order wins over a run limited to
+    a prefix; ids only other logs know are appended.
+    """
+    ordered = sorted(newest_first(logs), key=lambda r: len(r.sample_ids), reverse=True)
+    ids: dict[str, None] = {}
+    for log in ordered:
+        ids.update(dict.fromkeys(log.sample_ids))
+    for log in ordered:
+        ids.update(dict.fromkeys(log.cases))
+    return tuple(ids)
+
+
+def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvidence:
+    """The newest successful score of every case across the logs of one benchmark."""
+    newest = newest_first(logs)
+    completed: list[CaseRecord] = []
+    failed: list[str] = []
+    case_ids = expected_case_ids(logs)
+    for case_id in case_ids:
+        found = next(
+            (
+                log.cases[case_id]
+                for log in newest
+                if case_id in log.cases and log.cases[case_id].completed
+            ),
+            None,
+        )
+        if found is None:
+            failed.append(case_id)
+        else:
+            completed.append(found)
+    return BenchmarkEvidence(
+        benchmark=benchmark,
+        grading_method=get_benchmark(benchmark).grading_method,
+        case_ids=case_ids,
+        completed=tuple(completed),
+        failed=tuple(failed),
+        logs=tuple(log.location for log in reversed(newest)),
+    )
+
+
+def group_records(records: Iterable[LogRecord]) -> list[RunGroup]:
+    """Split logs into run groups (sorted by key) and merge each benchmark's evidence."""
+    by_key: dict[GroupKey, list[LogRecord]] = {}
+    for record in records:
+        by_key.setdefault(GroupKey.of(record), []).append(record)
+    groups = []
+    for key in sorted(by_key):
+        logs = list(reversed(newest_first(by_key[key])))
+        benchmarks = {
+            name: merge_benchmark(name, [log for log in logs if log.benchmark == name])
+            for name in BENCHMARK_NAMES
+            if any(log.benchmark == name for log in logs)
+        }
+        groups.append(RunGroup(key=key, logs=tuple(logs), benchmarks=benchmarks))
+    return groups
+
+
+def slug(text: str) -> str:
+    """Filesystem-safe on every OS: letters, digits, '.', '_' and '-' only."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._-") or "model"
+
+
+def group_slugs(groups: Sequence[RunGroup]) -> list[str]:
+    """File stem per group: the answer model, plus the key's hash when a model has several."""
+    base = [slug(g.key.answer_model) for g in groups]
+    return [
+        f"{b}-{g.key.digest()}" if base.count(b) > 1 else b
+        for b, g in zip(base, groups, strict=True)
+    ]
+
+
+def group_labels(groups: Sequence[RunGroup]) -> list[str]:
+    """Human label per group, unique: the answer model, plus the key's hash when needed."""
+    models = [g.key.answer_model for g in groups]
+    return [
+        f"{m} [{g.key.digest()}]" if models.count(m) > 1 else m
+        for m, g in zip(models, groups, strict=True)
+    ]

@@ -1,0 +1,349 @@
+"""Read Inspect logs into `LogRecord`s: the only module of the report that touches log files.
+
+Everything goes through `inspect_ai.log`, so any location Inspect can read works (local
+folders, `s3://` and other remote log directories). Only headers and sample summaries are read:
+summaries carry each score's value and small metadata, which is all a summary needs, and reading
+them costs one member of the `.eval` zip per log instead of every sample. Full samples are read
+only where a summary cannot answer: repeated-judging decisions that Inspect thinned out of the
+summary (over 1 kB), and logs with invalidated samples.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TextIO
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from inspect_ai.log import (
+    EvalLog,
+    EvalSampleSummary,
+    list_eval_logs_async,
+    read_eval_log_async,
+    read_eval_log_sample_summaries_async,
+    read_eval_log_samples_by_id,
+)
+from inspect_ai.model import ModelUsage
+
+from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
+from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
+from bedside_bench.report.usage import split_usage
+
+SCORER = "rubric_judge"
+GRADER_ROLE = "grader"
+LOG_EXTENSIONS = (".eval", ".json")
+READ_CONCURRENCY = 8
+# sample fields a score does not need; skipping them keeps full-sample reads cheap
+HEAVY_FIELDS = {"messages", "events", "attachments", "store", "output", "metadata"}
+
+
+@dataclass
+class ReadResult:
+    records: list[LogRecord]
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (location, reason)
+
+
+class Progress:
+    """One stderr line per log read, but only once reading has taken longer than `after`."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, after: float = 2.0) -> None:
+        self.total = total
+        self.done = 0
+        self.stream = stream if stream is not None else sys.stderr
+        self.after = after
+        self.start = time.monotonic()
+
+    def step(self, location: str) -> None:
+        self.done += 1
+        elapsed = time.monotonic() - self.start
+        if elapsed >= self.after:
+            print(
+                f"report: read {self.done}/{self.total} logs ({elapsed:.1f} s): "
+                f"{display_location(location)}",
+                file=self.stream,
+                flush=True,
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# locations
+
+
+def redact_credentials(url: str) -> str:
+    """Drop a URL's user and password (`https://user:token@host/...`).
+
+    `hf://owner/repo@revision` is left alone: there `@` names a revision, not a user.
+    """
+    parts = urlsplit(url)
+    if parts.scheme and parts.scheme != "hf" and "@" in parts.netloc:
+        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+    return url
+
+
+def display_location(location: str) -> str:
+    """A log location fit for output: local paths plain, never a URL's user or password."""
+    if location.startswith("file://"):
+        return unquote(urlsplit(location).path)
+    return redact_credentials(location)
+
+
+def _is_log_file(path: str) -> bool:
+    return path.lower().endswith(LOG_EXTENSIONS)
+
+
+async def resolve_locations(paths: Sequence[str]) -> list[str]:
+    """Log files named directly, plus every log Inspect lists under each directory."""
+    locations: dict[str, str] = {}
+    for path in paths:
+        if _is_log_file(path):
+            found = [path if "://" in path else os.path.abspath(path)]
+        else:
+            found = [info.name for info in await list_eval_logs_async(path, recursive=True)]
+            if not found:
+                raise FileNotFoundError(f"no Inspect logs found under {path!r}")
+        for location in found:
+            locations.setdefault(display_location(location), location)
+    return list(locations.values())
+
+
+# --------------------------------------------------------------------------------------------
+# values
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _pass_decisions(value: Any) -> tuple[Mapping[str, bool], ...] | None:
+    if not isinstance(value, list) or not value:
+        return None
+    passes: list[Mapping[str, bool]] = []
+    for entry in value:
+        if not isinstance(entry, dict) or not all(isinstance(v, bool) for v in entry.values()):
+            return None
+        passes.append({str(k): bool(v) for k, v in entry.items()})
+    return tuple(passes)
+
+
+def _token_usage(usage: ModelUsage | None) -> TokenUsage:
+    if usage is None:
+        return TokenUsage()
+    return TokenUsage(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        input_tokens_cache_read=usage.input_tokens_cache_read or 0,
+        input_tokens_cache_write=usage.input_tokens_cache_write or 0,
+        reasoning_tokens=usage.reasoning_tokens or 0,
+        total_tokens=usage.total_tokens,
+    )
+
+
+def case_record(
+    case_id: str, error: str | None, scores: Mapping[str, Any] | None
+) -> CaseRecord:
+    """A case from one sample's error and scores (summary or full sample alike)."""
+    score = None
+    for name, candidate in (scores or {}).items():
+        if name == SCORER or name.endswith("/" + SCORER):
+            score = candidate
+            break
+    if error is not None or score is None:
+        return CaseRecord(case_id=case_id, score=None, error=error or "no rubric_judge score")
+    value = _number(score.value)
+    meta: Mapping[str, Any] = score.metadata or {}
+    return CaseRecord(
+        case_id=case_id,
+        score=value,
+        error=None if value is not None else f"score value {score.value!r} is not a number",
+        recall=_number(meta.get("recall")),
+        precision=_number(meta.get("precision")),
+        severe_rate=_number(meta.get("severe_rate")),
+        judge_model=_text(meta.get("judge_model")),
+        judge_temperature=_number(meta.get("judge_temperature")),
+        answer_temperature=_number(meta.get("answer_temperature")),
+        judge_agreement=_number(meta.get("judge_agreement")),
+        pass_decisions=_pass_decisions(meta.get("pass_decisions")),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# headers
+
+
+def benchmark_of(header: EvalLog) -> str | None:
+    """The benchmark a log belongs to: task metadata, else the (unprefixed) task name."""
+    metadata = header.eval.metadata or {}
+    name = metadata.get("benchmark") or header.eval.task.rsplit("/", 1)[-1]
+    name = str(name).replace("-", "_")
+    return name if name in BENCHMARKS_BY_NAME else None
+
+
+def judge_of(header: EvalLog) -> str:
+    """The judge as configured: the `grader` role, else the `judge_model` task argument."""
+    role = (header.eval.model_roles or {}).get(GRADER_ROLE)
+    if isinstance(role, list):
+        role = role[0] if role else None
+    if role is not None:
+        return role.model
+    judge = (header.eval.task_args or {}).get("judge_model")
+    return judge if isinstance(judge, str) and judge else DEFAULT_JUDGE_MODEL
+
+
+def skip_reason(header: EvalLog) -> str | None:
+    metadata = header.eval.metadata or {}
+    if benchmark_of(header) is None:
+        return f"task {header.eval.task!r} is not a BedsideBench benchmark"
+    for key in ("protocol_version", "dataset_sha256"):
+        if not metadata.get(key):
+            return f"task metadata has no {key!r} (not written by bedside_bench tasks)"
+    return None
+
+
+def header_record(location: str, header: EvalLog) -> LogRecord:
+    """Everything a log says about its run, before any sample is read."""
+    metadata = header.eval.metadata or {}
+    benchmark = benchmark_of(header)
+    assert benchmark is not None
+    answer_model = header.eval.model
+    judge_model = judge_of(header)
+    answer_usage, judge_usage = split_usage(
+        {k: _token_usage(v) for k, v in header.stats.model_usage.items()},
+        {k: _token_usage(v) for k, v in header.stats.role_usage.items()},
+        answer_model,
+        judge_model,
+        GRADER_ROLE,
+    )
+    passes = metadata.get("judge_passes", 1)
+    return LogRecord(
+        location=location,
+        benchmark=benchmark,
+        answer_model=answer_model,
+        judge_model=judge_model,
+        dataset_sha256=str(metadata["dataset_sha256"]),
+        protocol_version=str(metadata["protocol_version"]),
+        data_source=redact_credentials(str(metadata["data_source"]))
+        if metadata.get("data_source")
+        else None,
+        severe_gate=bool(metadata.get("severe_gate", False)),
+        judge_passes=passes if isinstance(passes, int) and passes >= 1 else 1,
+        grading=str(metadata.get("grading", "binary")),
+        smoke=bool(metadata.get("smoke", False)),
+        status=header.status,
+        started_at=header.stats.started_at or header.eval.created or None,
+        completed_at=header.stats.completed_at or None,
+        task_id=header.eval.task_id,
+        epochs=header.eval.config.epochs or 1,
+        sample_ids=tuple(str(i) for i in header.eval.dataset.sample_ids or ()),
+        answer_usage=answer_usage,
+        judge_usage=judge_usage,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# samples
+
+
+def _summary_cases(summaries: Iterable[EvalSampleSummary]) -> dict[str, CaseRecord]:
+    cases: dict[str, CaseRecord] = {}
+    for s in summaries:
+        if s.epoch == 1:  # the protocol asks for one answer per case
+            cases[str(s.id)] = case_record(str(s.id), s.error, s.scores)
+    return cases
+
+
+def _uniform_judge(cases: Iterable[CaseRecord]) -> str | None:
+    judges = {c.judge_model for c in cases if c.completed and c.judge_model}
+    return judges.pop() if len(judges) == 1 else None
+
+
+def full_cases(location: str, ids: Sequence[str]) -> dict[str, CaseRecord]:
+    """Re-read samples whose summary is not enough (thinned metadata, invalidation).
+
+    Synchronous on purpose: Inspect's sync reader sets up the async filesystem it needs, which
+    its async variant leaves to the caller through a private API.
+    """
+    samples = read_eval_log_samples_by_id(
+        location, [(i, 1) for i in ids], exclude_fields=HEAVY_FIELDS
+    )
+    cases = {}
+    for sample in samples:
+        error = sample.error.message if sample.error else None
+        if sample.invalidation is not None:
+            error = "sample invalidated"
+        cases[str(sample.id)] = case_record(str(sample.id), error, sample.scores)
+    return cases
+
+
+def needs_full_read(record: LogRecord, invalidated: bool) -> list[str]:
+    """Cases whose summary lacks what the report needs."""
+    return [
+        c.case_id
+        for c in record.cases.values()
+        if invalidated or (record.judge_passes > 1 and c.completed and c.pass_decisions is None)
+    ]
+
+
+async def read_record(location: str) -> tuple[LogRecord, list[str]] | str:
+    """One log as a record plus the cases to re-read in full, or why it is not ours."""
+    header = await read_eval_log_async(location, header_only=True)
+    reason = skip_reason(header)
+    if reason is not None:
+        return reason
+    record = header_record(location, header)
+    cases = _summary_cases(await read_eval_log_sample_summaries_async(location))
+    record = replace(record, cases=cases, sample_ids=record.sample_ids or tuple(cases))
+    return record, needs_full_read(record, bool(header.invalidated))
+
+
+def finish_record(record: LogRecord, reread: Sequence[str]) -> LogRecord:
+    cases = dict(record.cases)
+    if reread:
+        cases.update(full_cases(record.location, reread))
+    judge = _uniform_judge(cases.values()) or record.judge_model
+    return replace(record, cases=cases, judge_model=judge, location=display_location(
+        record.location))
+
+
+async def read_headers_and_summaries(
+    paths: Sequence[str], progress_stream: TextIO | None
+) -> list[tuple[str, tuple[LogRecord, list[str]] | str]]:
+    """(location, record and cases to re-read | reason skipped) for every log, concurrently."""
+    locations = await resolve_locations(paths)
+    progress = Progress(len(locations), progress_stream)
+    semaphore = asyncio.Semaphore(READ_CONCURRENCY)
+
+    async def one(location: str) -> tuple[LogRecord, list[str]] | str:
+        async with semaphore:
+            try:
+                return await read_record(location)
+            except Exception as ex:  # one unreadable log must not hide the others
+                return f"cannot be read ({type(ex).__name__}: {ex})"
+            finally:
+                progress.step(location)
+
+    outcomes = await asyncio.gather(*(one(loc) for loc in locations))
+    return list(zip(locations, outcomes, strict=True))
+
+
+def read_records(paths: Sequence[str], progress_stream: TextIO | None = None) -> ReadResult:
+    """Read every BedsideBench log under `paths` (directories or log files, local or remote)."""
+    result = ReadResult(records=[])
+    for location, outcome in asyncio.run(read_headers_and_summaries(paths, progress_stream)):
+        if isinstance(outcome, str):
+            result.skipped.append((display_location(location), outcome))
+        else:
+            result.records.append(finish_record(*outcome))
+    return result

@@ -1,0 +1,120 @@
+"""Plain records of what the logs say, decoupled from Inspect's classes.
+
+Everything downstream (grouping, statistics, rendering) works on these frozen dataclasses, so it
+can be tested without writing a single log file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bedside_bench.protocol import PROTOCOL_VERSION
+
+
+@dataclass(frozen=True)
+class TokenUsage:
+    """Token counts in Inspect's convention (``input_tokens`` excludes cache reads/writes)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    input_tokens_cache_read: int = 0
+    input_tokens_cache_write: int = 0
+    reasoning_tokens: int = 0
+    total_tokens: int = 0
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            input_tokens_cache_read=self.input_tokens_cache_read + other.input_tokens_cache_read,
+            input_tokens_cache_write=self.input_tokens_cache_write
+            + other.input_tokens_cache_write,
+            reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
+            total_tokens=self.total_tokens + other.total_tokens,
+        )
+
+    def __sub__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            input_tokens=self.input_tokens - other.input_tokens,
+            output_tokens=self.output_tokens - other.output_tokens,
+            input_tokens_cache_read=self.input_tokens_cache_read - other.input_tokens_cache_read,
+            input_tokens_cache_write=self.input_tokens_cache_write
+            - other.input_tokens_cache_write,
+            reasoning_tokens=self.reasoning_tokens - other.reasoning_tokens,
+            total_tokens=self.total_tokens - other.total_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class CaseRecord:
+    """One sample of one log: a usable score, or the reason there is none.
+
+    ``score`` is None whenever the sample errored or carries no rubric score; such a case is
+    failed (never 0) unless another log of the same run completed it.
+    """
+
+    case_id: str
+    score: float | None
+    error: str | None = None
+    recall: float | None = None
+    precision: float | None = None
+    severe_rate: float | None = None
+    judge_model: str | None = None
+    judge_temperature: float | None = None
+    answer_temperature: float | None = None
+    judge_agreement: float | None = None
+    # one {item_id: matched} mapping per judge pass; None when not recorded or not read
+    pass_decisions: tuple[Mapping[str, bool], ...] | None = None
+
+    @property
+    def completed(self) -> bool:
+        return self.score is not None and self.error is None
+
+
+@dataclass(frozen=True)
+class LogRecord:
+    """The header facts and per-case results of one Inspect log of one BedsideBench task."""
+
+    location: str
+    benchmark: str
+    answer_model: str
+    judge_model: str
+    dataset_sha256: str
+    protocol_version: str = PROTOCOL_VERSION
+    data_source: str | None = None
+    severe_gate: bool = False
+    judge_passes: int = 1
+    grading: str = "binary"
+    smoke: bool = False
+    status: str = "success"
+    started_at: str | None = None
+    completed_at: str | None = None
+    task_id: str = ""
+    epochs: int = 1
+    # the dataset's case ids in dataset (manifest) order, as the log header lists them
+    sample_ids: tuple[str, ...] = ()
+    cases: Mapping[str, CaseRecord] = field(default_factory=dict)
+    answer_usage: TokenUsage = field(default_factory=TokenUsage)
+    # None when the judge's tokens cannot be told apart from the answer model's
+    judge_usage: TokenUsage | None = field(default_factory=TokenUsage)
+
+
+def parse_time(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def start_key(log: LogRecord) -> tuple[float, str]:
+    start = parse_time(log.started_at)
+    return (start.timestamp() if start is not None else float("-inf"), log.location)
+
+
+def newest_first(logs: Sequence[LogRecord]) -> list[LogRecord]:
+    """Logs from newest to oldest start (ties: location), the order evidence is taken in."""
+    return sorted(logs, key=start_key, reverse=True)

@@ -1,0 +1,138 @@
+"""`bedside-bench report`: logs in, summaries, comparison and human report out.
+
+The only module that writes files; every number it writes comes from the pure modules.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from bedside_bench.report.comparison import ComparisonRefused, compare
+from bedside_bench.report.document import PLOT_FILE, report_blocks
+from bedside_bench.report.groups import group_labels, group_records, group_slugs
+from bedside_bench.report.logs import read_records
+from bedside_bench.report.plot import forest_png
+from bedside_bench.report.render import terminal_table, to_html, to_markdown
+from bedside_bench.report.summary import BootstrapOptions, summarise
+from bedside_bench.report.usage import check_prices
+from bedside_bench.schema_files import validator
+
+SUMMARY_SCHEMA = "summary.schema.json"
+COMPARISON_SCHEMA = "comparison.schema.json"
+COMPARISON_FILE = "comparison.json"
+EXIT_OK = 0
+EXIT_REFUSED = 2
+
+
+class ReportError(RuntimeError):
+    """A problem with the inputs (no logs, a bad prices file): message for the user."""
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    log_paths: Sequence[str]
+    out_dir: Path = Path("reports")
+    bootstrap: BootstrapOptions = BootstrapOptions()
+    force: bool = False
+    prices_file: Path | None = None
+
+
+@dataclass
+class ReportResult:
+    summaries: list[dict[str, Any]]
+    labels: list[str]
+    files: list[Path]
+    comparison: dict[str, Any] | None
+    refused: str | None
+    table: str
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_REFUSED if self.refused else EXIT_OK
+
+
+def load_prices(path: Path) -> dict[str, dict[str, float]]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return check_prices(raw)
+    except (OSError, json.JSONDecodeError, ValueError) as ex:
+        raise ReportError(f"cannot use prices file {path}: {ex}") from ex
+
+
+def validate(document: Mapping[str, Any], schema: str) -> None:
+    """A failed validation is a bug in this package, never in the logs: fail loudly."""
+    errors = sorted(validator(schema).iter_errors(document), key=lambda e: list(e.path))
+    if errors:
+        where = "/".join(str(p) for p in errors[0].path)
+        raise AssertionError(f"{schema} violated at {where or '<root>'}: {errors[0].message}")
+
+
+def write_json(path: Path, document: Mapping[str, Any]) -> Path:
+    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+def build_report(
+    options: ReportOptions, out: TextIO | None = None, err: TextIO | None = None
+) -> ReportResult:
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    prices = load_prices(options.prices_file) if options.prices_file else None
+    read = read_records(options.log_paths, progress_stream=err)
+    for location, reason in read.skipped:
+        print(f"report: skipped {location}: {reason}", file=err)
+    if not read.records:
+        raise ReportError(f"no BedsideBench logs in {', '.join(options.log_paths)}")
+
+    groups = group_records(read.records)
+    labels = group_labels(groups)
+    files = [f"{s}.summary.json" for s in group_slugs(groups)]
+    summaries = [summarise(g, options.bootstrap, prices) for g in groups]
+    for summary in summaries:
+        validate(summary, SUMMARY_SCHEMA)
+
+    comparison: dict[str, Any] | None = None
+    refused: str | None = None
+    if len(groups) > 1:
+        try:
+            comparison = compare(groups, labels, summaries, files, options.bootstrap,
+                                 options.force)
+            validate(comparison, COMPARISON_SCHEMA)
+        except ComparisonRefused as ex:
+            refused = str(ex)
+    png = forest_png(summaries, labels)
+
+    out_dir = options.out_dir
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = [write_json(out_dir / name, s) for name, s in zip(files, summaries, strict=True)]
+    # never leave a previous run's comparison or plot beside this run's report
+    for stale, produced in ((COMPARISON_FILE, comparison), (PLOT_FILE, png)):
+        if produced is None:
+            (out_dir / stale).unlink(missing_ok=True)
+    if comparison is not None:
+        written.append(write_json(out_dir / COMPARISON_FILE, comparison))
+    if png is not None:
+        (out_dir / PLOT_FILE).write_bytes(png)
+        written.append(out_dir / PLOT_FILE)
+    blocks = report_blocks(summaries, labels, files, comparison, refused, png)
+    (out_dir / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
+    (out_dir / "report.html").write_text(to_html(blocks), encoding="utf-8")
+    written += [out_dir / "report.md", out_dir / "report.html"]
+
+    table = terminal_table(summaries, labels)
+    print(table, file=out)
+    for label, summary in zip(labels, summaries, strict=True):
+        if not summary["complete"]:
+            print(f"{label}: INCOMPLETE ({summary['cases_failed']} failed, missing: "
+                  f"{', '.join(summary['missing_benchmarks']) or 'none'})", file=out)
+    if refused:
+        print(f"report: {refused}", file=err)
+    print(f"wrote {len(written)} files to {out_dir}", file=out)
+    return ReportResult(summaries, labels, written, comparison, refused, table, read.skipped)

@@ -1,0 +1,252 @@
+"""The per-group summary (protocol section 6) as a JSON-ready dict (pure functions).
+
+The numbers come from `bedside_bench.stats`; this module only decides which case scores go in,
+in which order (registry order of benchmarks, dataset order of cases), and what to write down
+beside them so that a reader can judge comparability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.protocol import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    PROTOCOL_VERSION,
+    THREE_LEVEL_PROTOCOL_VERSION,
+)
+from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
+from bedside_bench.report.records import CaseRecord, parse_time
+from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json
+from bedside_bench.stats import (
+    fleiss_kappa,
+    macro_mean,
+    pass_fail_counts,
+    percentile_bootstrap,
+    stratified_bootstrap,
+)
+
+PUBLIC_SPLIT_N = 25
+FULL_N = 50
+PUBLIC_SPLIT_NOTE = "public split: n = 25 per benchmark; not comparable with 50-case results"
+
+
+@dataclass(frozen=True)
+class BootstrapOptions:
+    resamples: int = BOOTSTRAP_RESAMPLES
+    seed: int = BOOTSTRAP_SEED
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "method": "percentile",
+            "overall": "stratified",
+        }
+
+
+def _mean(values: Iterable[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return float(np.mean(np.array(present, dtype=np.float64))) if present else None
+
+
+def judge_kappa(cases: Sequence[CaseRecord]) -> float | None:
+    """Fleiss' kappa over every rubric item of the cases: raters = judge passes, categories =
+    matched / unmatched. None when any case lacks usable per-pass decisions."""
+    items: list[list[bool]] = []
+    for case in cases:
+        passes = case.pass_decisions
+        if not passes or len(passes) < 2:
+            return None
+        for item_id in passes[0]:
+            if not all(item_id in p for p in passes):
+                return None
+            items.append([p[item_id] for p in passes])
+    if not items:
+        return None
+    return fleiss_kappa(pass_fail_counts(items))
+
+
+def benchmark_entry(
+    evidence: BenchmarkEvidence, options: BootstrapOptions, judge_passes: int
+) -> dict[str, Any]:
+    scores = np.array(evidence.scores, dtype=np.float64)
+    entry: dict[str, Any] = {
+        "grading_method": evidence.grading_method,
+        "n": int(scores.size),
+        "failed": len(evidence.failed),
+        "mean": float(scores.mean()) if scores.size else None,
+        "ci95": list(
+            percentile_bootstrap(scores, options.resamples, options.seed).as_tuple()
+        )
+        if scores.size
+        else None,
+    }
+    if evidence.grading_method == "f1_weighted_rubric":
+        entry["mean_recall"] = _mean(c.recall for c in evidence.completed)
+        entry["mean_precision"] = _mean(c.precision for c in evidence.completed)
+        entry["severe_rate"] = _mean(c.severe_rate for c in evidence.completed)
+    if judge_passes > 1:
+        entry["judge_agreement"] = _mean(c.judge_agreement for c in evidence.completed)
+        entry["judge_kappa"] = judge_kappa(evidence.completed)
+    return entry
+
+
+def overall_entry(group: RunGroup, options: BootstrapOptions) -> dict[str, Any] | None:
+    """Macro-average and stratified interval; None unless all ten benchmarks have scores."""
+    if group.missing_benchmarks or any(not b.completed for b in group.benchmarks.values()):
+        return None
+    strata = [np.array(group.benchmarks[name].scores, dtype=np.float64) for name in BENCHMARK_NAMES]
+    interval = stratified_bootstrap(strata, options.resamples, options.seed)
+    return {
+        "mean": macro_mean(strata),
+        "ci95": list(interval.as_tuple()),
+        "n": int(sum(s.size for s in strata)),
+    }
+
+
+def single_value(
+    values: Sequence[float | None], what: str, notes: list[str]
+) -> float | None | list[float | None]:
+    """The one value the cases agree on, else the distinct values (and a note saying so)."""
+    distinct = sorted(set(values), key=lambda v: (v is None, v or 0.0))
+    if not distinct:
+        return None
+    if len(distinct) == 1:
+        return distinct[0]
+    notes.append(f"{what} differs between cases: {distinct}")
+    return distinct
+
+
+def n_note(group: RunGroup) -> str | None:
+    sizes = {name: len(b.case_ids) for name, b in group.benchmarks.items()}
+    if sizes and set(sizes.values()) == {PUBLIC_SPLIT_N}:
+        return PUBLIC_SPLIT_NOTE
+    if not sizes or set(sizes.values()) == {FULL_N}:
+        return None
+    listed = ", ".join(f"{name} {n}" for name, n in sizes.items())
+    return f"n per benchmark (cases in the dataset): {listed}; not comparable with 50-case results"
+
+
+def comparability_notes(group: RunGroup) -> list[str]:
+    key = group.key
+    notes = []
+    if key.smoke:
+        notes.append("smoke run: one case per benchmark; a set-up check, not a result")
+    if key.protocol_version == THREE_LEVEL_PROTOCOL_VERSION:
+        notes.append(
+            f"{key.protocol_version} is a non-reference variant; never comparable with "
+            f"{PROTOCOL_VERSION} results"
+        )
+    elif key.protocol_version != PROTOCOL_VERSION:
+        notes.append(f"protocol version {key.protocol_version} is not {PROTOCOL_VERSION}")
+    if key.severe_gate:
+        notes.append(
+            "severe_gate=true: F1 cases zeroed on a missed +3 or matched -3 item (earlier "
+            f"revision); not comparable with {PROTOCOL_VERSION} reference results"
+        )
+    if key.grading != "binary":
+        notes.append(f"grading={key.grading} (reference grading is binary)")
+    if key.judge_passes != 1:
+        notes.append(f"{key.judge_passes} judge passes per answer (reference: 1)")
+    return notes
+
+
+def completeness_notes(group: RunGroup) -> list[str]:
+    notes = []
+    if group.cases_failed:
+        failed = ", ".join(f"{b.benchmark} {len(b.failed)}" for b in group.benchmarks.values()
+                           if b.failed)
+        notes.append(
+            f"incomplete: {group.cases_failed} case(s) have no successful score ({failed}); "
+            "they are left out of the means, not scored 0; redo them with `inspect eval-retry`"
+        )
+    if group.missing_benchmarks:
+        notes.append(
+            f"missing benchmarks: {', '.join(group.missing_benchmarks)}; no overall score"
+        )
+    elif any(not b.completed for b in group.benchmarks.values()):
+        notes.append("a benchmark has no completed case; no overall score")
+    if any(log.epochs > 1 for log in group.logs):
+        notes.append("logs ran several epochs; only epoch 1 is used (one answer per case)")
+    return notes
+
+
+def _times(group: RunGroup) -> tuple[str | None, str | None]:
+    starts = [(t, log.started_at) for log in group.logs
+              if (t := parse_time(log.started_at)) is not None]
+    ends = [(t, log.completed_at) for log in group.logs
+            if (t := parse_time(log.completed_at)) is not None]
+    first = min(starts, key=lambda p: p[0].timestamp())[1] if starts else None
+    last = max(ends, key=lambda p: p[0].timestamp())[1] if ends else None
+    return first, last
+
+
+def _data_source(group: RunGroup, notes: list[str]) -> str | None:
+    sources = list(dict.fromkeys(
+        log.data_source for log in reversed(group.logs) if log.data_source is not None
+    ))
+    if len(sources) > 1:
+        notes.append(f"logs name several data sources with the same digest: {sources}")
+    return sources[0] if sources else None
+
+
+def summarise(
+    group: RunGroup, options: BootstrapOptions, prices: Prices | None = None
+) -> dict[str, Any]:
+    """The summary of one run group, keys in the documented order."""
+    key = group.key
+    notes: list[str] = []
+    completed = [c for b in group.benchmarks.values() for c in b.completed]
+    note = n_note(group)
+    if note:
+        notes.append(note)
+    notes += comparability_notes(group)
+    notes += completeness_notes(group)
+    answer_temperature = single_value(
+        [c.answer_temperature for c in completed], "answer_temperature", notes
+    )
+    judge_temperature = single_value(
+        [c.judge_temperature for c in completed], "judge_temperature", notes
+    )
+    data_source = _data_source(group, notes)
+    usage = group_usage(group.logs)
+    notes += usage.notes
+    cost, cost_notes = cost_json(key.answer_model, key.judge_model, usage, prices)
+    notes += cost_notes
+    notes.append(
+        f"intervals drawn with numpy {np.__version__} (default_rng); other numpy releases may "
+        "draw differently"
+    )
+    started_at, finished_at = _times(group)
+    return {
+        "protocol_version": key.protocol_version,
+        "answer_model": key.answer_model,
+        "judge_model": key.judge_model,
+        "judge_passes_per_answer": key.judge_passes,
+        "answer_temperature": answer_temperature,
+        "judge_temperature": judge_temperature,
+        "dataset_sha256": key.dataset_sha256,
+        "data_source": data_source,
+        "cases_completed": group.cases_completed,
+        "cases_failed": group.cases_failed,
+        "complete": group.complete,
+        "benchmarks": {
+            name: benchmark_entry(evidence, options, key.judge_passes)
+            for name, evidence in group.benchmarks.items()
+        },
+        "overall": overall_entry(group, options),
+        "missing_benchmarks": group.missing_benchmarks,
+        "bootstrap": options.as_json(),
+        "logs": [log.location for log in group.logs],
+        "started_at": started_at,
+        "finished_at": finished_at,
+        "notes": notes,
+        "usage": usage_json(usage),
+        "cost": cost,
+    }

@@ -1,0 +1,190 @@
+"""Token usage, wall time and cost of a run group (pure functions).
+
+Inspect's `eval-retry` (and `eval_set`'s retries) start the new log's usage from the previous
+log's totals (`inspect_ai/_eval/loader.py`, `resolve_previous_task`), and the new log keeps the
+Inspect task id. Summing every log would count the first attempt twice, so usage is taken from
+the newest log of each task id and summed over task ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bedside_bench.report.records import (
+    LogRecord,
+    TokenUsage,
+    newest_first,
+    parse_time,
+    start_key,
+)
+
+PER_MILLION = 1_000_000
+Prices = Mapping[str, Mapping[str, float]]
+PRICE_KEYS = ("input", "output", "cached_input", "cache_write")
+
+
+def split_usage(
+    model_usage: Mapping[str, TokenUsage],
+    role_usage: Mapping[str, TokenUsage],
+    answer_model: str,
+    judge_model: str,
+    grader_role: str,
+) -> tuple[TokenUsage, TokenUsage | None]:
+    """(answer, judge) usage of one log.
+
+    Inspect keys `model_usage` by model name and `role_usage` by role; the scorer always asks
+    for the judge through the `grader` role, so role usage identifies judge tokens even when the
+    judge and the answer model are the same model. Judge usage is None only when it cannot be
+    told apart (same model, no role usage); the answer then holds both.
+    """
+    judge = role_usage.get(grader_role)
+    answer = model_usage.get(answer_model, TokenUsage())
+    if judge_model == answer_model:
+        return (answer - judge, judge) if judge is not None else (answer, None)
+    if judge is None:
+        judge = model_usage.get(judge_model, TokenUsage())
+    return answer, judge
+
+
+def chain_heads(logs: Sequence[LogRecord]) -> list[LogRecord]:
+    """The newest log of each Inspect task id: the one whose usage includes its retries'."""
+    heads: dict[str, LogRecord] = {}
+    for log in newest_first(logs):
+        heads.setdefault(log.task_id or log.location, log)
+    return sorted(heads.values(), key=start_key)
+
+
+@dataclass(frozen=True)
+class GroupUsage:
+    answer: TokenUsage
+    judge: TokenUsage | None
+    wall_time_sum: float | None
+    wall_time_span: float | None
+    counted_logs: tuple[str, ...]
+    notes: tuple[str, ...] = field(default=())
+
+
+def group_usage(logs: Sequence[LogRecord]) -> GroupUsage:
+    heads = chain_heads(logs)
+    answer = sum((h.answer_usage for h in heads), TokenUsage())
+    judge: TokenUsage | None = TokenUsage()
+    notes: list[str] = []
+    for h in heads:
+        judge = None if h.judge_usage is None or judge is None else judge + h.judge_usage
+    if judge is None:
+        notes.append(
+            "judge tokens could not be separated from the answer model's (same model, no "
+            "grader role usage in the log): usage.answer includes them"
+        )
+    durations: list[float] = []
+    starts: list[datetime] = []
+    ends: list[datetime] = []
+    for log in logs:
+        start, end = parse_time(log.started_at), parse_time(log.completed_at)
+        if start is not None:
+            starts.append(start)
+        if end is not None:
+            ends.append(end)
+        if start is not None and end is not None:
+            durations.append((end - start).total_seconds())
+    unfinished = [log.location for log in logs if parse_time(log.completed_at) is None]
+    if unfinished:
+        notes.append(f"{len(unfinished)} log(s) have no completion time; wall time leaves them out")
+    span = (max(ends) - min(starts)).total_seconds() if starts and ends else None
+    return GroupUsage(
+        answer=answer,
+        judge=judge,
+        wall_time_sum=sum(durations) if durations else None,
+        wall_time_span=span,
+        counted_logs=tuple(h.location for h in heads),
+        notes=tuple(notes),
+    )
+
+
+def usage_json(usage: GroupUsage) -> dict[str, Any]:
+    return {
+        "answer": asdict(usage.answer),
+        "judge": asdict(usage.judge) if usage.judge is not None else None,
+        "wall_time_seconds": {
+            "sum_over_logs": usage.wall_time_sum,
+            "first_start_to_last_finish": usage.wall_time_span,
+        },
+        "counted_logs": list(usage.counted_logs),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# cost
+
+
+def check_prices(raw: Any) -> dict[str, dict[str, float]]:
+    """Validate a prices file: {model: {"input": usd, "output": usd, "cached_input"?: usd}}."""
+    if not isinstance(raw, dict):
+        raise ValueError("prices file must hold a JSON object keyed by model name")
+    prices: dict[str, dict[str, float]] = {}
+    for model, entry in raw.items():
+        if not isinstance(entry, dict):
+            raise ValueError(f"prices[{model!r}] must be an object")
+        unknown = set(entry) - set(PRICE_KEYS)
+        if unknown:
+            raise ValueError(f"prices[{model!r}] has unknown keys {sorted(unknown)}")
+        for key in ("input", "output"):
+            if key not in entry:
+                raise ValueError(f"prices[{model!r}] needs {key!r} (USD per million tokens)")
+        for key, value in entry.items():
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise ValueError(f"prices[{model!r}][{key!r}] must be a non-negative number")
+        prices[str(model)] = {k: float(v) for k, v in entry.items()}
+    return prices
+
+
+def find_price(model: str, prices: Prices) -> tuple[str, Mapping[str, float]] | None:
+    """The entry for `model`: its full Inspect name first, then the name without provider."""
+    for key in (model, model.split("/", 1)[-1]):
+        if key in prices:
+            return key, prices[key]
+    return None
+
+
+def usage_cost(usage: TokenUsage, price: Mapping[str, float]) -> float:
+    """USD: fresh input, cache reads and cache writes, and output (reasoning is billed as
+    output and is already inside Inspect's output_tokens)."""
+    cached = price.get("cached_input", price["input"])
+    write = price.get("cache_write", price["input"])
+    return (
+        usage.input_tokens * price["input"]
+        + usage.input_tokens_cache_read * cached
+        + usage.input_tokens_cache_write * write
+        + usage.output_tokens * price["output"]
+    ) / PER_MILLION
+
+
+def cost_json(
+    answer_model: str, judge_model: str, usage: GroupUsage, prices: Prices | None
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """The `cost` object (None without a prices file) and notes on what could not be priced."""
+    if prices is None:
+        return None, []
+    notes: list[str] = []
+    used: dict[str, Mapping[str, float]] = {}
+    parts: dict[str, float | None] = {}
+    for part, model, tokens in (
+        ("answer", answer_model, usage.answer),
+        ("judge", judge_model, usage.judge),
+    ):
+        found = find_price(model, prices)
+        if found is None:
+            notes.append(f"no price for {model} in the prices file: cost.{part} is null")
+            parts[part] = None
+        elif tokens is None:
+            notes.append(f"judge tokens are not separable: cost.{part} is null")
+            parts[part] = None
+        else:
+            used[found[0]] = found[1]
+            parts[part] = usage_cost(tokens, found[1])
+    answer, judge = parts["answer"], parts["judge"]
+    total = answer + judge if answer is not None and judge is not None else None
+    return {"answer": answer, "judge": judge, "total": total, "prices": dict(used)}, notes

@@ -1,0 +1,266 @@
+"""Real Inspect logs of the ten tasks for the report tests, and an independent recomputation.
+
+Models are scripted in-process (no network): `bbscript/<name>` is a tiny Inspect model API whose
+replies come from `BRAIN`, a callable with mockllm's `custom_outputs` signature
+(input, tools, tool_choice, config) -> ModelOutput. It is a registered provider rather than
+`mockllm/model` because `inspect_ai.eval_retry` rebuilds models from the log by name, and a
+callable passed to mockllm is not recorded in the log. Usage is always set on the output
+(mockllm would otherwise count tokens with tiktoken, which downloads an encoding).
+
+The recomputation (`expected_*`) reads full logs with `read_eval_log` and redoes the statistics
+with plain numpy, never through `bedside_bench.report` or `bedside_bench.stats`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from inspect_ai import eval as inspect_eval
+from inspect_ai import eval_retry
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelCall,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from bedside_bench import tasks as bedside_tasks
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+
+JUDGE_PREFIX = "You are grading a clinical answer"
+RUBRIC_LINE = re.compile(r"^\[([^\]]+)\] points=([+-]\d+) :: ", re.MULTILINE)
+ANSWER_USAGE = ModelUsage(input_tokens=100, output_tokens=20, input_tokens_cache_read=40,
+                          reasoning_tokens=8, total_tokens=160)
+JUDGE_USAGE = ModelUsage(input_tokens=300, output_tokens=30, total_tokens=330)
+JUDGE = "bbscript/judge"
+
+Outputs = Callable[[list[ChatMessage], list[ToolInfo], ToolChoice, GenerateConfig], ModelOutput]
+
+
+def _hash(text: str) -> int:
+    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
+
+
+def prompt_md5(prompt: str) -> str:
+    return hashlib.md5(prompt.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Brain:
+    """Scripted answers and judge decisions.
+
+    The answer names the answering model, so decisions (a hash of answer and item id) differ
+    between models. The judge answers with invalid JSON for every prompt whose md5 is in
+    `poisoned` (item ids start with md5(prompt)), so those samples error when judge_retries=0.
+    """
+
+    poisoned: set[str] = field(default_factory=set)
+    match_percent: int = 55
+    calls: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, model: str) -> Outputs:
+        def outputs(
+            input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
+            config: GenerateConfig,
+        ) -> ModelOutput:
+            system = input[0].text if input and input[0].role == "system" else ""
+            user = input[-1].text
+            with self.lock:
+                self.calls[model] = self.calls.get(model, 0) + 1
+            if system.startswith(JUDGE_PREFIX):
+                ids = [m.group(1) for m in RUBRIC_LINE.finditer(user)]
+                if any(md5 in user for md5 in self.poisoned):
+                    content = "I think the answer is fine."
+                else:
+                    answer = user.partition("<answer>\n")[2].partition("\n</answer>")[0]
+                    content = json.dumps({"decisions": [
+                        {"item_id": i, "matched": _hash(f"{answer}|{i}") % 100
+                         < self.match_percent}
+                        for i in ids
+                    ]})
+                usage = JUDGE_USAGE
+            else:
+                content = f"{model} recommends plan {prompt_md5(user)[:10]}."
+                usage = ANSWER_USAGE
+            output = ModelOutput.from_content(model=model, content=content)
+            output.usage = usage.model_copy()
+            return output
+
+        return outputs
+
+
+BRAIN = Brain()
+
+
+@modelapi(name="bbscript")
+class ScriptedModelAPI(ModelAPI):
+    """`bbscript/<name>`: replies from `BRAIN`; records the temperature it was sent."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> tuple[ModelOutput, ModelCall]:
+        output = BRAIN(f"bbscript/{self.model_name}")(input, tools, tool_choice, config)
+        request = {"model": self.model_name, "temperature": config.temperature}
+        return output, ModelCall.create(request, {"content": output.completion})
+
+
+# --------------------------------------------------------------------------------------------
+# running the tasks
+
+
+def run_tasks(
+    release: Path | str,
+    models: Sequence[str],
+    log_dir: Path,
+    benchmarks: Sequence[str] = BENCHMARK_NAMES,
+    judge: str = JUDGE,
+    **task_args: Any,
+) -> list[EvalLog]:
+    """Every benchmark for every model, in-process, judge via the `grader` role."""
+    args = {"data_dir": str(release), "judge_retries": 0, **task_args}
+    tasks = [getattr(bedside_tasks, name)(**args) for name in benchmarks]
+    return inspect_eval(
+        tasks, model=list(models), model_roles={"grader": judge}, log_dir=str(log_dir),
+        display="none", max_tasks=len(tasks) * len(models), max_samples=50,
+        log_level="error",
+    )
+
+
+def retry(logs: Iterable[EvalLog], log_dir: Path) -> list[EvalLog]:
+    """`inspect eval-retry` of the logs that did not succeed (a new log for each)."""
+    failed = [log.location for log in logs if log.status != "success"]
+    if not failed:
+        return []
+    return eval_retry(failed, log_dir=str(log_dir), display="none", log_level="error")
+
+
+def poison(release_cases: Iterable[dict[str, Any]]) -> set[str]:
+    return {prompt_md5(case["prompt"]) for case in release_cases}
+
+
+# --------------------------------------------------------------------------------------------
+# independent recomputation from the logs
+
+
+def _score(sample: Any) -> float | None:
+    if sample.error is not None or not sample.scores or "rubric_judge" not in sample.scores:
+        return None
+    return float(sample.scores["rubric_judge"].value)
+
+
+def expected_cases(log_dir: Path, answer_model: str) -> dict[str, tuple[list[str], dict]]:
+    """Per benchmark: case ids in dataset order, and {case_id: score metadata + value} of the
+    newest successful sample of each case, from fully read logs."""
+    logs = [read_eval_log(info.name) for info in list_eval_logs(str(log_dir))]
+    logs = [log for log in logs if log.eval.model == answer_model]
+    logs.sort(key=lambda log: datetime.fromisoformat(log.stats.started_at), reverse=True)
+    result: dict[str, tuple[list[str], dict]] = {}
+    for name in BENCHMARK_NAMES:
+        mine = [log for log in logs if log.eval.task.split("/")[-1] == name]
+        if not mine:
+            continue
+        ids = [str(i) for i in max(mine, key=lambda log: len(log.eval.dataset.sample_ids))
+               .eval.dataset.sample_ids]
+        scored: dict[str, dict] = {}
+        for log in mine:  # newest first: keep the first success seen
+            for sample in log.samples or []:
+                value = _score(sample)
+                if value is not None and str(sample.id) not in scored:
+                    meta = dict(sample.scores["rubric_judge"].metadata or {})
+                    scored[str(sample.id)] = {**meta, "value": value}
+        result[name] = (ids, scored)
+    return result
+
+
+def expected_interval(scores: Sequence[float], resamples: int = 10_000,
+                      seed: int = 42) -> list[float]:
+    values = np.asarray(scores, dtype=float)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(values), size=(resamples, len(values)))
+    return [float(x) for x in np.percentile(values[idx].mean(axis=1), [2.5, 97.5])]
+
+
+def expected_stratified(strata: Sequence[Sequence[float]], resamples: int = 10_000,
+                        seed: int = 42) -> list[float]:
+    rng = np.random.default_rng(seed)
+    means = []
+    for stratum in strata:
+        values = np.asarray(stratum, dtype=float)
+        idx = rng.integers(0, len(values), size=(resamples, len(values)))
+        means.append(values[idx].mean(axis=1))
+    overall = np.stack(means).mean(axis=0)
+    return [float(x) for x in np.percentile(overall, [2.5, 97.5])]
+
+
+def expected_summary_numbers(log_dir: Path, answer_model: str, resamples: int = 10_000,
+                             seed: int = 42) -> dict[str, Any]:
+    """Per benchmark mean, interval, n, failed; overall macro-average and interval."""
+    benchmarks: dict[str, Any] = {}
+    strata = []
+    for name, (ids, scored) in expected_cases(log_dir, answer_model).items():
+        scores = [scored[i]["value"] for i in ids if i in scored]
+        benchmarks[name] = {
+            "n": len(scores),
+            "failed": len([i for i in ids if i not in scored]),
+            "mean": float(np.mean(scores)),
+            "ci95": expected_interval(scores, resamples, seed),
+        }
+        strata.append(scores)
+    overall = None
+    if len(strata) == len(BENCHMARK_NAMES):
+        overall = {
+            "mean": float(np.mean([np.mean(s) for s in strata])),
+            "ci95": expected_stratified(strata, resamples, seed),
+            "n": sum(len(s) for s in strata),
+        }
+    return {"benchmarks": benchmarks, "overall": overall}
+
+
+def expected_paired(log_dir: Path, a: str, b: str, resamples: int = 10_000,
+                    seed: int = 42) -> dict[str, Any]:
+    """A minus B on the cases both completed, per benchmark and stratified overall."""
+    cases_a, cases_b = expected_cases(log_dir, a), expected_cases(log_dir, b)
+    result: dict[str, Any] = {}
+    strata = []
+    for name, (ids, scored_a) in cases_a.items():
+        scored_b = cases_b[name][1]
+        diffs = [scored_a[i]["value"] - scored_b[i]["value"] for i in ids
+                 if i in scored_a and i in scored_b]
+        lo, hi = expected_interval(diffs, resamples, seed)
+        result[name] = {"n": len(diffs), "difference": float(np.mean(diffs)), "ci95": [lo, hi],
+                        "excludes_zero": lo > 0 or hi < 0}
+        strata.append(diffs)
+    lo, hi = expected_stratified(strata, resamples, seed)
+    result["overall"] = {"n": sum(len(s) for s in strata),
+                         "difference": float(np.mean([np.mean(s) for s in strata])),
+                         "ci95": [lo, hi], "excludes_zero": lo > 0 or hi < 0}
+    return result
