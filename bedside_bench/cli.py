@@ -39,21 +39,43 @@ def _non_negative_int(text: str) -> int:
 def configure_report_parser(parser: argparse.ArgumentParser) -> None:
     """Summaries, comparison and report (Markdown, HTML, forest plot) from Inspect logs."""
     parser.add_argument(
-        "log_paths", nargs="+", metavar="LOG_PATH",
+        "log_paths",
+        nargs="+",
+        metavar="LOG_PATH",
         help="an Inspect log directory or log file (local, s3://, or any location Inspect reads)",
     )
-    parser.add_argument("-o", "--out-dir", type=Path, default=Path("reports"),
-                        help="where to write the files (default: ./reports)")
-    parser.add_argument("--resamples", type=_positive_int, default=BOOTSTRAP_RESAMPLES,
-                        help=f"bootstrap resamples (protocol: {BOOTSTRAP_RESAMPLES})")
-    parser.add_argument("--seed", type=_non_negative_int, default=BOOTSTRAP_SEED,
-                        help=f"bootstrap seed (protocol: {BOOTSTRAP_SEED})")
-    parser.add_argument("--force", action="store_true",
-                        help="compare groups that differ in judge, digest, protocol or grading "
-                             "options (labelled not like for like)")
-    parser.add_argument("--prices", type=Path, metavar="PRICES_JSON",
-                        help='USD per million tokens: {"provider/model": {"input": 0.25, '
-                             '"output": 2.0, "cached_input": 0.025}}')
+    parser.add_argument(
+        "-o",
+        "--out-dir",
+        type=Path,
+        default=Path("reports"),
+        help="where to write the files (default: ./reports)",
+    )
+    parser.add_argument(
+        "--resamples",
+        type=_positive_int,
+        default=BOOTSTRAP_RESAMPLES,
+        help=f"bootstrap resamples (protocol: {BOOTSTRAP_RESAMPLES})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_non_negative_int,
+        default=BOOTSTRAP_SEED,
+        help=f"bootstrap seed (protocol: {BOOTSTRAP_SEED})",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="compare groups that differ in judge, digest, protocol or grading "
+        "options (labelled not like for like)",
+    )
+    parser.add_argument(
+        "--prices",
+        type=Path,
+        metavar="PRICES_JSON",
+        help='USD per million tokens: {"provider/model": {"input": 0.25, '
+        '"output": 2.0, "cached_input": 0.025}}',
+    )
 
 
 def run_report_command(args: argparse.Namespace) -> int:
@@ -75,7 +97,8 @@ def run_report_command(args: argparse.Namespace) -> int:
 
 def add_report_command(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
-        "report", help="summarise Inspect logs of the ten tasks",
+        "report",
+        help="summarise Inspect logs of the ten tasks",
         description=configure_report_parser.__doc__,
     )
     configure_report_parser(parser)
@@ -83,9 +106,45 @@ def add_report_command(subcommands: Subcommands) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# list
+
+
+def run_list_command(args: argparse.Namespace) -> int:
+    from bedside_bench.benchmarks import BENCHMARKS
+
+    width = max(len(b.name) for b in BENCHMARKS)
+    for b in BENCHMARKS:
+        print(f"bedside_bench/{b.name:<{width}}  {b.grading_method:<18}  {b.scope}")
+    print(
+        f"bedside_bench/{'judge_check':<{width}}  {'judge_check':<18}  "
+        "How well a judge model agrees with gold rubric decisions"
+    )
+    return 0
+
+
+def add_list_command(subcommands: Subcommands) -> None:
+    parser = subcommands.add_parser(
+        "list",
+        help="the tasks, with grading method and scope",
+        description="The Inspect tasks this package registers (run them with `inspect eval`).",
+    )
+    parser.set_defaults(handler=run_list_command)
+
+
+def add_sweep_command(subcommands: Subcommands) -> None:
+    from bedside_bench.sweep import register
+
+    register(subcommands)
+
+
+# --------------------------------------------------------------------------------------------
 # entry point
 
-COMMANDS: tuple[Callable[[Subcommands], None], ...] = (add_report_command,)
+COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
+    add_list_command,
+    add_report_command,
+    add_sweep_command,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,33 @@
+"""The `bedside-bench` console script as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from bedside_bench.benchmarks import BENCHMARKS
+
+SCRIPT = str(Path(sys.executable).parent / "bedside-bench")
+
+
+def test_list_shows_every_task_with_its_scope(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [SCRIPT, "list"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 11
+    for line, benchmark in zip(lines, BENCHMARKS, strict=False):
+        assert line.split()[0] == f"bedside_bench/{benchmark.name}"
+        assert benchmark.grading_method in line and line.endswith(benchmark.scope)
+    assert lines[-1].startswith("bedside_bench/judge_check")
+
+
+def test_help_names_the_subcommands(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [SCRIPT, "--help"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0
+    for command in ("list", "report", "sweep"):
+        assert command in result.stdout
