@@ -1,0 +1,598 @@
+"""`bedside-bench sweep`: one command, several providers, one Inspect eval_set, then the report.
+
+Every sweep here runs as a user runs it (a new process, Inspect's real OpenAI and Anthropic
+clients) against the provider double, and what the double received is compared with what the
+logs and summaries say. Expected scores are computed independently (tests/independent.py from
+the case files, plus the double's scripted answers and decisions).
+
+The helpers at the top are shared with tests/test_sweep_resilience.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import json
+import subprocess
+import sys
+import zipfile
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zipfile_zstd  # noqa: F401  (lets zipfile read Inspect's zstd-compressed .eval members)
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+
+from bedside_bench import credentials, sweep
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from tests.doubles import (
+    ProviderDouble,
+    RecordedRequest,
+    Script,
+    invalid_judge_always,
+    invalid_judge_first,
+    scripted_answer,
+    scripted_decision,
+)
+from tests.independent import case_score, read_cases
+from tests.release_factory import write_release
+
+REPO = Path(__file__).resolve().parent.parent
+OPENAI_SECRET = "sk-test-SECRET-7f3a9"
+ANTHROPIC_SECRET = "sk-ant-SECRET-91c2"
+SCORER = "rubric_judge"
+
+# --------------------------------------------------------------------------------------------
+# helpers (also used by test_sweep_resilience.py)
+
+
+@functools.cache
+def sweep_command() -> tuple[str, ...]:
+    """`bedside-bench sweep` once cli.py registers the subcommand, else the module's own main."""
+    script = Path(sys.executable).parent / "bedside-bench"
+    if script.exists():
+        probe = subprocess.run([str(script), "sweep", "--help"], capture_output=True, text=True)
+        if probe.returncode == 0 and "--model" in probe.stdout:
+            return (str(script), "sweep")
+    return (sys.executable, "-m", "bedside_bench.sweep")
+
+
+def sweep_env(
+    double: ProviderDouble,
+    tmp_path: Path,
+    openai_key: str | None = "sk-test-double",
+    anthropic_key: str | None = "sk-ant-test-double",
+    openai_access_token: str | None = None,
+) -> dict[str, str]:
+    """The double's environment with chosen credentials (None: unset), and Inspect's data
+    folder (sample buffer, traces) inside the test's folder, where a test can read it."""
+    env = double.subprocess_env()
+    for name in credentials.SECRET_VARIABLES:
+        env.pop(name, None)
+    for name, value in (
+        (credentials.OPENAI_API_KEY, openai_key),
+        (credentials.ANTHROPIC_API_KEY, anthropic_key),
+        (credentials.OPENAI_ACCESS_TOKEN, openai_access_token),
+    ):
+        if value is not None:
+            env[name] = value
+    env["XDG_DATA_HOME"] = str(tmp_path / "data-home")
+    env["HF_HUB_OFFLINE"] = "1"
+    env.pop("INSPECT_EVAL_MODEL", None)
+    return env
+
+
+def sweep_args(
+    models: Iterable[str], log_dir: Path, *extra: str, data_dir: Path | str | None = None
+) -> list[str]:
+    args = ["--model", ",".join(models), "--log-dir", str(log_dir), "--display", "plain"]
+    if data_dir is not None:
+        args += ["--data-dir", str(data_dir)]
+    return args + list(extra)
+
+
+def run_sweep_cli(
+    args: list[str], env: Mapping[str, str], cwd: Path, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*sweep_command(), *args],
+        env=dict(env),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def output(result: subprocess.CompletedProcess[str]) -> str:
+    return (
+        f"exit {result.returncode}\n--- stdout\n{result.stdout[-4000:]}\n--- stderr\n"
+        + (result.stderr[-4000:])
+    )
+
+
+def read_logs(log_dir: Path) -> list[EvalLog]:
+    return [read_eval_log(info) for info in list_eval_logs(str(log_dir))]
+
+
+def wire_name(model: str) -> str:
+    """The model name as the provider receives it (the double names it in its answers)."""
+    return model.split("/", 1)[1]
+
+
+def scores_by_case(logs: Iterable[EvalLog]) -> dict[tuple[str, str], list[Any]]:
+    """(answer model, case id) -> every score found for it across the logs."""
+    found: dict[tuple[str, str], list[Any]] = {}
+    for log in logs:
+        for sample in log.samples or []:
+            key = (log.eval.model, str(sample.id))
+            found.setdefault(key, [])
+            if sample.scores and SCORER in sample.scores:
+                found[key].append(sample.scores[SCORER])
+    return found
+
+
+def expected_scores(
+    release: Path, models: Iterable[str], benchmarks: Iterable[str] = BENCHMARK_NAMES
+) -> dict[tuple[str, str], float]:
+    """(answer model, case id) -> the protocol score of the double's scripted answer."""
+    expected = {}
+    for benchmark in benchmarks:
+        for case in read_cases(release, benchmark):
+            for model in models:
+                answer = scripted_answer(wire_name(model), case["prompt"])
+                matched = {
+                    i["item_id"]: scripted_decision(answer, i["item_id"])
+                    for i in case["rubric_items"]
+                }
+                expected[(model, case["case_id"])] = case_score(case, matched)
+    return expected
+
+
+def assert_scored_once(
+    logs: list[EvalLog], expected: Mapping[tuple[str, str], float], cases: int
+) -> None:
+    """Exactly one score per (model, case) in the final logs, equal to the independent value."""
+    found = scores_by_case(logs)
+    assert len(found) == cases
+    counts = Counter(len(scores) for scores in found.values())
+    assert counts == {1: cases}, counts
+    for key, (score,) in found.items():
+        assert score.value == pytest.approx(expected[key], abs=1e-12), key
+
+
+def summaries(report_dir: Path) -> dict[str, dict[str, Any]]:
+    by_model = {}
+    for path in report_dir.glob("*.summary.json"):
+        summary = json.loads(path.read_text())
+        by_model[summary["answer_model"]] = summary
+    return by_model
+
+
+def header(request: RecordedRequest, name: str) -> str | None:
+    for key, value in request.request.headers.items():
+        if key.lower() == name:
+            return value
+    return None
+
+
+def credential_sent(request: RecordedRequest) -> str | None:
+    """The key a request carried (Bearer authorization, or Anthropic's x-api-key)."""
+    bearer = header(request, "authorization")
+    return bearer.removeprefix("Bearer ") if bearer else header(request, "x-api-key")
+
+
+def answered_model(request: RecordedRequest) -> str:
+    """The wire name of the model whose answer a judge request grades."""
+    answer = request.request.judge.answer
+    return answer.removeprefix("Answer from ").split(":", 1)[0]
+
+
+def ok(requests: Iterable[RecordedRequest]) -> list[RecordedRequest]:
+    return [r for r in requests if r.status == 200]
+
+
+def file_texts(root: Path) -> Iterable[tuple[str, bytes]]:
+    """Every file under `root` as bytes; .eval members and .gz files decompressed."""
+    for path in sorted(root.rglob("*")):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        yield str(path), data
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                for member in archive.namelist():
+                    yield f"{path}!{member}", archive.read(member)
+        elif path.suffix == ".gz":
+            yield f"{path}!gunzip", gzip.decompress(data)
+
+
+def leaks(secrets: Iterable[str], named: Iterable[tuple[str, bytes]]) -> list[str]:
+    found = []
+    for name, data in named:
+        for secret in secrets:
+            if secret.encode() in data:
+                found.append(f"{secret} in {name}")
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# units
+
+
+def test_credential_requirements_by_provider() -> None:
+    assert credentials.requirement("openai/gpt-5.4-mini") == credentials.OPENAI
+    assert credentials.requirement("anthropic/claude-sonnet-4-6") == credentials.ANTHROPIC
+    # other credential schemes are Inspect's to check
+    assert credentials.requirement("openai/azure/gpt-4.1") is None
+    assert credentials.requirement("anthropic/bedrock/claude-sonnet-4-6") is None
+    assert credentials.requirement("google/gemini-2.5-pro") is None
+
+
+def test_missing_credentials_name_the_variables_and_models() -> None:
+    env = {"ANTHROPIC_API_KEY": "x"}
+    with pytest.raises(credentials.CredentialError) as raised:
+        credentials.check_credentials(
+            ["openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"], "openai/gpt-5.6-sol", env
+        )
+    message = str(raised.value)
+    assert "OPENAI_API_KEY (or OPENAI_ACCESS_TOKEN)" in message
+    assert "openai/gpt-5.4-mini, openai/gpt-5.6-sol (judge)" in message
+    assert "ANTHROPIC" not in message
+    with pytest.raises(credentials.CredentialError, match="set ANTHROPIC_API_KEY for anthropic/c"):
+        credentials.check_credentials(
+            ["anthropic/claude-sonnet-4-6"], "openai/x", {"OPENAI_API_KEY": "k"}
+        )
+    # an empty value is no credential; OAuth tokens Inspect accepts count
+    with pytest.raises(credentials.CredentialError):
+        credentials.check_credentials(["openai/a"], "openai/b", {"OPENAI_API_KEY": ""})
+    credentials.check_credentials(
+        ["anthropic/c", "google/g"], "anthropic/c", {"ANTHROPIC_AUTH_TOKEN": "t"}
+    )
+
+
+def test_access_token_alias_and_redaction() -> None:
+    env = {"OPENAI_ACCESS_TOKEN": OPENAI_SECRET}
+    credentials.apply_aliases(env)
+    assert env["OPENAI_API_KEY"] == OPENAI_SECRET
+    env = {"OPENAI_ACCESS_TOKEN": "other", "OPENAI_API_KEY": OPENAI_SECRET}
+    credentials.apply_aliases(env)
+    assert env["OPENAI_API_KEY"] == OPENAI_SECRET  # an explicit key wins
+    text = f"failed with {OPENAI_SECRET} at https://user:pw@proxy.example/v1"
+    redacted = credentials.redact(text, env)
+    assert OPENAI_SECRET not in redacted and "user:pw" not in redacted
+    assert "https://***@proxy.example/v1" in redacted
+
+
+def test_options_parse_to_stable_task_arguments(tmp_path: Path, monkeypatch: Any) -> None:
+    parser = argparse.ArgumentParser()
+    sweep.configure_parser(parser)
+    monkeypatch.chdir(tmp_path)
+    args = parser.parse_args(
+        [
+            "--model",
+            "openai/a,anthropic/b",
+            "--model",
+            "openai/a",
+            "--benchmarks",
+            "safety_therapeutic,drug_safety",
+            "--data-dir",
+            "rel",
+            "-T",
+            "severe_gate=true",
+            "--judge-retries",
+            "1",
+            "--max-connections",
+            "7",
+            "--batch",
+        ]
+    )
+    options = sweep.options_from_args(args)
+    assert list(options.models) == ["openai/a", "anthropic/b"]
+    assert sweep.check_benchmarks(options.benchmarks) == ["drug_safety", "safety_therapeutic"]
+    # eval_set pairs tasks with logs by these: the same command gives the same arguments
+    assert sweep.task_arguments(options) == {
+        "smoke": False,
+        "data_dir": str(tmp_path / "rel"),
+        "judge_retries": 1,
+        "severe_gate": True,
+    }
+    assert sweep.generate_config_args(options) == {"max_connections": 7, "batch": True}
+    assert options.report_out_dir == Path(sweep.DEFAULT_LOG_DIR) / "report"
+    with pytest.raises(sweep.SweepError, match="unknown benchmark"):
+        sweep.check_benchmarks(["drug_safety", "dermatology"])
+    with pytest.raises(sweep.SweepError, match="not an Inspect model name"):
+        sweep.check_model_name("gpt-5.4-mini", "model")
+
+
+def test_operational_options_reach_the_judge_role(monkeypatch: Any) -> None:
+    """A role model inherits only some of the eval's options; the sweep gives it the rest."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-double")
+    options = sweep.SweepOptions(
+        models=["openai/gpt-4.1-mini"], judge="openai/gpt-4.1", attempt_timeout=30, batch=True
+    )
+    judge = sweep.judge_role(options)
+    assert str(judge) == "openai/gpt-4.1"
+    assert (judge.config.attempt_timeout, judge.config.batch) == (30, True)
+    assert sweep.judge_role(sweep.SweepOptions(models=["openai/a"])) == "openai/gpt-5.6-sol"
+
+
+def test_register_adds_the_sweep_subcommand() -> None:
+    parser = argparse.ArgumentParser(prog="bedside-bench")
+    subcommands = parser.add_subparsers(dest="command", required=True)
+    sweep.register(subcommands)
+    args = parser.parse_args(["sweep", "--model", "openai/gpt-5.4-mini", "--smoke"])
+    assert args.handler is sweep.run_sweep_command
+    assert sweep.options_from_args(args).smoke is True
+
+
+# --------------------------------------------------------------------------------------------
+# credentials, end to end
+
+
+def test_missing_credential_fails_before_any_call(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    logs = tmp_path / "logs"
+    models = ["openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"]
+    env = sweep_env(provider_double, tmp_path, openai_key=OPENAI_SECRET, anthropic_key=None)
+    result = run_sweep_cli(sweep_args(models, logs, data_dir=release), env, tmp_path)
+    assert result.returncode == sweep.EXIT_ERROR, output(result)
+    lines = result.stderr.strip().splitlines()
+    assert lines == [
+        "bedside-bench sweep: error: missing API credentials: set ANTHROPIC_API_KEY for "
+        "anthropic/claude-sonnet-4-6"
+    ], output(result)
+    assert OPENAI_SECRET not in result.stdout + result.stderr
+
+    env = sweep_env(provider_double, tmp_path, openai_key=None, anthropic_key=ANTHROPIC_SECRET)
+    result = run_sweep_cli(sweep_args(models, logs, data_dir=release), env, tmp_path)
+    assert result.returncode == sweep.EXIT_ERROR, output(result)
+    assert "OPENAI_API_KEY (or OPENAI_ACCESS_TOKEN)" in result.stderr
+    assert "openai/gpt-5.6-sol (judge)" in result.stderr
+    assert "Traceback" not in result.stderr and ANTHROPIC_SECRET not in result.stderr
+
+    assert provider_double.count() == 0
+    assert not list(logs.glob("*.eval"))
+
+
+# --------------------------------------------------------------------------------------------
+# the two-provider sweep
+
+
+def test_two_provider_smoke_sweep_resumes_and_never_writes_a_secret(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """Smoke mode over all ten benchmarks, OpenAI (through the OPENAI_ACCESS_TOKEN alias) and
+    Anthropic, judged by the default judge; then the same command again."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    logs = tmp_path / "logs"
+    models = ["openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"]
+    env = sweep_env(
+        provider_double,
+        tmp_path,
+        openai_key=None,
+        openai_access_token=OPENAI_SECRET,
+        anthropic_key=ANTHROPIC_SECRET,
+    )
+    args = sweep_args(models, logs, "--smoke", data_dir=release)
+    first = run_sweep_cli(args, env, tmp_path)
+    assert first.returncode == 0, output(first)
+
+    # every benchmark for every model, one case each, scored as the protocol says
+    final = read_logs(logs)
+    assert len(final) == 20 and all(log.status == "success" for log in final)
+    expected = expected_scores(release, models)
+    smoke_cases = {(log.eval.model, str(s.id)) for log in final for s in log.samples or []}
+    assert_scored_once(final, {k: expected[k] for k in smoke_cases}, cases=20)
+
+    # the credentials reached the provider, from the alias for OpenAI
+    openai_requests = provider_double.requests(api="responses")
+    assert {credential_sent(r) for r in openai_requests} == {OPENAI_SECRET}
+    anthropic_requests = provider_double.requests(api="anthropic")
+    assert {credential_sent(r) for r in anthropic_requests} == {ANTHROPIC_SECRET}
+
+    # temperatures: what the provider received, as the logs and summaries record it
+    answers = ok(provider_double.requests(kind="answer"))
+    judges = ok(provider_double.requests(kind="judge"))
+    assert len(answers) == len(judges) == 20
+    sent_answer = {(r.model, r.request.user): r.temperature for r in answers}
+    sent_judge = {(answered_model(r), r.request.judge.prompt): r.temperature for r in judges}
+    assert {(r.model, r.temperature) for r in answers} == {
+        ("gpt-5.4-mini", 1.0),  # Responses API, gpt-5.1..5.4: Inspect sends it
+        ("claude-sonnet-4-6", None),  # Inspect drops temperature for Anthropic models
+    }
+    assert {r.temperature_present for r in judges} == {False}  # gpt-5.6 reasons: dropped
+    for log in final:
+        for sample in log.samples or []:
+            meta = sample.scores[SCORER].metadata or {}  # type: ignore[index]
+            key = (wire_name(log.eval.model), str(sample.input))
+            assert meta["answer_temperature"] == sent_answer[key]
+            assert meta["judge_temperature"] == sent_judge[key]
+            assert meta["judge_model"] == "openai/gpt-5.6-sol"
+
+    # the report compares the two models
+    report_dir = logs / "report"
+    by_model = summaries(report_dir)
+    assert set(by_model) == set(models)
+    for summary in by_model.values():
+        assert summary["cases_completed"] == 10 and summary["cases_failed"] == 0
+        assert summary["complete"] is True and summary["overall"] is not None
+        assert summary["judge_model"] == "openai/gpt-5.6-sol"
+        assert summary["judge_temperature"] is None
+        assert summary["cost"] is None  # no prices given: never 0
+        assert summary["usage"]["answer"]["input_tokens"] > 0
+    assert by_model["openai/gpt-5.4-mini"]["answer_temperature"] == 1.0
+    assert by_model["anthropic/claude-sonnet-4-6"]["answer_temperature"] is None
+    comparison = json.loads((report_dir / "comparison.json").read_text())
+    assert {m["answer_model"] for m in comparison["models"]} == set(models)
+    assert (report_dir / "report.md").exists() and (report_dir / "report.html").exists()
+    assert "sweep: 20/20 benchmark runs complete" in first.stdout
+
+    # the same command again: everything is complete, nothing is asked again
+    before = provider_double.count()
+    second = run_sweep_cli(args, env, tmp_path)
+    assert second.returncode == 0, output(second)
+    assert provider_double.count() == before
+    assert_scored_once(read_logs(logs), {k: expected[k] for k in smoke_cases}, cases=20)
+
+    # no key anywhere: logs (inside the .eval zips), report, Inspect's data folder, terminal
+    secrets = [OPENAI_SECRET, ANTHROPIC_SECRET]
+    written = list(file_texts(tmp_path / "logs")) + list(file_texts(tmp_path / "data-home"))
+    assert len(written) > 40
+    terminal = [
+        (f"run {n} {stream}", text.encode())
+        for n, run in enumerate((first, second))
+        for stream, text in (("stdout", run.stdout), ("stderr", run.stderr))
+    ]
+    assert leaks(secrets, written + terminal) == []
+    assert leaks(["Bearer ", "x-api-key"], written) == []
+
+
+def test_temperature_sent_or_null_and_prices_give_a_cost(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """Chat Completions models take temperature 1 (answers) and 0 (judge); a provider that
+    refuses it is asked again without it and the logs and summary say null."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    provider_double.configure(refuse_temperature_for={"gpt-4o-mini"})
+    logs = tmp_path / "logs"
+    models = ["openai/gpt-4.1-mini", "openai/gpt-4o-mini"]
+    prices = tmp_path / "prices.json"
+    prices.write_text(
+        json.dumps({m: {"input": 0.4, "output": 1.6} for m in [*models, "openai/gpt-4.1"]})
+    )
+    args = sweep_args(
+        models,
+        logs,
+        "--judge",
+        "openai/gpt-4.1",
+        "--benchmarks",
+        "drug_safety,safety_diagnostic",
+        "--prices",
+        str(prices),
+        data_dir=release,
+    )
+    result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path)
+    assert result.returncode == 0, output(result)
+
+    final = read_logs(logs)
+    assert sorted((log.eval.task.split("/")[-1], log.eval.model) for log in final) == sorted(
+        (b, m) for b in ("drug_safety", "safety_diagnostic") for m in models
+    )
+    answers = provider_double.requests(kind="answer")
+    assert sorted((r.model, r.status, r.temperature) for r in answers) == [
+        ("gpt-4.1-mini", 200, 1.0),
+        ("gpt-4.1-mini", 200, 1.0),
+        ("gpt-4o-mini", 200, None),  # asked again without it
+        ("gpt-4o-mini", 200, None),
+        ("gpt-4o-mini", 400, 1.0),  # refused
+        ("gpt-4o-mini", 400, 1.0),
+    ]
+    assert {(r.status, r.temperature) for r in provider_double.requests(kind="judge")} == {
+        (200, 0.0)
+    }
+    for log in final:
+        for sample in log.samples or []:
+            meta = sample.scores[SCORER].metadata or {}  # type: ignore[index]
+            assert meta["judge_temperature"] == 0.0
+            assert meta["answer_temperature"] == (1.0 if "4.1" in log.eval.model else None)
+
+    by_model = summaries(logs / "report")
+    assert by_model["openai/gpt-4.1-mini"]["answer_temperature"] == 1.0
+    assert by_model["openai/gpt-4o-mini"]["answer_temperature"] is None
+    for summary in by_model.values():
+        assert summary["judge_temperature"] == 0.0
+        assert summary["cost"] is not None and summary["cost"]["total"] > 0
+
+
+def test_invalid_judge_reply_is_asked_again_and_an_always_invalid_one_fails_the_case(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    release = tmp_path / "release"
+    cases = write_release(release, per_benchmark=2)["drug_safety"]
+    flaky, broken = cases[0]["prompt"], cases[1]["prompt"]
+    provider_double.configure(
+        script=Script(judge=invalid_judge_always(broken, then=invalid_judge_first(1, flaky)))
+    )
+    logs = tmp_path / "logs"
+    args = sweep_args(
+        ["openai/gpt-4.1-mini"],
+        logs,
+        "--judge",
+        "openai/gpt-4.1",
+        "--benchmarks",
+        "drug_safety",
+        "--judge-retries",
+        "1",
+        "--retry-attempts",
+        "1",
+        data_dir=release,
+    )
+    env = sweep_env(provider_double, tmp_path)
+    result = run_sweep_cli(args, env, tmp_path)
+    assert result.returncode == sweep.EXIT_INCOMPLETE, output(result)
+    assert "incomplete" in result.stdout
+
+    judged = Counter(r.request.judge.prompt for r in provider_double.requests(kind="judge"))
+    answered = Counter(r.request.user for r in provider_double.requests(kind="answer"))
+    # invalid once: asked again in the same sample, which is then scored
+    assert judged[flaky] == 2 and answered[flaky] == 1
+    # always invalid: 2 judge calls (1 + --judge-retries) in each of 2 runs of the task
+    # (1 + --retry-attempts); the completed case is not asked again by the task retry
+    assert judged[broken] == 4 and answered[broken] == 2
+
+    (log,) = read_logs(logs)
+    by_id = {s.input: s for s in log.samples or []}
+    attempts = by_id[flaky].scores[SCORER].metadata["judge_attempts"]  # type: ignore[index]
+    assert [a["error"] is None for a in attempts] == [False, True]
+    assert by_id[broken].error is not None and not by_id[broken].scores
+    summary = summaries(logs / "report")["openai/gpt-4.1-mini"]
+    assert (summary["cases_completed"], summary["cases_failed"]) == (1, 1)
+    assert summary["benchmarks"]["drug_safety"]["failed"] == 1
+    assert summary["complete"] is False
+
+    # the judge is fixed: the same command redoes only the failed case
+    provider_double.configure(script=Script())
+    provider_double.reset()
+    again = run_sweep_cli(args, env, tmp_path)
+    assert again.returncode == 0, output(again)
+    assert [r.request.user for r in ok(provider_double.requests(kind="answer"))] == [broken]
+    assert [r.request.judge.prompt for r in ok(provider_double.requests(kind="judge"))] == [broken]
+    summary = summaries(logs / "report")["openai/gpt-4.1-mini"]
+    assert (summary["cases_completed"], summary["cases_failed"]) == (2, 0)
+
+
+def test_full_public_release_two_providers(
+    tmp_path: Path, provider_double: ProviderDouble, real_release: str
+) -> None:
+    """All ten benchmarks of the public release (250 cases) for two providers."""
+    logs = tmp_path / "logs"
+    models = ["openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"]
+    args = sweep_args(models, logs, "--max-connections", "100", "--display", "none")
+    result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path, timeout=600)
+    assert result.returncode == 0, output(result)
+
+    cases = sum(len(read_cases(Path(real_release), b)) for b in BENCHMARK_NAMES)
+    assert cases == 250
+    assert_scored_once(read_logs(logs), expected_scores(Path(real_release), models), 2 * cases)
+    assert len(ok(provider_double.requests(kind="answer"))) == 2 * cases
+    assert len(ok(provider_double.requests(kind="judge"))) == 2 * cases
+
+    by_model = summaries(logs / "report")
+    for model in models:
+        summary = by_model[model]
+        assert summary["cases_completed"] == cases and summary["cases_failed"] == 0
+        assert summary["complete"] is True and summary["overall"]["n"] == cases
+        assert summary["data_source"] == real_release
+    comparison = json.loads((logs / "report" / "comparison.json").read_text())
+    assert comparison["like_for_like"] is True
+    assert {m["answer_model"] for m in comparison["models"]} == set(models)
+    assert comparison["overall"] is not None

@@ -1,0 +1,156 @@
+"""The sweep survives what real APIs do: faulty responses, and a user killing the command.
+
+Faults go through Inspect's real provider clients: the SDKs retry HTTP 500, 429 (honouring
+Retry-After) and dropped connections themselves; a stalled response is cut by
+`--attempt-timeout` and retried by Inspect. A killed sweep is started again with the same
+command; the double's request record shows that no completed case is asked again.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.doubles import FAULTS, ProviderDouble
+from tests.release_factory import write_release
+from tests.test_sweep import (
+    answered_model,
+    assert_scored_once,
+    expected_scores,
+    ok,
+    output,
+    read_logs,
+    run_sweep_cli,
+    summaries,
+    sweep_args,
+    sweep_command,
+    sweep_env,
+    wire_name,
+)
+
+MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
+
+
+def test_faults_are_retried_and_every_case_is_scored_exactly_once(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """20% of all requests fail (HTTP 500, 429 with Retry-After, a stall past the attempt
+    timeout, a dropped connection), plus one of each kind forced on answers and on judging."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    models = ["openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"]
+    provider_double.configure(fault_rate=0.2, faults=FAULTS, seed=7, stall_seconds=6)
+    for kind in ("answer", "judge"):
+        provider_double.inject(*FAULTS, kind=kind)
+    logs = tmp_path / "logs"
+    args = sweep_args(models, logs, "--attempt-timeout", "2", data_dir=release)
+    result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path)
+    assert result.returncode == 0, output(result)
+
+    faults = Counter(r.fault for r in provider_double.requests() if r.fault)
+    assert set(faults) == set(FAULTS) and sum(faults.values()) >= 10, faults
+    print(f"faults survived: {dict(faults)} in {provider_double.count()} requests")
+    assert_scored_once(read_logs(logs), expected_scores(release, models), cases=20)
+    # one successful judging per (model, case): nothing was scored twice behind the scenes
+    judged = Counter(
+        (answered_model(r), r.request.judge.prompt)
+        for r in ok(provider_double.requests())
+        if r.kind == "judge"
+    )
+    assert len(judged) == 20 and set(judged.values()) == {1}
+    for summary in summaries(logs / "report").values():
+        assert (summary["cases_completed"], summary["cases_failed"]) == (10, 0)
+        assert summary["complete"] is True
+
+
+def wait_for(condition: object, timeout: float, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        if process.poll() is not None:
+            out, err = process.communicate()
+            pytest.fail(f"sweep ended before the kill ({process.returncode}):\n{out}\n{err}")
+        if time.monotonic() > deadline:
+            pytest.fail("the sweep made too little progress before the kill")
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
+def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
+    tmp_path: Path, provider_double: ProviderDouble, how: str
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=4)  # 40 cases per model
+    latency = 0.25
+    provider_double.configure(latency=latency)
+    logs = tmp_path / "logs"
+    args = sweep_args(
+        MODELS, logs, "--judge", "openai/gpt-4.1", "--max-connections", "4", data_dir=release
+    )
+    env = sweep_env(provider_double, tmp_path)
+    process = subprocess.Popen(
+        [*sweep_command(), *args],
+        env=env,
+        cwd=tmp_path,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        # mid-way: a quarter of the cases judged
+        wait_for(lambda: len(ok(provider_double.requests(kind="judge"))) >= 20, 120, process)
+        # hold every new request, let the finished ones reach the log, then kill
+        provider_double.configure(latency=3600)
+        time.sleep(latency + 1.75)
+        process.send_signal(signal.SIGINT if how == "SIGINT" else signal.SIGKILL)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    if how == "SIGINT":
+        assert process.returncode == 130, f"{out}\n{err}"
+        assert "run the same command again to resume" in err
+    else:
+        assert process.returncode == -signal.SIGKILL
+
+    judged_before = {
+        (answered_model(r), r.request.judge.prompt)
+        for r in ok(provider_double.requests(kind="judge"))
+    }
+    seen = provider_double.count()
+    assert 20 <= len(judged_before) < 80
+
+    provider_double.configure(latency=0.02)
+    result = run_sweep_cli(args, env, tmp_path)
+    assert result.returncode == 0, output(result)
+
+    rerun = provider_double.requests()[seen:]
+    print(
+        f"{how}: {len(judged_before)}/80 cases complete before the kill; rerun made "
+        f"{len(rerun)} requests ({len(ok(r for r in rerun if r.kind == 'answer'))} answers)"
+    )
+    asked_again = [
+        r
+        for r in rerun
+        if r.kind == "answer"
+        and (r.model, r.request.user) in judged_before
+        or r.kind == "judge"
+        and (answered_model(r), r.request.judge.prompt) in judged_before
+    ]
+    assert asked_again == []
+    # every case not complete before the kill was answered and judged on the rerun
+    answered_now = {(r.model, r.request.user) for r in ok(rerun) if r.kind == "answer"}
+    assert len(answered_now) == 80 - len(judged_before)
+    final = read_logs(logs)
+    assert_scored_once(final, expected_scores(release, MODELS), cases=80)
+    # one finished log per (benchmark, model): cancelled logs were resumed into their
+    # successors, and a killed run's "started" logs removed once superseded
+    assert len(final) == 20 and {log.status for log in final} == {"success"}
+    for model, summary in summaries(logs / "report").items():
+        assert wire_name(model) in {wire_name(m) for m in MODELS}
+        assert (summary["cases_completed"], summary["cases_failed"]) == (40, 0)
