@@ -160,6 +160,44 @@ def load_release(source: DataSource) -> Release:
     return Release(source=source, cases=cases)
 
 
+_RELEASE_CACHE: dict[tuple[str, str, tuple[tuple[str, int, int], ...]], Release] = {}
+_RELEASE_CACHE_SIZE = 4
+
+
+def _tree_fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
+    """Path, size and modification time of every file the loader reads."""
+    data_dir = _data_dir(root)
+    paths = [
+        *data_dir.glob("*/cases/*.json"),
+        *data_dir.glob("*/manifest.json"),
+        root / "registry.json",
+    ]
+    entries = []
+    for path in sorted(paths):
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            continue
+        entries.append((str(path), stat.st_size, stat.st_mtime_ns))
+    return tuple(entries)
+
+
+def load_release_cached(source: DataSource) -> Release:
+    """`load_release`, reused while no file of the tree changed.
+
+    Every task validates the whole release (the digest covers all ten benchmarks), so an eval
+    set of ten tasks would otherwise read and validate the same files ten times.
+    """
+    key = (str(source.root), source.label, _tree_fingerprint(source.root))
+    release = _RELEASE_CACHE.get(key)
+    if release is None:
+        release = load_release(source)
+        if len(_RELEASE_CACHE) >= _RELEASE_CACHE_SIZE:
+            _RELEASE_CACHE.pop(next(iter(_RELEASE_CACHE)))
+        _RELEASE_CACHE[key] = release
+    return release
+
+
 def case_to_sample(case: dict[str, Any]) -> Sample:
     return Sample(
         id=case["case_id"],

@@ -15,12 +15,10 @@ Progress is Inspect's own display; `--display` picks it.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import functools
 import re
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -169,27 +167,6 @@ def task_arguments(options: SweepOptions) -> dict[str, Any]:
     return args
 
 
-_LOADER = "load_release"  # the name tasks.py calls the release loader by
-
-
-@contextlib.contextmanager
-def release_loaded_once() -> Iterator[None]:
-    """Each task function loads and validates the whole release, so that one task run alone is
-    safe; ten built in a row would read and validate the same 250+ files ten times (most of
-    the sweep's start-up). While they are built, the first load serves them all."""
-    from bedside_bench import tasks as registered
-
-    load = getattr(registered, _LOADER, None)
-    if load is None:  # pragma: no cover - tasks.py changed how it loads: just go slower
-        yield
-        return
-    setattr(registered, _LOADER, functools.cache(load))
-    try:
-        yield
-    finally:
-        setattr(registered, _LOADER, load)
-
-
 def build_tasks(options: SweepOptions) -> list[Task]:
     """One task per benchmark, made by its registered @task function so that eval_set and
     `inspect eval-retry` can recreate it from the log."""
@@ -197,8 +174,7 @@ def build_tasks(options: SweepOptions) -> list[Task]:
 
     args = task_arguments(options)
     names = check_benchmarks(options.benchmarks)
-    with release_loaded_once():
-        return [getattr(registered, name)(**args) for name in names]
+    return [getattr(registered, name)(**args) for name in names]
 
 
 def generate_config_args(options: SweepOptions) -> dict[str, Any]:

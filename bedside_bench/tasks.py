@@ -16,7 +16,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 
 from bedside_bench.benchmarks import get_benchmark
-from bedside_bench.dataset import benchmark_dataset, load_release
+from bedside_bench.dataset import benchmark_dataset, load_release_cached
 from bedside_bench.protocol import (
     DEFAULT_JUDGE_MODEL,
     PROTOCOL_VERSION,
@@ -40,7 +40,7 @@ def bedside_task(
 ) -> Task:
     """Build the task of one benchmark; every case of all ten is validated first."""
     spec = get_benchmark(benchmark)
-    release = load_release(resolve_source(data_dir, revision))
+    release = load_release_cached(resolve_source(data_dir, revision))
     return Task(
         dataset=benchmark_dataset(release, benchmark, smoke=smoke),
         solver=physician_answer(),

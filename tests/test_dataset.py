@@ -326,3 +326,19 @@ def test_hugging_face_cached_snapshot_is_used_offline(
     assert source.label == f"hf://doximity/bedside-bench@{HF_DATASET_REVISION}"
     assert source.root == snapshot
     assert len(load_release(source).all_cases) == 20
+
+
+def test_cached_release_is_reused_until_a_file_changes(tmp_path: Path) -> None:
+    from bedside_bench.dataset import load_release_cached
+
+    cases = write_release(tmp_path)
+    source = DataSource(root=tmp_path, label=str(tmp_path))
+    first = load_release_cached(source)
+    assert load_release_cached(source) is first
+    rewrite(tmp_path, cases["drug_safety"][0], split="test")
+    second = load_release_cached(source)
+    assert second is not first
+    assert second.cases["drug_safety"][0]["split"] == "test"
+    rewrite(tmp_path, cases["drug_safety"][0], prompt="")
+    with pytest.raises(DatasetError, match="the prompt is empty"):
+        load_release_cached(source)
