@@ -43,8 +43,13 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES
 
 JUDGE_PREFIX = "You are grading a clinical answer"
 RUBRIC_LINE = re.compile(r"^\[([^\]]+)\] points=([+-]\d+) :: ", re.MULTILINE)
-ANSWER_USAGE = ModelUsage(input_tokens=100, output_tokens=20, input_tokens_cache_read=40,
-                          reasoning_tokens=8, total_tokens=160)
+ANSWER_USAGE = ModelUsage(
+    input_tokens=100,
+    output_tokens=20,
+    input_tokens_cache_read=40,
+    reasoning_tokens=8,
+    total_tokens=160,
+)
 JUDGE_USAGE = ModelUsage(input_tokens=300, output_tokens=30, total_tokens=330)
 JUDGE = "bbscript/judge"
 
@@ -75,7 +80,9 @@ class Brain:
 
     def __call__(self, model: str) -> Outputs:
         def outputs(
-            input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
+            input: list[ChatMessage],
+            tools: list[ToolInfo],
+            tool_choice: ToolChoice,
             config: GenerateConfig,
         ) -> ModelOutput:
             system = input[0].text if input and input[0].role == "system" else ""
@@ -88,11 +95,17 @@ class Brain:
                     content = "I think the answer is fine."
                 else:
                     answer = user.partition("<answer>\n")[2].partition("\n</answer>")[0]
-                    content = json.dumps({"decisions": [
-                        {"item_id": i, "matched": _hash(f"{answer}|{i}") % 100
-                         < self.match_percent}
-                        for i in ids
-                    ]})
+                    content = json.dumps(
+                        {
+                            "decisions": [
+                                {
+                                    "item_id": i,
+                                    "matched": _hash(f"{answer}|{i}") % 100 < self.match_percent,
+                                }
+                                for i in ids
+                            ]
+                        }
+                    )
                 usage = JUDGE_USAGE
             else:
                 content = f"{model} recommends plan {prompt_md5(user)[:10]}."
@@ -149,8 +162,13 @@ def run_tasks(
     args = {"data_dir": str(release), "judge_retries": 0, **task_args}
     tasks = [getattr(bedside_tasks, name)(**args) for name in benchmarks]
     return inspect_eval(
-        tasks, model=list(models), model_roles={"grader": judge}, log_dir=str(log_dir),
-        display="none", max_tasks=len(tasks) * len(models), max_samples=50,
+        tasks,
+        model=list(models),
+        model_roles={"grader": judge},
+        log_dir=str(log_dir),
+        display="none",
+        max_tasks=len(tasks) * len(models),
+        max_samples=50,
         log_level="error",
     )
 
@@ -188,8 +206,12 @@ def expected_cases(log_dir: Path, answer_model: str) -> dict[str, tuple[list[str
         mine = [log for log in logs if log.eval.task.split("/")[-1] == name]
         if not mine:
             continue
-        ids = [str(i) for i in max(mine, key=lambda log: len(log.eval.dataset.sample_ids))
-               .eval.dataset.sample_ids]
+        ids = [
+            str(i)
+            for i in max(
+                mine, key=lambda log: len(log.eval.dataset.sample_ids)
+            ).eval.dataset.sample_ids
+        ]
         scored: dict[str, dict] = {}
         for log in mine:  # newest first: keep the first success seen
             for sample in log.samples or []:
@@ -201,16 +223,18 @@ def expected_cases(log_dir: Path, answer_model: str) -> dict[str, tuple[list[str
     return result
 
 
-def expected_interval(scores: Sequence[float], resamples: int = 10_000,
-                      seed: int = 42) -> list[float]:
+def expected_interval(
+    scores: Sequence[float], resamples: int = 10_000, seed: int = 42
+) -> list[float]:
     values = np.asarray(scores, dtype=float)
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, len(values), size=(resamples, len(values)))
     return [float(x) for x in np.percentile(values[idx].mean(axis=1), [2.5, 97.5])]
 
 
-def expected_stratified(strata: Sequence[Sequence[float]], resamples: int = 10_000,
-                        seed: int = 42) -> list[float]:
+def expected_stratified(
+    strata: Sequence[Sequence[float]], resamples: int = 10_000, seed: int = 42
+) -> list[float]:
     rng = np.random.default_rng(seed)
     means = []
     for stratum in strata:
@@ -221,8 +245,9 @@ def expected_stratified(strata: Sequence[Sequence[float]], resamples: int = 10_0
     return [float(x) for x in np.percentile(overall, [2.5, 97.5])]
 
 
-def expected_summary_numbers(log_dir: Path, answer_model: str, resamples: int = 10_000,
-                             seed: int = 42) -> dict[str, Any]:
+def expected_summary_numbers(
+    log_dir: Path, answer_model: str, resamples: int = 10_000, seed: int = 42
+) -> dict[str, Any]:
     """Per benchmark mean, interval, n, failed; overall macro-average and interval."""
     benchmarks: dict[str, Any] = {}
     strata = []
@@ -245,22 +270,33 @@ def expected_summary_numbers(log_dir: Path, answer_model: str, resamples: int = 
     return {"benchmarks": benchmarks, "overall": overall}
 
 
-def expected_paired(log_dir: Path, a: str, b: str, resamples: int = 10_000,
-                    seed: int = 42) -> dict[str, Any]:
+def expected_paired(
+    log_dir: Path, a: str, b: str, resamples: int = 10_000, seed: int = 42
+) -> dict[str, Any]:
     """A minus B on the cases both completed, per benchmark and stratified overall."""
     cases_a, cases_b = expected_cases(log_dir, a), expected_cases(log_dir, b)
     result: dict[str, Any] = {}
     strata = []
     for name, (ids, scored_a) in cases_a.items():
         scored_b = cases_b[name][1]
-        diffs = [scored_a[i]["value"] - scored_b[i]["value"] for i in ids
-                 if i in scored_a and i in scored_b]
+        diffs = [
+            scored_a[i]["value"] - scored_b[i]["value"]
+            for i in ids
+            if i in scored_a and i in scored_b
+        ]
         lo, hi = expected_interval(diffs, resamples, seed)
-        result[name] = {"n": len(diffs), "difference": float(np.mean(diffs)), "ci95": [lo, hi],
-                        "excludes_zero": lo > 0 or hi < 0}
+        result[name] = {
+            "n": len(diffs),
+            "difference": float(np.mean(diffs)),
+            "ci95": [lo, hi],
+            "excludes_zero": lo > 0 or hi < 0,
+        }
         strata.append(diffs)
     lo, hi = expected_stratified(strata, resamples, seed)
-    result["overall"] = {"n": sum(len(s) for s in strata),
-                         "difference": float(np.mean([np.mean(s) for s in strata])),
-                         "ci95": [lo, hi], "excludes_zero": lo > 0 or hi < 0}
+    result["overall"] = {
+        "n": sum(len(s) for s in strata),
+        "difference": float(np.mean([np.mean(s) for s in strata])),
+        "ci95": [lo, hi],
+        "excludes_zero": lo > 0 or hi < 0,
+    }
     return result

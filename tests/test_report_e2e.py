@@ -37,12 +37,19 @@ def test_report_on_real_logs_of_the_ten_tasks(real_release: str, tmp_path: Path)
 
     cli = subprocess.run(
         [console_script(), "report", str(logs), "-o", str(tmp_path / "cli")],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert cli.returncode == 0, cli.stderr
     module = subprocess.run(  # default OUT_DIR: reports/ under the current directory
         [sys.executable, "-m", "bedside_bench.report", str(logs)],
-        capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
     )
     assert module.returncode == 0, module.stderr
     assert cli.stdout.splitlines()[:15] == module.stdout.splitlines()[:15]
@@ -50,11 +57,24 @@ def test_report_on_real_logs_of_the_ten_tasks(real_release: str, tmp_path: Path)
 
     out, again = tmp_path / "cli", tmp_path / "reports"
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted(p.name for p in again.iterdir()) == [
-        "bbscript_model-one.summary.json", "bbscript_model-two.summary.json",
-        "comparison.json", "forest.png", "report.html", "report.md"]
-    for name in ("bbscript_model-one.summary.json", "bbscript_model-two.summary.json",
-                 "comparison.json", "report.md"):
+    assert (
+        names
+        == sorted(p.name for p in again.iterdir())
+        == [
+            "bbscript_model-one.summary.json",
+            "bbscript_model-two.summary.json",
+            "comparison.json",
+            "forest.png",
+            "report.html",
+            "report.md",
+        ]
+    )
+    for name in (
+        "bbscript_model-one.summary.json",
+        "bbscript_model-two.summary.json",
+        "comparison.json",
+        "report.md",
+    ):
         assert (out / name).read_bytes() == (again / name).read_bytes(), name
 
     for model in (A, B):
@@ -65,11 +85,13 @@ def test_report_on_real_logs_of_the_ten_tasks(real_release: str, tmp_path: Path)
         assert (summary["cases_completed"], summary["cases_failed"]) == (250, 0)
         for name in BENCHMARK_NAMES:
             entry = summary["benchmarks"][name]
-            assert {k: entry[k] for k in ("n", "failed", "mean", "ci95")} == \
-                expected["benchmarks"][name], name
+            assert {k: entry[k] for k in ("n", "failed", "mean", "ci95")} == expected["benchmarks"][
+                name
+            ], name
         assert summary["overall"] == expected["overall"]
         assert summary["notes"][0] == (
-            "public split: n = 25 per benchmark; not comparable with 50-case results")
+            "public split: n = 25 per benchmark; not comparable with 50-case results"
+        )
         assert summary["data_source"] == str(Path(real_release).resolve())
         assert summary["usage"]["answer"]["input_tokens"] == 250 * 100
         assert summary["usage"]["judge"]["output_tokens"] == 250 * 30
@@ -77,8 +99,7 @@ def test_report_on_real_logs_of_the_ten_tasks(real_release: str, tmp_path: Path)
     comparison = json.loads((out / "comparison.json").read_text())
     expected_pairs = helpers.expected_paired(logs, A, B)
     for name in BENCHMARK_NAMES:
-        assert comparison["benchmarks"][name]["pairs"] == [{"a": A, "b": B,
-                                                            **expected_pairs[name]}]
+        assert comparison["benchmarks"][name]["pairs"] == [{"a": A, "b": B, **expected_pairs[name]}]
     assert comparison["overall"]["pairs"] == [{"a": A, "b": B, **expected_pairs["overall"]}]
     assert comparison["overall"]["pairs"][0]["n"] == 250
 

@@ -49,8 +49,7 @@ def rec(
     )
 
 
-T1, T2, T3 = ("2026-01-01T10:00:00+00:00", "2026-01-01T11:00:00+00:00",
-              "2026-01-01T12:00:00+00:00")
+T1, T2, T3 = ("2026-01-01T10:00:00+00:00", "2026-01-01T11:00:00+00:00", "2026-01-01T12:00:00+00:00")
 
 
 # --------------------------------------------------------------------------------------------
@@ -78,8 +77,9 @@ def test_newest_success_wins_and_a_later_error_does_not_hide_an_earlier_success(
 
 def test_cases_never_run_count_as_failed() -> None:
     # a cancelled log lists four cases but only ran two
-    partial = rec({"c1": 0.5, "c2": None}, T1, sample_ids=("c1", "c2", "c3", "c4"),
-                  status="cancelled")
+    partial = rec(
+        {"c1": 0.5, "c2": None}, T1, sample_ids=("c1", "c2", "c3", "c4"), status="cancelled"
+    )
     evidence = merge_benchmark("drug_safety", [partial])
     assert evidence.case_ids == ("c1", "c2", "c3", "c4")
     assert evidence.failed == ("c2", "c3", "c4")
@@ -110,9 +110,16 @@ def test_group_completeness() -> None:
 
 @pytest.mark.parametrize(
     "change",
-    [{"answer_model": "test/b"}, {"judge_model": "test/j2"}, {"dataset_sha256": "e" * 64},
-     {"protocol_version": "bedside-bench-three-level-v0"}, {"severe_gate": True},
-     {"judge_passes": 2}, {"grading": "three_level"}, {"smoke": True}],
+    [
+        {"answer_model": "test/b"},
+        {"judge_model": "test/j2"},
+        {"dataset_sha256": "e" * 64},
+        {"protocol_version": "bedside-bench-three-level-v0"},
+        {"severe_gate": True},
+        {"judge_passes": 2},
+        {"grading": "three_level"},
+        {"smoke": True},
+    ],
 )
 def test_every_key_field_splits_groups(change: dict[str, Any]) -> None:
     a = rec({"c": 0.5}, T1)
@@ -143,7 +150,9 @@ def test_locations_never_carry_credentials() -> None:
     assert display_location("file:///tmp/logs/x%20y.eval") == "/tmp/logs/x y.eval"
     assert display_location("https://user:secret@host/logs/a.eval") == "https://host/logs/a.eval"
     assert display_location("s3://bucket/logs/a.eval") == "s3://bucket/logs/a.eval"
-    assert display_location("hf://doximity/bedside-bench@90d0") == "hf://doximity/bedside-bench@90d0"
+    assert (
+        display_location("hf://doximity/bedside-bench@90d0") == "hf://doximity/bedside-bench@90d0"
+    )
     assert redact_credentials("https://x:tok@hf.co/d") == "https://hf.co/d"
     assert redact_credentials("/data/bedside-bench") == "/data/bedside-bench"
 
@@ -152,8 +161,13 @@ def test_locations_never_carry_credentials() -> None:
 # usage and cost
 
 
-U = TokenUsage(input_tokens=100, output_tokens=10, input_tokens_cache_read=50,
-               reasoning_tokens=4, total_tokens=160)
+U = TokenUsage(
+    input_tokens=100,
+    output_tokens=10,
+    input_tokens_cache_read=50,
+    reasoning_tokens=4,
+    total_tokens=160,
+)
 J = TokenUsage(input_tokens=300, output_tokens=30, total_tokens=330)
 
 
@@ -171,12 +185,31 @@ def test_split_usage_uses_the_grader_role() -> None:
 
 
 def test_retry_logs_carry_usage_forward_so_only_the_newest_per_task_counts() -> None:
-    first = rec({"c": None}, T1, task_id="t1", answer_usage=U, judge_usage=J,
-                completed_at="2026-01-01T10:00:30+00:00")
-    retry = rec({"c": 0.5}, T2, task_id="t1", answer_usage=U + U, judge_usage=J + J,
-                completed_at="2026-01-01T11:00:10+00:00")
-    other = rec({"d": 0.5}, T1, task_id="t2", benchmark="health_equity", answer_usage=U,
-                judge_usage=J, completed_at="2026-01-01T10:01:00+00:00")
+    first = rec(
+        {"c": None},
+        T1,
+        task_id="t1",
+        answer_usage=U,
+        judge_usage=J,
+        completed_at="2026-01-01T10:00:30+00:00",
+    )
+    retry = rec(
+        {"c": 0.5},
+        T2,
+        task_id="t1",
+        answer_usage=U + U,
+        judge_usage=J + J,
+        completed_at="2026-01-01T11:00:10+00:00",
+    )
+    other = rec(
+        {"d": 0.5},
+        T1,
+        task_id="t2",
+        benchmark="health_equity",
+        answer_usage=U,
+        judge_usage=J,
+        completed_at="2026-01-01T10:01:00+00:00",
+    )
     usage = group_usage([first, retry, other])
     assert usage.answer == U + U + U
     assert usage.judge == J + J + J
@@ -189,8 +222,9 @@ def test_cost_from_prices_per_million_tokens() -> None:
     price = {"input": 0.25, "output": 2.0, "cached_input": 0.025}
     assert usage_cost(U, price) == pytest.approx((100 * 0.25 + 50 * 0.025 + 10 * 2.0) / 1e6)
     assert usage_cost(U, {"input": 1.0, "output": 1.0}) == pytest.approx(160 / 1e6)
-    usage = group_usage([rec({"c": 0.5}, T1, answer_model="openai/gpt-5.4-mini",
-                             answer_usage=U, judge_usage=J)])
+    usage = group_usage(
+        [rec({"c": 0.5}, T1, answer_model="openai/gpt-5.4-mini", answer_usage=U, judge_usage=J)]
+    )
     prices = check_prices({"openai/gpt-5.4-mini": price, "test/judge": {"input": 1, "output": 3}})
     cost, notes = cost_json("openai/gpt-5.4-mini", "test/judge", usage, prices)
     assert cost is not None and notes == []
@@ -202,8 +236,9 @@ def test_cost_from_prices_per_million_tokens() -> None:
 
 def test_a_model_missing_from_prices_is_null_never_zero() -> None:
     usage = group_usage([rec({"c": 0.5}, T1, answer_usage=U, judge_usage=J)])
-    cost, notes = cost_json("test/a", "test/judge", usage, {"test/a": {"input": 1.0,
-                                                                       "output": 1.0}})
+    cost, notes = cost_json(
+        "test/a", "test/judge", usage, {"test/a": {"input": 1.0, "output": 1.0}}
+    )
     assert cost is not None
     assert cost["judge"] is None and cost["total"] is None and cost["answer"] is not None
     assert notes == ["no price for test/judge in the prices file: cost.judge is null"]
@@ -211,17 +246,25 @@ def test_a_model_missing_from_prices_is_null_never_zero() -> None:
 
 
 def test_prices_are_matched_with_or_without_provider_prefix() -> None:
-    usage = group_usage([rec({"c": 0.5}, T1, answer_model="openai/gpt-x", answer_usage=U,
-                             judge_usage=J)])
-    cost, _ = cost_json("openai/gpt-x", "test/judge", usage,
-                        {"gpt-x": {"input": 1.0, "output": 1.0}})
+    usage = group_usage(
+        [rec({"c": 0.5}, T1, answer_model="openai/gpt-x", answer_usage=U, judge_usage=J)]
+    )
+    cost, _ = cost_json(
+        "openai/gpt-x", "test/judge", usage, {"gpt-x": {"input": 1.0, "output": 1.0}}
+    )
     assert cost is not None and list(cost["prices"]) == ["gpt-x"]
 
 
 @pytest.mark.parametrize(
     "bad",
-    [[], {"m": 1}, {"m": {"input": 1}}, {"m": {"input": 1, "output": -1}},
-     {"m": {"input": 1, "output": 1, "bogus": 2}}, {"m": {"input": True, "output": 1}}],
+    [
+        [],
+        {"m": 1},
+        {"m": {"input": 1}},
+        {"m": {"input": 1, "output": -1}},
+        {"m": {"input": 1, "output": 1, "bogus": 2}},
+        {"m": {"input": True, "output": 1}},
+    ],
 )
 def test_bad_prices_files_are_rejected(bad: Any) -> None:
     with pytest.raises(ValueError):

@@ -60,15 +60,21 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
     cases = write_release(root / "release", per_benchmark=3)
     logs, other = root / "logs", root / "other-judge"
     helpers.BRAIN.poisoned = helpers.poison(
-        [cases["drug_safety"][0], cases["safety_diagnostic"][1]])
+        [cases["drug_safety"][0], cases["safety_diagnostic"][1]]
+    )
     try:
         first = helpers.run_tasks(root / "release", [A, B], logs)
         assert sum(log.status != "success" for log in first) == 4
         helpers.BRAIN.poisoned = set()
         retried = helpers.retry([log for log in first if log.eval.model == A], logs)
         assert [log.status for log in retried] == ["success", "success"]
-        helpers.run_tasks(root / "release", [C], other, judge="bbscript/judge-2",
-                          benchmarks=["drug_safety", "health_equity"])
+        helpers.run_tasks(
+            root / "release",
+            [C],
+            other,
+            judge="bbscript/judge-2",
+            benchmarks=["drug_safety", "health_equity"],
+        )
     finally:
         helpers.BRAIN.poisoned = set()
     yield Runs(root, root / "release", logs, other)
@@ -76,9 +82,14 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
 
 def report(paths: list[Path], out: Path, **options: Any) -> ReportResult:
     return build_report(
-        ReportOptions(log_paths=[str(p) for p in paths], out_dir=out,
-                      bootstrap=options.pop("bootstrap", SMALL), **options),
-        out=io.StringIO(), err=io.StringIO(),
+        ReportOptions(
+            log_paths=[str(p) for p in paths],
+            out_dir=out,
+            bootstrap=options.pop("bootstrap", SMALL),
+            **options,
+        ),
+        out=io.StringIO(),
+        err=io.StringIO(),
     )
 
 
@@ -135,8 +146,12 @@ def test_checklist_fields(runs: Runs, both: ReportResult) -> None:
     assert (a["answer_temperature"], a["judge_temperature"]) == (1.0, 0.0)
     assert a["dataset_sha256"] == header.eval.metadata["dataset_sha256"]
     assert a["data_source"] == header.eval.metadata["data_source"]
-    assert a["bootstrap"] == {"resamples": 2000, "seed": 42, "method": "percentile",
-                              "overall": "stratified"}
+    assert a["bootstrap"] == {
+        "resamples": 2000,
+        "seed": 42,
+        "method": "percentile",
+        "overall": "stratified",
+    }
     assert "n per benchmark (cases in the dataset): drug_safety 3" in a["notes"][0]
     assert a["cost"] is None
 
@@ -146,20 +161,25 @@ def test_f1_diagnostics_equal_recomputation(runs: Runs, both: ReportResult) -> N
     for name in ("safety_diagnostic", "safety_therapeutic"):
         ids, scored = cases[name]
         entry = summary_of(both, A)["benchmarks"][name]
-        for key, meta_key in (("mean_recall", "recall"), ("mean_precision", "precision"),
-                              ("severe_rate", "severe_rate")):
+        for key, meta_key in (
+            ("mean_recall", "recall"),
+            ("mean_precision", "precision"),
+            ("severe_rate", "severe_rate"),
+        ):
             present = [scored[i][meta_key] for i in ids if scored[i][meta_key] is not None]
             assert entry[key] == (float(np.mean(present)) if present else None)
 
 
 def test_usage_counts_each_call_once_despite_retry_logs(runs: Runs, both: ReportResult) -> None:
     def tokens(usage: Any, calls: int) -> dict[str, int]:
-        return {"input_tokens": usage.input_tokens * calls,
-                "output_tokens": usage.output_tokens * calls,
-                "input_tokens_cache_read": (usage.input_tokens_cache_read or 0) * calls,
-                "input_tokens_cache_write": 0,
-                "reasoning_tokens": (usage.reasoning_tokens or 0) * calls,
-                "total_tokens": usage.total_tokens * calls}
+        return {
+            "input_tokens": usage.input_tokens * calls,
+            "output_tokens": usage.output_tokens * calls,
+            "input_tokens_cache_read": (usage.input_tokens_cache_read or 0) * calls,
+            "input_tokens_cache_write": 0,
+            "reasoning_tokens": (usage.reasoning_tokens or 0) * calls,
+            "total_tokens": usage.total_tokens * calls,
+        }
 
     a, b = summary_of(both, A)["usage"], summary_of(both, B)["usage"]
     # A: 30 answers and 30 judge calls, then 2 of each again in the retry
@@ -170,12 +190,16 @@ def test_usage_counts_each_call_once_despite_retry_logs(runs: Runs, both: Report
     assert len(a["counted_logs"]) == 10
     headers = [read_eval_log(i.name, header_only=True) for i in list_eval_logs(str(runs.logs))]
     mine = [h for h in headers if h.eval.model == A]
-    spans = [(datetime.fromisoformat(h.stats.started_at),
-              datetime.fromisoformat(h.stats.completed_at)) for h in mine]
+    spans = [
+        (datetime.fromisoformat(h.stats.started_at), datetime.fromisoformat(h.stats.completed_at))
+        for h in mine
+    ]
     wall = a["wall_time_seconds"]
     assert wall["sum_over_logs"] == sum((e - s).total_seconds() for s, e in spans)
-    assert wall["first_start_to_last_finish"] == (
-        max(e for _, e in spans) - min(s for s, _ in spans)).total_seconds()
+    assert (
+        wall["first_start_to_last_finish"]
+        == (max(e for _, e in spans) - min(s for s, _ in spans)).total_seconds()
+    )
 
 
 def test_cost_with_a_prices_file(runs: Runs, tmp_path: Path) -> None:
@@ -184,13 +208,18 @@ def test_cost_with_a_prices_file(runs: Runs, tmp_path: Path) -> None:
     result = report([runs.logs], tmp_path / "out", prices_file=prices)
     cost = summary_of(result, A)["cost"]
     u = helpers.ANSWER_USAGE
-    expected = 32 * (u.input_tokens * 0.25 + (u.input_tokens_cache_read or 0) * 0.025
-                     + u.output_tokens * 2.0) / 1e6
+    expected = (
+        32
+        * (u.input_tokens * 0.25 + (u.input_tokens_cache_read or 0) * 0.025 + u.output_tokens * 2.0)
+        / 1e6
+    )
     assert cost["answer"] == pytest.approx(expected, rel=1e-12)
     assert cost["judge"] is None and cost["total"] is None
     assert cost["prices"] == {A: {"input": 0.25, "output": 2.0, "cached_input": 0.025}}
-    assert f"no price for {helpers.JUDGE} in the prices file: cost.judge is null" in \
-        summary_of(result, A)["notes"]
+    assert (
+        f"no price for {helpers.JUDGE} in the prices file: cost.judge is null"
+        in summary_of(result, A)["notes"]
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -205,8 +234,10 @@ def test_comparison_equals_recomputation(runs: Runs, both: ReportResult) -> None
     for name in BENCHMARK_NAMES:
         (pair,) = comparison["benchmarks"][name]["pairs"]
         assert pair == {"a": A, "b": B, **expected[name]}, name
-        assert comparison["benchmarks"][name]["models"][A]["mean"] == \
-            summary_of(both, A)["benchmarks"][name]["mean"]
+        assert (
+            comparison["benchmarks"][name]["models"][A]["mean"]
+            == summary_of(both, A)["benchmarks"][name]["mean"]
+        )
     (overall,) = comparison["overall"]["pairs"]
     assert overall == {"a": A, "b": B, **expected["overall"]}
     assert comparison["benchmarks"]["drug_safety"]["pairs"][0]["n"] == 2
@@ -230,8 +261,15 @@ def test_refuses_to_compare_across_judges_unless_forced(runs: Runs, tmp_path: Pa
 
 
 def test_cli_exit_codes(runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["report", str(runs.logs), str(runs.other_judge), "-o", str(tmp_path),
-            "--resamples", "200"]
+    args = [
+        "report",
+        str(runs.logs),
+        str(runs.other_judge),
+        "-o",
+        str(tmp_path),
+        "--resamples",
+        "200",
+    ]
     assert cli_main(args) == 2
     assert "refusing to compare" in capsys.readouterr().err
     assert cli_main([*args, "--force"]) == 0
@@ -256,8 +294,10 @@ def test_cli_exit_codes(runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_written_summaries_validate_against_the_schema(both: ReportResult) -> None:
     check = validator("summary.schema.json")
     files = sorted(out_dir(both).glob("*.summary.json"))
-    assert [f.name for f in files] == ["bbscript_answer-a.summary.json",
-                                       "bbscript_answer-b.summary.json"]
+    assert [f.name for f in files] == [
+        "bbscript_answer-a.summary.json",
+        "bbscript_answer-b.summary.json",
+    ]
     for path in files:
         summary = json.loads(path.read_text())
         check.validate(summary)
@@ -295,11 +335,19 @@ def test_html_is_self_contained_and_embeds_the_plot(both: ReportResult) -> None:
     (src,) = parser.images
     prefix = "data:image/png;base64,"
     assert src.startswith(prefix)
-    png = base64.b64decode(src[len(prefix):])
+    png = base64.b64decode(src[len(prefix) :])
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     assert png == (out / "forest.png").read_bytes()
-    for text in ("Runs", "Benchmark scores", "Pairwise differences", "Forest plot",
-                 "dataset digest", "judge passes per answer", A, B):
+    for text in (
+        "Runs",
+        "Benchmark scores",
+        "Pairwise differences",
+        "Forest plot",
+        "dataset digest",
+        "judge passes per answer",
+        A,
+        B,
+    ):
         assert text in page
     md = (out / "report.md").read_text()
     assert "![Benchmark means with 95% intervals, one colour per model](forest.png)" in md
@@ -334,10 +382,12 @@ def test_no_secret_from_the_environment_reaches_the_outputs(
 
 
 def test_log_files_and_directories_and_foreign_logs(runs: Runs, tmp_path: Path) -> None:
-    foreign = inspect_eval(Task(dataset=[Sample(input="hi", target="x")], solver=generate(),
-                                scorer=match()),
-                           model="bbscript/other", log_dir=str(tmp_path / "mixed"),
-                           display="none")[0]
+    foreign = inspect_eval(
+        Task(dataset=[Sample(input="hi", target="x")], solver=generate(), scorer=match()),
+        model="bbscript/other",
+        log_dir=str(tmp_path / "mixed"),
+        display="none",
+    )[0]
     one = list_eval_logs(str(runs.other_judge))[0].name
     shutil.copy(one.removeprefix("file://"), tmp_path / "mixed")
     (tmp_path / "mixed" / "2026-01-01T00-00-00+00-00_broken_x.eval").write_bytes(b"not a zip")
@@ -353,9 +403,11 @@ def test_repeated_judging_kappa_from_thinned_summaries(runs: Runs, tmp_path: Pat
     """A log rewritten as if judged 8 times: per-pass decisions are too big for Inspect's
     sample summaries (over 1 kB), so the report must read them from the samples."""
     passes_n = 8
-    info = next(i for i in list_eval_logs(str(runs.logs))
-                if read_eval_log(i.name, header_only=True).eval.model == B
-                and "health-equity" in i.name)
+    info = next(
+        i
+        for i in list_eval_logs(str(runs.logs))
+        if read_eval_log(i.name, header_only=True).eval.model == B and "health-equity" in i.name
+    )
     log = read_eval_log(info.name)
     assert log.eval.metadata is not None and log.samples
     log.eval.metadata["judge_passes"] = passes_n
@@ -365,8 +417,13 @@ def test_repeated_judging_kappa_from_thinned_summaries(runs: Runs, tmp_path: Pat
         score = sample.scores["rubric_judge"]  # type: ignore[index]
         decisions = score.metadata["decisions"]  # type: ignore[index]
         # odd items: one pass (which one depends on the case) flips the decision
-        passes = [{item: (not v if k % 2 and p == n % passes_n else bool(v))
-                   for k, (item, v) in enumerate(decisions.items())} for p in range(passes_n)]
+        passes = [
+            {
+                item: (not v if k % 2 and p == n % passes_n else bool(v))
+                for k, (item, v) in enumerate(decisions.items())
+            }
+            for p in range(passes_n)
+        ]
         score.metadata["pass_decisions"] = passes  # type: ignore[index]
         rows += [[p[item] for p in passes] for item in decisions]
         agree = sum(len({p[i] for p in passes}) == 1 for i in decisions) / len(decisions)

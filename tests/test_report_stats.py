@@ -26,8 +26,9 @@ SMALL = BootstrapOptions(resamples=500, seed=7)
 
 
 def case(case_id: str, score: float | None, **extra: Any) -> CaseRecord:
-    return CaseRecord(case_id=case_id, score=score,
-                      error=None if score is not None else "boom", **extra)
+    return CaseRecord(
+        case_id=case_id, score=score, error=None if score is not None else "boom", **extra
+    )
 
 
 def log(
@@ -119,8 +120,10 @@ def test_each_benchmark_uses_a_fresh_generator_and_the_overall_one_shared_genera
     # not what ten fresh generators would give (those would be ten identical draws)
     assert overall != expected_interval(same, 500, 7)
     width = overall[1] - overall[0]
-    bench_width = summary["benchmarks"]["drug_safety"]["ci95"][1] - summary["benchmarks"][
-        "drug_safety"]["ci95"][0]
+    bench_width = (
+        summary["benchmarks"]["drug_safety"]["ci95"][1]
+        - summary["benchmarks"]["drug_safety"]["ci95"][0]
+    )
     assert width < bench_width / 2
 
 
@@ -134,8 +137,12 @@ def test_benchmark_order_of_logs_does_not_change_the_overall_interval() -> None:
 def test_resamples_and_seed_options_are_used_and_recorded() -> None:
     group = full_group(n=5)
     summary = summarise(group, SMALL)
-    assert summary["bootstrap"] == {"resamples": 500, "seed": 7, "method": "percentile",
-                                    "overall": "stratified"}
+    assert summary["bootstrap"] == {
+        "resamples": 500,
+        "seed": 7,
+        "method": "percentile",
+        "overall": "stratified",
+    }
     scores = values(group, "landmark_trials")
     assert summary["benchmarks"]["landmark_trials"]["ci95"] == expected_interval(scores, 500, 7)
 
@@ -168,20 +175,43 @@ def test_benchmark_with_every_case_failed_has_null_mean() -> None:
     records.append(log("drug_safety", {"x": None}))
     summary = summarise(group_records(records)[0], OPTIONS)
     assert summary["benchmarks"]["drug_safety"] == {
-        "grading_method": "points_rubric", "n": 0, "failed": 1, "mean": None, "ci95": None}
+        "grading_method": "points_rubric",
+        "n": 0,
+        "failed": 1,
+        "mean": None,
+        "ci95": None,
+    }
     assert summary["overall"] is None
 
 
 def test_public_split_note_and_key_order() -> None:
     summary = summarise(full_group(n=25), OPTIONS)
     assert summary["notes"][0] == (
-        "public split: n = 25 per benchmark; not comparable with 50-case results")
+        "public split: n = 25 per benchmark; not comparable with 50-case results"
+    )
     assert list(summary)[:21] == [
-        "protocol_version", "answer_model", "judge_model", "judge_passes_per_answer",
-        "answer_temperature", "judge_temperature", "dataset_sha256", "data_source",
-        "cases_completed", "cases_failed", "complete", "benchmarks", "overall",
-        "missing_benchmarks", "bootstrap", "logs", "started_at", "finished_at", "notes",
-        "usage", "cost"]
+        "protocol_version",
+        "answer_model",
+        "judge_model",
+        "judge_passes_per_answer",
+        "answer_temperature",
+        "judge_temperature",
+        "dataset_sha256",
+        "data_source",
+        "cases_completed",
+        "cases_failed",
+        "complete",
+        "benchmarks",
+        "overall",
+        "missing_benchmarks",
+        "bootstrap",
+        "logs",
+        "started_at",
+        "finished_at",
+        "notes",
+        "usage",
+        "cost",
+    ]
 
 
 def test_f1_diagnostics_are_means_over_cases_with_a_value() -> None:
@@ -191,10 +221,18 @@ def test_f1_diagnostics_are_means_over_cases_with_a_value() -> None:
         "c3": case("c3", 0.8, recall=1.0, precision=0.6, severe_rate=0.0),
     }
     records = [log(b, scores_for(b, 3)) for b in BENCHMARK_NAMES if b != "safety_diagnostic"]
-    records.append(LogRecord(location="mem://sd", benchmark="safety_diagnostic",
-                             answer_model="test/a", judge_model="test/judge",
-                             dataset_sha256=DIGEST, sample_ids=tuple(cases), cases=cases,
-                             task_id="sd"))
+    records.append(
+        LogRecord(
+            location="mem://sd",
+            benchmark="safety_diagnostic",
+            answer_model="test/a",
+            judge_model="test/judge",
+            dataset_sha256=DIGEST,
+            sample_ids=tuple(cases),
+            cases=cases,
+            task_id="sd",
+        )
+    )
     summary = summarise(group_records(records)[0], OPTIONS)
     entry = summary["benchmarks"]["safety_diagnostic"]
     assert entry["mean_recall"] == float(np.mean([0.5, 0.0, 1.0]))
@@ -206,18 +244,33 @@ def test_f1_diagnostics_are_means_over_cases_with_a_value() -> None:
 
 def test_temperatures_single_value_or_distinct_values_with_a_note() -> None:
     records = [log(b, {}) for b in BENCHMARK_NAMES]
-    same = {f"c{i}": case(f"c{i}", 0.5, answer_temperature=1.0, judge_temperature=0.0)
-            for i in range(3)}
-    mixed = {"m1": case("m1", 0.5, answer_temperature=1.0, judge_temperature=None),
-             "m2": case("m2", 0.5, answer_temperature=None, judge_temperature=None)}
-    records[0] = LogRecord(location="mem://1", benchmark="drug_safety", answer_model="test/a",
-                           judge_model="test/judge", dataset_sha256=DIGEST,
-                           sample_ids=tuple(same), cases=same)
+    same = {
+        f"c{i}": case(f"c{i}", 0.5, answer_temperature=1.0, judge_temperature=0.0) for i in range(3)
+    }
+    mixed = {
+        "m1": case("m1", 0.5, answer_temperature=1.0, judge_temperature=None),
+        "m2": case("m2", 0.5, answer_temperature=None, judge_temperature=None),
+    }
+    records[0] = LogRecord(
+        location="mem://1",
+        benchmark="drug_safety",
+        answer_model="test/a",
+        judge_model="test/judge",
+        dataset_sha256=DIGEST,
+        sample_ids=tuple(same),
+        cases=same,
+    )
     summary = summarise(group_records(records[:1])[0], OPTIONS)
     assert (summary["answer_temperature"], summary["judge_temperature"]) == (1.0, 0.0)
-    records[0] = LogRecord(location="mem://1", benchmark="drug_safety", answer_model="test/a",
-                           judge_model="test/judge", dataset_sha256=DIGEST,
-                           sample_ids=tuple(mixed), cases=mixed)
+    records[0] = LogRecord(
+        location="mem://1",
+        benchmark="drug_safety",
+        answer_model="test/a",
+        judge_model="test/judge",
+        dataset_sha256=DIGEST,
+        sample_ids=tuple(mixed),
+        cases=mixed,
+    )
     summary = summarise(group_records(records[:1])[0], OPTIONS)
     assert summary["answer_temperature"] == [1.0, None]
     assert summary["judge_temperature"] is None
@@ -241,23 +294,37 @@ def fleiss_by_hand(items: Sequence[Sequence[bool]]) -> float:
 
 
 def test_judge_agreement_and_kappa_only_with_several_passes() -> None:
-    passes_1 = ({"i1": True, "i2": False, "i3": True}, {"i1": True, "i2": True, "i3": True},
-                {"i1": True, "i2": False, "i3": False})
-    passes_2 = ({"j1": False, "j2": False}, {"j1": False, "j2": True},
-                {"j1": False, "j2": False})
+    passes_1 = (
+        {"i1": True, "i2": False, "i3": True},
+        {"i1": True, "i2": True, "i3": True},
+        {"i1": True, "i2": False, "i3": False},
+    )
+    passes_2 = ({"j1": False, "j2": False}, {"j1": False, "j2": True}, {"j1": False, "j2": False})
     cases = {
         "c1": case("c1", 0.6, judge_agreement=1 / 3, pass_decisions=passes_1),
         "c2": case("c2", 0.1, judge_agreement=0.5, pass_decisions=passes_2),
     }
-    record = LogRecord(location="mem://p", benchmark="drug_safety", answer_model="test/a",
-                       judge_model="test/judge", dataset_sha256=DIGEST, judge_passes=3,
-                       sample_ids=tuple(cases), cases=cases)
+    record = LogRecord(
+        location="mem://p",
+        benchmark="drug_safety",
+        answer_model="test/a",
+        judge_model="test/judge",
+        dataset_sha256=DIGEST,
+        judge_passes=3,
+        sample_ids=tuple(cases),
+        cases=cases,
+    )
     summary = summarise(group_records([record])[0], OPTIONS)
     entry = summary["benchmarks"]["drug_safety"]
     assert summary["judge_passes_per_answer"] == 3
     assert entry["judge_agreement"] == float(np.mean([1 / 3, 0.5]))
-    items = [[True, True, True], [False, True, False], [True, True, False],
-             [False, False, False], [False, True, False]]
+    items = [
+        [True, True, True],
+        [False, True, False],
+        [True, True, False],
+        [False, False, False],
+        [False, True, False],
+    ]
     assert entry["judge_kappa"] == pytest.approx(fleiss_by_hand(items), abs=1e-12)
     single = summarise(full_group(n=3), OPTIONS)["benchmarks"]["drug_safety"]
     assert "judge_agreement" not in single and "judge_kappa" not in single
@@ -294,11 +361,18 @@ def test_comparison_numbers_equal_numpy_recomputation() -> None:
         strata.append(diffs)
         (pair,) = result["benchmarks"][name]["pairs"]
         lo, hi = expected_interval(diffs, 500, 7)
-        assert pair == {"a": "test/a", "b": "test/b", "n": 10,
-                        "difference": float(np.mean(diffs)), "ci95": [lo, hi],
-                        "excludes_zero": lo > 0 or hi < 0}
-        assert result["benchmarks"][name]["models"]["test/a"]["mean"] == \
-            summaries[0]["benchmarks"][name]["mean"]
+        assert pair == {
+            "a": "test/a",
+            "b": "test/b",
+            "n": 10,
+            "difference": float(np.mean(diffs)),
+            "ci95": [lo, hi],
+            "excludes_zero": lo > 0 or hi < 0,
+        }
+        assert (
+            result["benchmarks"][name]["models"]["test/a"]["mean"]
+            == summaries[0]["benchmarks"][name]["mean"]
+        )
     (overall,) = result["overall"]["pairs"]
     lo, hi = expected_stratified(strata, 500, 7)
     assert overall["ci95"] == [lo, hi]
@@ -323,9 +397,14 @@ def test_a_constant_shift_is_recovered_exactly() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("dataset_sha256", "b" * 64), ("judge_model", "test/other-judge"),
-     ("protocol_version", "bedside-bench-three-level-v0"), ("severe_gate", True),
-     ("judge_passes", 3), ("grading", "three_level")],
+    [
+        ("dataset_sha256", "b" * 64),
+        ("judge_model", "test/other-judge"),
+        ("protocol_version", "bedside-bench-three-level-v0"),
+        ("severe_gate", True),
+        ("judge_passes", 3),
+        ("grading", "three_level"),
+    ],
 )
 def test_refuses_to_compare_unlike_groups_and_names_the_field(field: str, value: Any) -> None:
     a = [log(b, scores_for(b, 3)) for b in BENCHMARK_NAMES]

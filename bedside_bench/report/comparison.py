@@ -80,9 +80,7 @@ def benchmark_pair(
     if name not in a.benchmarks or name not in b.benchmarks:
         return _pair_json(*labels, 0, None)
     diffs = paired_differences(a.benchmarks[name], b.benchmarks[name])
-    result = (
-        paired_bootstrap_single(diffs, options.resamples, options.seed) if diffs.size else None
-    )
+    result = paired_bootstrap_single(diffs, options.resamples, options.seed) if diffs.size else None
     return _pair_json(*labels, int(diffs.size), result)
 
 
@@ -153,9 +151,7 @@ def compare(
         ],
         "benchmarks": benchmarks,
         "overall": {
-            "models": {
-                label: s["overall"] for label, s in zip(labels, summaries, strict=True)
-            },
+            "models": {label: s["overall"] for label, s in zip(labels, summaries, strict=True)},
             "pairs": [
                 overall_pair(groups[i], groups[j], (labels[i], labels[j]), options)
                 for i, j in pairs

@@ -109,6 +109,7 @@ def runs_section(
     summaries: Sequence[Mapping[str, Any]], labels: Sequence[str], files: Sequence[str]
 ) -> list[Block]:
     """The protocol's section 6 checklist, one column per run group."""
+
     def row(title: str, values: Sequence[str]) -> tuple[str, ...]:
         return (title, *values)
 
@@ -118,33 +119,41 @@ def runs_section(
         row("protocol version", [s["protocol_version"] for s in summaries]),
         row("dataset digest (sha256)", [s["dataset_sha256"] for s in summaries]),
         row("data source", [s["data_source"] or "n/a" for s in summaries]),
-        row("cases completed / failed",
-            [f"{s['cases_completed']} / {s['cases_failed']}" for s in summaries]),
+        row(
+            "cases completed / failed",
+            [f"{s['cases_completed']} / {s['cases_failed']}" for s in summaries],
+        ),
         row("complete", ["yes" if s["complete"] else "NO" for s in summaries]),
-        row("missing benchmarks",
-            [", ".join(s["missing_benchmarks"]) or "none" for s in summaries]),
+        row(
+            "missing benchmarks", [", ".join(s["missing_benchmarks"]) or "none" for s in summaries]
+        ),
         row("judge passes per answer", [str(s["judge_passes_per_answer"]) for s in summaries]),
         row("answer temperature", [temperature(s["answer_temperature"]) for s in summaries]),
         row("judge temperature", [temperature(s["judge_temperature"]) for s in summaries]),
-        row("runs (first start, last finish)",
-            [f"{s['started_at'] or 'n/a'} to {s['finished_at'] or 'n/a'}" for s in summaries]),
+        row(
+            "runs (first start, last finish)",
+            [f"{s['started_at'] or 'n/a'} to {s['finished_at'] or 'n/a'}" for s in summaries],
+        ),
         row("logs", [str(len(s["logs"])) for s in summaries]),
         row("summary file", list(files)),
     ]
     return [Heading(2, "Runs"), Table(("", *labels), tuple(rows))]
 
 
-def scores_section(
-    summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]
-) -> list[Block]:
+def scores_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
     rows = [
         (name, *(score_cell(s["benchmarks"].get(name)) for s in summaries))
         for name in benchmark_names(summaries)
     ]
-    rows.append(("overall (macro-average)", *(
-        score_cell(s["overall"]) if s["overall"] else "n/a (benchmark missing)"
-        for s in summaries
-    )))
+    rows.append(
+        (
+            "overall (macro-average)",
+            *(
+                score_cell(s["overall"]) if s["overall"] else "n/a (benchmark missing)"
+                for s in summaries
+            ),
+        )
+    )
     blocks: list[Block] = [
         Heading(2, "Benchmark scores"),
         Paragraph(
@@ -155,8 +164,9 @@ def scores_section(
         ),
         Table(("benchmark", *labels), tuple(rows)),
     ]
-    size_notes = sorted({n for s in summaries for n in s["notes"] if n.startswith(("public split",
-                                                                                 "n per bench"))})
+    size_notes = sorted(
+        {n for s in summaries for n in s["notes"] if n.startswith(("public split", "n per bench"))}
+    )
     if size_notes:
         blocks.append(Bullets(tuple(size_notes)))
     return blocks
@@ -169,49 +179,59 @@ def f1_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) ->
         if not any(e and "mean_recall" in e for e in entries):
             continue
         for key in ("mean_recall", "mean_precision", "severe_rate"):
-            rows.append((f"{name} {key}", *(num(e.get(key)) if e else "missing"
-                                             for e in entries)))
+            rows.append((f"{name} {key}", *(num(e.get(key)) if e else "missing" for e in entries)))
     if not rows:
         return []
     return [Heading(3, "F1 diagnostics"), Table(("", *labels), tuple(rows))]
 
 
-def agreement_section(
-    summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]
-) -> list[Block]:
+def agreement_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
     if all(s["judge_passes_per_answer"] == 1 for s in summaries):
         return []
     rows = []
     for name in benchmark_names(summaries):
         entries = [s["benchmarks"].get(name) for s in summaries]
-        rows.append((name, *(
-            f"agreement {num(e.get('judge_agreement'))}, kappa {num(e.get('judge_kappa'))}"
-            if e and "judge_agreement" in e else "n/a"
-            for e in entries
-        )))
-    return [Heading(3, "Judge agreement across passes"), Table(("benchmark", *labels),
-                                                                 tuple(rows))]
+        rows.append(
+            (
+                name,
+                *(
+                    f"agreement {num(e.get('judge_agreement'))}, kappa {num(e.get('judge_kappa'))}"
+                    if e and "judge_agreement" in e
+                    else "n/a"
+                    for e in entries
+                ),
+            )
+        )
+    return [Heading(3, "Judge agreement across passes"), Table(("benchmark", *labels), tuple(rows))]
 
 
-def differences_section(comparison: Mapping[str, Any] | None, refused: str | None,
-                        n_groups: int) -> list[Block]:
+def differences_section(
+    comparison: Mapping[str, Any] | None, refused: str | None, n_groups: int
+) -> list[Block]:
     blocks: list[Block] = [Heading(2, "Pairwise differences")]
     if refused:
         return [*blocks, Paragraph(refused)]
     if comparison is None:
-        return [*blocks, Paragraph(
-            "Only one run group: nothing to compare." if n_groups < 2 else "No comparison."
-        )]
+        return [
+            *blocks,
+            Paragraph(
+                "Only one run group: nothing to compare." if n_groups < 2 else "No comparison."
+            ),
+        ]
     if not comparison["like_for_like"]:
         fields = ", ".join(m["field"] for m in comparison["mismatches"])
-        blocks.append(Paragraph(
-            f"NOT LIKE FOR LIKE (forced with --force): the groups differ in {fields}. "
-            "Differences below mix model and set-up effects."
-        ))
-    blocks.append(Paragraph(
-        "A minus B on the cases both completed; 95% paired bootstrap interval (per benchmark: "
-        "percentile bootstrap of the differences; overall: stratified over benchmarks)."
-    ))
+        blocks.append(
+            Paragraph(
+                f"NOT LIKE FOR LIKE (forced with --force): the groups differ in {fields}. "
+                "Differences below mix model and set-up effects."
+            )
+        )
+    blocks.append(
+        Paragraph(
+            "A minus B on the cases both completed; 95% paired bootstrap interval (per benchmark: "
+            "percentile bootstrap of the differences; overall: stratified over benchmarks)."
+        )
+    )
     sections = [*comparison["benchmarks"].items(), ("overall", comparison["overall"])]
     n_pairs = len(comparison["overall"]["pairs"])
     for p in range(n_pairs):
@@ -220,14 +240,19 @@ def differences_section(comparison: Mapping[str, Any] | None, refused: str | Non
         for name, section in sections:
             pair = section["pairs"][p]
             excludes = pair["excludes_zero"]
-            rows.append((
-                name, str(pair["n"]), num(pair["difference"], signed=True),
-                interval(pair["ci95"]),
-                "n/a" if excludes is None else ("yes" if excludes else "no"),
-            ))
+            rows.append(
+                (
+                    name,
+                    str(pair["n"]),
+                    num(pair["difference"], signed=True),
+                    interval(pair["ci95"]),
+                    "n/a" if excludes is None else ("yes" if excludes else "no"),
+                )
+            )
         blocks.append(Heading(3, f"{first['a']} minus {first['b']}"))
-        blocks.append(Table(("benchmark", "n paired", "difference", "95% CI", "excludes 0"),
-                            tuple(rows)))
+        blocks.append(
+            Table(("benchmark", "n paired", "difference", "95% CI", "excludes 0"), tuple(rows))
+        )
     return blocks
 
 
@@ -235,8 +260,10 @@ def plot_section(png: bytes | None) -> list[Block]:
     blocks: list[Block] = [Heading(2, "Forest plot")]
     if png is None:
         return [*blocks, Paragraph(INSTALL_PLOT)]
-    return [*blocks, Figure(PLOT_FILE, "Benchmark means with 95% intervals, one colour per "
-                                       "model", png)]
+    return [
+        *blocks,
+        Figure(PLOT_FILE, "Benchmark means with 95% intervals, one colour per model", png),
+    ]
 
 
 def usage_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
@@ -244,15 +271,29 @@ def usage_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str])
     for label, s in zip(labels, summaries, strict=True):
         usage, cost = s["usage"], s["cost"]
         wall = usage["wall_time_seconds"]
-        rows.append((
-            label, tokens(usage["answer"]), tokens(usage["judge"]),
-            seconds(wall["sum_over_logs"]), seconds(wall["first_start_to_last_finish"]),
-            usd(cost["total"]) if cost else "no --prices",
-        ))
+        rows.append(
+            (
+                label,
+                tokens(usage["answer"]),
+                tokens(usage["judge"]),
+                seconds(wall["sum_over_logs"]),
+                seconds(wall["first_start_to_last_finish"]),
+                usd(cost["total"]) if cost else "no --prices",
+            )
+        )
     return [
         Heading(2, "Usage and cost"),
-        Table(("model", "answer tokens", "judge tokens", "wall time (sum over logs)",
-               "wall time (first start to last finish)", "cost (USD)"), tuple(rows)),
+        Table(
+            (
+                "model",
+                "answer tokens",
+                "judge tokens",
+                "wall time (sum over logs)",
+                "wall time (first start to last finish)",
+                "cost (USD)",
+            ),
+            tuple(rows),
+        ),
     ]
 
 

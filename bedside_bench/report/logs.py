@@ -151,9 +151,7 @@ def _token_usage(usage: ModelUsage | None) -> TokenUsage:
     )
 
 
-def case_record(
-    case_id: str, error: str | None, scores: Mapping[str, Any] | None
-) -> CaseRecord:
+def case_record(case_id: str, error: str | None, scores: Mapping[str, Any] | None) -> CaseRecord:
     """A case from one sample's error and scores (summary or full sample alike)."""
     score = None
     for name, candidate in (scores or {}).items():
@@ -313,8 +311,9 @@ def finish_record(record: LogRecord, reread: Sequence[str]) -> LogRecord:
     if reread:
         cases.update(full_cases(record.location, reread))
     judge = _uniform_judge(cases.values()) or record.judge_model
-    return replace(record, cases=cases, judge_model=judge, location=display_location(
-        record.location))
+    return replace(
+        record, cases=cases, judge_model=judge, location=display_location(record.location)
+    )
 
 
 async def read_headers_and_summaries(

@@ -46,16 +46,29 @@ def forest_png(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) ->
                 means.append(entry["mean"])
                 lows.append(entry["mean"] - entry["ci95"][0])
                 highs.append(entry["ci95"][1] - entry["mean"])
-            ax.errorbar(means, ys, xerr=[lows, highs], fmt="o", capsize=3, markersize=4,
-                        color=colours(m % 10), label=label)
+            ax.errorbar(
+                means,
+                ys,
+                xerr=[lows, highs],
+                fmt="o",
+                capsize=3,
+                markersize=4,
+                color=colours(m % 10),
+                label=label,
+            )
         ax.set_yticks(range(len(rows)), rows)
         ax.invert_yaxis()
         ax.axhline(len(rows) - 1.5, color="#999", linewidth=0.6)
         ax.set_xlim(-0.02, 1.02)  # room for interval caps at 0 and 1
         ax.set_xlabel("mean case score (95% bootstrap interval)")
         ax.grid(axis="x", alpha=0.3)
-        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(k, 3),
-                  frameon=False, fontsize="small")
+        ax.legend(
+            loc="lower center",
+            bbox_to_anchor=(0.5, 1.0),
+            ncol=min(k, 3),
+            frameon=False,
+            fontsize="small",
+        )
         fig.tight_layout()
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=110, metadata={"Software": None})

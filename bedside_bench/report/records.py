@@ -29,8 +29,7 @@ class TokenUsage:
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
             input_tokens_cache_read=self.input_tokens_cache_read + other.input_tokens_cache_read,
-            input_tokens_cache_write=self.input_tokens_cache_write
-            + other.input_tokens_cache_write,
+            input_tokens_cache_write=self.input_tokens_cache_write + other.input_tokens_cache_write,
             reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
             total_tokens=self.total_tokens + other.total_tokens,
         )
@@ -40,8 +39,7 @@ class TokenUsage:
             input_tokens=self.input_tokens - other.input_tokens,
             output_tokens=self.output_tokens - other.output_tokens,
             input_tokens_cache_read=self.input_tokens_cache_read - other.input_tokens_cache_read,
-            input_tokens_cache_write=self.input_tokens_cache_write
-            - other.input_tokens_cache_write,
+            input_tokens_cache_write=self.input_tokens_cache_write - other.input_tokens_cache_write,
             reasoning_tokens=self.reasoning_tokens - other.reasoning_tokens,
             total_tokens=self.total_tokens - other.total_tokens,
         )

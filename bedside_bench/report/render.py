@@ -99,15 +99,14 @@ def to_html(blocks: Sequence[Block], title: str = "BedsideBench report") -> str:
         elif isinstance(block, Paragraph):
             parts.append(f"<p>{_inline(block.text)}</p>")
         elif isinstance(block, Bullets):
-            parts.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in block.items)
-                         + "</ul>")
+            parts.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in block.items) + "</ul>")
         elif isinstance(block, Table):
             parts.append(_html_table(block))
         else:
             parts.append(_html_figure(block))
     body = "\n".join(parts)
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n"
         f"<body>\n{body}\n</body>\n</html>\n"
     )
@@ -119,10 +118,13 @@ def to_html(blocks: Sequence[Block], title: str = "BedsideBench report") -> str:
 
 def run_lines(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[str]:
     """What the scores depend on besides the model: once if shared, else per group."""
+
     def describe(s: Mapping[str, Any]) -> str:
         passes = s["judge_passes_per_answer"]
-        return (f"judge {s['judge_model']}, {s['protocol_version']}, dataset "
-                f"{s['dataset_sha256'][:12]}, {passes} judge pass{'es' if passes > 1 else ''}")
+        return (
+            f"judge {s['judge_model']}, {s['protocol_version']}, dataset "
+            f"{s['dataset_sha256'][:12]}, {passes} judge pass{'es' if passes > 1 else ''}"
+        )
 
     described = [describe(s) for s in summaries]
     if len(set(described)) == 1:
@@ -135,14 +137,22 @@ def terminal_table(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]
     rows: list[list[str]] = [["benchmark", *labels]]
     for name in benchmark_names(summaries):
         rows.append([name, *(score_cell(s["benchmarks"].get(name)) for s in summaries)])
-    rows.append(["overall", *(
-        f"{num(s['overall']['mean'])} [{s['overall']['ci95'][0]:.3f}, "
-        f"{s['overall']['ci95'][1]:.3f}] (n={s['overall']['n']}, failed={s['cases_failed']})"
-        if s["overall"] else "n/a (benchmark missing)"
-        for s in summaries
-    )])
+    rows.append(
+        [
+            "overall",
+            *(
+                f"{num(s['overall']['mean'])} [{s['overall']['ci95'][0]:.3f}, "
+                f"{s['overall']['ci95'][1]:.3f}] "
+                f"(n={s['overall']['n']}, failed={s['cases_failed']})"
+                if s["overall"]
+                else "n/a (benchmark missing)"
+                for s in summaries
+            ),
+        ]
+    )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip()
-             for r in rows]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join([*run_lines(summaries, labels), "", *lines])

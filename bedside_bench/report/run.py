@@ -102,8 +102,7 @@ def build_report(
     refused: str | None = None
     if len(groups) > 1:
         try:
-            comparison = compare(groups, labels, summaries, files, options.bootstrap,
-                                 options.force)
+            comparison = compare(groups, labels, summaries, files, options.bootstrap, options.force)
             validate(comparison, COMPARISON_SCHEMA)
         except ComparisonRefused as ex:
             refused = str(ex)
@@ -130,8 +129,11 @@ def build_report(
     print(table, file=out)
     for label, summary in zip(labels, summaries, strict=True):
         if not summary["complete"]:
-            print(f"{label}: INCOMPLETE ({summary['cases_failed']} failed, missing: "
-                  f"{', '.join(summary['missing_benchmarks']) or 'none'})", file=out)
+            print(
+                f"{label}: INCOMPLETE ({summary['cases_failed']} failed, missing: "
+                f"{', '.join(summary['missing_benchmarks']) or 'none'})",
+                file=out,
+            )
     if refused:
         print(f"report: {refused}", file=err)
     print(f"wrote {len(written)} files to {out_dir}", file=out)

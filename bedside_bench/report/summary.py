@@ -81,9 +81,7 @@ def benchmark_entry(
         "n": int(scores.size),
         "failed": len(evidence.failed),
         "mean": float(scores.mean()) if scores.size else None,
-        "ci95": list(
-            percentile_bootstrap(scores, options.resamples, options.seed).as_tuple()
-        )
+        "ci95": list(percentile_bootstrap(scores, options.resamples, options.seed).as_tuple())
         if scores.size
         else None,
     }
@@ -160,16 +158,15 @@ def comparability_notes(group: RunGroup) -> list[str]:
 def completeness_notes(group: RunGroup) -> list[str]:
     notes = []
     if group.cases_failed:
-        failed = ", ".join(f"{b.benchmark} {len(b.failed)}" for b in group.benchmarks.values()
-                           if b.failed)
+        failed = ", ".join(
+            f"{b.benchmark} {len(b.failed)}" for b in group.benchmarks.values() if b.failed
+        )
         notes.append(
             f"incomplete: {group.cases_failed} case(s) have no successful score ({failed}); "
             "they are left out of the means, not scored 0; redo them with `inspect eval-retry`"
         )
     if group.missing_benchmarks:
-        notes.append(
-            f"missing benchmarks: {', '.join(group.missing_benchmarks)}; no overall score"
-        )
+        notes.append(f"missing benchmarks: {', '.join(group.missing_benchmarks)}; no overall score")
     elif any(not b.completed for b in group.benchmarks.values()):
         notes.append("a benchmark has no completed case; no overall score")
     if any(log.epochs > 1 for log in group.logs):
@@ -178,19 +175,25 @@ def completeness_notes(group: RunGroup) -> list[str]:
 
 
 def _times(group: RunGroup) -> tuple[str | None, str | None]:
-    starts = [(t, log.started_at) for log in group.logs
-              if (t := parse_time(log.started_at)) is not None]
-    ends = [(t, log.completed_at) for log in group.logs
-            if (t := parse_time(log.completed_at)) is not None]
+    starts = [
+        (t, log.started_at) for log in group.logs if (t := parse_time(log.started_at)) is not None
+    ]
+    ends = [
+        (t, log.completed_at)
+        for log in group.logs
+        if (t := parse_time(log.completed_at)) is not None
+    ]
     first = min(starts, key=lambda p: p[0].timestamp())[1] if starts else None
     last = max(ends, key=lambda p: p[0].timestamp())[1] if ends else None
     return first, last
 
 
 def _data_source(group: RunGroup, notes: list[str]) -> str | None:
-    sources = list(dict.fromkeys(
-        log.data_source for log in reversed(group.logs) if log.data_source is not None
-    ))
+    sources = list(
+        dict.fromkeys(
+            log.data_source for log in reversed(group.logs) if log.data_source is not None
+        )
+    )
     if len(sources) > 1:
         notes.append(f"logs name several data sources with the same digest: {sources}")
     return sources[0] if sources else None
