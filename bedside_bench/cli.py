@@ -12,24 +12,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bedside_bench.arguments import non_negative_int, positive_int
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
 Subcommands = Any  # argparse's _SubParsersAction is private
 EXIT_USAGE = 1
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
-    return value
 
 
 # --------------------------------------------------------------------------------------------
@@ -53,13 +40,13 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--resamples",
-        type=_positive_int,
+        type=positive_int,
         default=BOOTSTRAP_RESAMPLES,
         help=f"bootstrap resamples (protocol: {BOOTSTRAP_RESAMPLES})",
     )
     parser.add_argument(
         "--seed",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=BOOTSTRAP_SEED,
         help=f"bootstrap seed (protocol: {BOOTSTRAP_SEED})",
     )

@@ -12,6 +12,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
 OPENAI_API_KEY = "OPENAI_API_KEY"
 # the reference runner (`evaluation/run_benchmark.py`) reads this name; Inspect does not
@@ -103,3 +104,14 @@ def redact(text: str, environ: Mapping[str, str] | None = None) -> str:
     for value in secret_values(environ):
         text = text.replace(value, REDACTED)
     return _URL_USERINFO.sub(lambda m: f"{m.group('scheme')}{REDACTED}@", text)
+
+
+def redact_credentials(url: str) -> str:
+    """Drop a URL's user and password (`https://user:token@host/...`).
+
+    `hf://owner/repo@revision` is left alone: there `@` names a revision, not a user.
+    """
+    parts = urlsplit(url)
+    if parts.scheme and parts.scheme != "hf" and "@" in parts.netloc:
+        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+    return url

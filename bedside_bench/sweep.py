@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bedside_bench.arguments import non_negative_int, positive_int
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, apply_aliases, check_credentials, redact
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
@@ -370,24 +371,10 @@ def run_sweep(options: SweepOptions | None = None, /, **fields: Any) -> SweepRes
 # command line
 
 
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def _batch(text: str) -> bool | int:
     if text.lower() in ("true", "yes", "on"):
         return True
-    return _positive_int(text)
+    return positive_int(text)
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -430,7 +417,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--revision", help="Hugging Face revision of the release")
     parser.add_argument(
         "--judge-retries",
-        type=_non_negative_int,
+        type=non_negative_int,
         metavar="N",
         help="times an invalid judge reply is asked again (task default 2)",
     )
@@ -444,25 +431,25 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-connections",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="concurrent requests per model, judge included (default: Inspect's adaptive limit)",
     )
     parser.add_argument(
         "--max-retries",
-        type=_non_negative_int,
+        type=non_negative_int,
         metavar="N",
         help="Inspect retries per call (default: until --timeout)",
     )
     parser.add_argument(
         "--timeout",
-        type=_positive_int,
+        type=positive_int,
         metavar="SECONDS",
         help="give up retrying a call after this long (default: never)",
     )
     parser.add_argument(
         "--attempt-timeout",
-        type=_positive_int,
+        type=positive_int,
         metavar="SECONDS",
         help="abandon one attempt of a call after this long and retry it",
     )
@@ -477,7 +464,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--retry-attempts",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=DEFAULT_RETRY_ATTEMPTS,
         metavar="N",
         help="re-runs of a task with failed cases, completed cases reused "
@@ -485,7 +472,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--retry-on-error",
-        type=_non_negative_int,
+        type=non_negative_int,
         metavar="N",
         help="re-run a failed case up to N times at once, inside the run",
     )

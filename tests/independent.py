@@ -61,3 +61,13 @@ def case_score(case: dict[str, Any], matched: dict[str, bool], severe_gate: bool
         return float(points_score(case["rubric_items"], matched))
     _, _, f1, severe = f1_parts(case["rubric_items"], matched)
     return 0.0 if (severe_gate and severe) else float(f1)
+
+
+def fleiss_kappa(rows: list[list[int]]) -> float:
+    """Fleiss' kappa written out from its definition: rows of per-category rating counts."""
+    n = sum(rows[0])
+    total = len(rows) * n
+    p_j = [sum(r[c] for r in rows) / total for c in range(len(rows[0]))]
+    p_i = [(sum(x * x for x in r) - n) / (n * (n - 1)) for r in rows]
+    p_bar, p_e = sum(p_i) / len(p_i), sum(p * p for p in p_j)
+    return (p_bar - p_e) / (1 - p_e)

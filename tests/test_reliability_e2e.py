@@ -33,7 +33,7 @@ from tests.doubles import (
     scripted_evidence,
     scripted_three_level,
 )
-from tests.independent import WEIGHT, read_cases
+from tests.independent import WEIGHT, fleiss_kappa, read_cases
 from tests.release_factory import write_release
 
 REPO = Path(__file__).resolve().parent.parent
@@ -83,16 +83,6 @@ def varying_judge() -> Any:
     return judge
 
 
-def fleiss(rows: list[list[int]]) -> float:
-    """Fleiss' kappa written out from its definition, for the independent path."""
-    n = sum(rows[0])
-    total = len(rows) * n
-    p_j = [sum(r[c] for r in rows) / total for c in range(len(rows[0]))]
-    p_i = [(sum(x * x for x in r) - n) / (n * (n - 1)) for r in rows]
-    p_bar, p_e = sum(p_i) / len(p_i), sum(p * p for p in p_j)
-    return (p_bar - p_e) / (1 - p_e)
-
-
 @pytest.mark.parametrize("passes", [2, 3])
 def test_repeated_judging_majority_agreement_and_kappa(
     tmp_path: Path, provider_env: ProviderDouble, passes: int
@@ -127,7 +117,7 @@ def test_repeated_judging_majority_agreement_and_kappa(
         assert {a["pass"] for a in meta["judge_attempts"]} == set(range(1, passes + 1))
     metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
     assert metrics["judge_agreement"].value == pytest.approx(float(np.mean(agreements)))
-    assert metrics["judge_kappa"].value == pytest.approx(fleiss(rows))
+    assert metrics["judge_kappa"].value == pytest.approx(fleiss_kappa(rows))
     assert provider_env.count(kind="judge") == passes * 3
 
 

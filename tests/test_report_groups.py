@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.credentials import redact_credentials
 from bedside_bench.report.groups import (
     GroupKey,
     group_labels,
@@ -15,7 +16,7 @@ from bedside_bench.report.groups import (
     merge_benchmark,
     slug,
 )
-from bedside_bench.report.logs import display_location, redact_credentials
+from bedside_bench.report.logs import display_location
 from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
 from bedside_bench.report.usage import (
     check_prices,

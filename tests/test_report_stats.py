@@ -18,6 +18,7 @@ from bedside_bench.report.comparison import ComparisonRefused, compare, paired_d
 from bedside_bench.report.groups import RunGroup, group_labels, group_records
 from bedside_bench.report.records import CaseRecord, LogRecord
 from bedside_bench.report.summary import BootstrapOptions, judge_kappa, summarise
+from tests.independent import fleiss_kappa
 from tests.report_helpers import expected_interval, expected_stratified
 
 DIGEST = "a" * 64
@@ -282,15 +283,8 @@ def test_temperatures_single_value_or_distinct_values_with_a_note() -> None:
 
 
 def fleiss_by_hand(items: Sequence[Sequence[bool]]) -> float:
-    """Fleiss' kappa, written out: P_i, P_bar, p_j, P_e."""
-    m = len(items[0])
-    n = len(items)
-    counts = [(sum(it), m - sum(it)) for it in items]
-    p_i = [(a * a + b * b - m) / (m * (m - 1)) for a, b in counts]
-    p_bar = sum(p_i) / n
-    p_yes = sum(a for a, _ in counts) / (n * m)
-    p_e = p_yes**2 + (1 - p_yes) ** 2
-    return (p_bar - p_e) / (1 - p_e)
+    """Fleiss' kappa of matched/unmatched decisions, by the definition."""
+    return fleiss_kappa([[sum(it), len(it) - sum(it)] for it in items])
 
 
 def test_judge_agreement_and_kappa_only_with_several_passes() -> None:

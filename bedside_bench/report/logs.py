@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from inspect_ai.log import (
     EvalLog,
@@ -31,6 +31,7 @@ from inspect_ai.log import (
 from inspect_ai.model import ModelUsage
 
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
+from bedside_bench.credentials import redact_credentials
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
 from bedside_bench.report.usage import split_usage
@@ -73,17 +74,6 @@ class Progress:
 
 # --------------------------------------------------------------------------------------------
 # locations
-
-
-def redact_credentials(url: str) -> str:
-    """Drop a URL's user and password (`https://user:token@host/...`).
-
-    `hf://owner/repo@revision` is left alone: there `@` names a revision, not a user.
-    """
-    parts = urlsplit(url)
-    if parts.scheme and parts.scheme != "hf" and "@" in parts.netloc:
-        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
-    return url
 
 
 def display_location(location: str) -> str:
