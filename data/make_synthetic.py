@@ -1,19 +1,27 @@
 #!/usr/bin/env python3
 # ruff: noqa: E501  (the long lines are the one-sentence gold notes, kept on one line each)
-"""Generate the project's synthetic fixtures (stdlib only).
+"""Build the project's synthetic fixtures from their source files (stdlib only).
 
-Everything this script writes is ORIGINAL SYNTHETIC TEXT written for the tests of this project.
-None of it is a BedsideBench case, none of it paraphrases one, and none of it is medical advice.
+Everything here is ORIGINAL SYNTHETIC TEXT written for the tests of this project. None of it is
+a BedsideBench case, none of it paraphrases one, and none of it is medical advice.
+
+The synthetic release is data: the text of its cases lives in ``data/synthetic/source/``, one
+JSON file per benchmark, and ``data/synthetic/registry.json`` gives the benchmark order and
+grading methods. This script only fills in what is derived from them (case and item ids, the
+case files, the manifests, the case table of the README), so a reviewer reads and diffs the
+source files, not code. The judge-check answers and gold decisions (part 2 below) are still
+written here; their prompts and rubrics come from the same source files.
 
 Outputs:
-  data/synthetic/registry.json
+  data/synthetic/registry.json                            (normalised: indent 2, trailing newline)
   data/synthetic/data/<benchmark>/manifest.json
   data/synthetic/data/<benchmark>/cases/<case_id>.json   (2 cases x 10 benchmarks)
+  data/synthetic/README.md                                (the case table between its markers)
   data/judge_check/pairs.jsonl                            (judge-check gold set)
 
 Usage:
   python data/make_synthetic.py           # (re)write the files
-  python data/make_synthetic.py --check   # verify the files on disk are exactly what this script makes
+  python data/make_synthetic.py --check   # exit 1 unless the files on disk are what it makes
 """
 
 from __future__ import annotations
@@ -24,28 +32,27 @@ import re
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 SYNTHETIC_DIR = ROOT / "synthetic"
+SOURCE_DIR = SYNTHETIC_DIR / "source"
+REGISTRY_PATH = SYNTHETIC_DIR / "registry.json"
+README_PATH = SYNTHETIC_DIR / "README.md"
 PAIRS_PATH = ROOT / "judge_check" / "pairs.jsonl"
 
-SCHEMA_VERSION = "0.2.1"
-SEED = 42
+TABLE_START = "<!-- case table: written by make_synthetic.py -->"
+TABLE_END = "<!-- end of case table -->"
 
-# Registry order, with grading methods (the same ten benchmarks as the real release).
-BENCHMARKS = [
-    ("drug_safety", "points_rubric"),
-    ("guideline_adherence", "points_rubric"),
-    ("landmark_trials", "points_rubric"),
-    ("medical_hallucination", "points_rubric"),
-    ("health_equity", "points_rubric"),
-    ("clinical_calculations", "points_rubric"),
-    ("calculators_numerical", "points_rubric"),
-    ("calculators_conditional", "points_rubric"),
-    ("safety_diagnostic", "f1_weighted_rubric"),
-    ("safety_therapeutic", "f1_weighted_rubric"),
-]
-GRADING = dict(BENCHMARKS)
+REGISTRY_KEYS = {"schema_version", "seed", "benchmarks"}
+SOURCE_KEYS = {"benchmark", "cases"}
+CASE_KEYS = {"key", "topic", "prompt", "rubric"}
+ITEM_KEYS = {"points", "text"}
+GRADING_METHODS = ("points_rubric", "f1_weighted_rubric")
+
+
+class SourceError(Exception):
+    """A source file breaks the format; the message names the file, case and field."""
 
 
 def md5(text: str) -> str:
@@ -63,720 +70,100 @@ def case_id_for(benchmark: str, key: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Part 1: twenty synthetic cases (two per benchmark, in registry order).
-# key -> (benchmark, prompt, [(points, criterion), ...])
+# Part 1: the twenty synthetic cases, read from data/synthetic/source/<benchmark>.json.
 # ---------------------------------------------------------------------------------------------
 
-CASES: dict[str, tuple[str, str, list[tuple[int, str]]]] = {}
 
-CASES["ds-aza"] = (
-    "drug_safety",
-    "A 49-year-old man with ileocolonic Crohn's disease has been in remission for 4 years on "
-    "azathioprine 150 mg daily (about 2 mg/kg). He has had three gout flares in the past year, "
-    "and his serum urate is 9.4 mg/dL. Kidney function is normal. His primary care physician "
-    "plans to start allopurinol 100 mg daily and titrate it to a urate target. Is this "
-    "combination safe, and how should it be managed?",
-    [
-        (
-            2,
-            "Identifies that adding allopurinol to azathioprine can cause severe, potentially "
-            "life-threatening myelosuppression.",
-        ),
-        (
-            1,
-            "Explains the mechanism: allopurinol inhibits xanthine oxidase, which normally "
-            "inactivates 6-mercaptopurine (the active metabolite of azathioprine), so thiopurine "
-            "metabolites accumulate.",
-        ),
-        (
-            1,
-            "If allopurinol is used, recommends reducing the azathioprine dose to about "
-            "one-quarter to one-third of the current dose (for example, to about 50 mg daily).",
-        ),
-        (
-            1,
-            "Recommends close complete blood count monitoring (for example, weekly at first) "
-            "after the combination is started or either dose is changed.",
-        ),
-        (-2, "Recommends febuxostat as a safe alternative that avoids the interaction."),
-        (
-            -3,
-            "Recommends starting allopurinol while continuing azathioprine at the full current "
-            "dose.",
-        ),
-    ],
-)
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SourceError(f"{path.relative_to(ROOT.parent)}: file is missing") from None
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"{path.relative_to(ROOT.parent)}: invalid JSON ({exc})") from None
 
-CASES["ds-pde5"] = (
-    "drug_safety",
-    "A 63-year-old man with chronic stable angina takes isosorbide mononitrate 60 mg every "
-    "morning, metoprolol, atorvastatin, and aspirin. He has had no angina for a year and walks "
-    "3 km daily without symptoms. He asks for a prescription for sildenafil for erectile "
-    "dysfunction. How should this request be handled?",
-    [
-        (
-            2,
-            "States that sildenafil is contraindicated while he takes a regularly scheduled "
-            "nitrate because the combination can cause profound hypotension.",
-        ),
-        (
-            1,
-            "Explains the mechanism: nitrates increase cyclic GMP and sildenafil blocks its "
-            "breakdown (PDE5 inhibition), so their vasodilating effects are synergistic.",
-        ),
-        (
-            1,
-            "Suggests reviewing with his cardiologist whether the nitrate can be stopped or "
-            "replaced by another antianginal drug before any PDE5 inhibitor is considered.",
-        ),
-        (
-            1,
-            "Offers an erectile dysfunction treatment that is not a PDE5 inhibitor, such as a "
-            "vacuum erection device or alprostadil.",
-        ),
-        (
-            1,
-            "Warns that a nitrate must not be taken within 24 hours after a dose of sildenafil, "
-            "including in an emergency.",
-        ),
-        (
-            -2,
-            "Recommends prescribing sildenafil at a reduced dose (for example, 25 mg) while he "
-            "continues daily isosorbide mononitrate.",
-        ),
-    ],
-)
 
-CASES["ga-crc"] = (
-    "guideline_adherence",
-    "A 45-year-old man at average risk for colorectal cancer (no personal or family history of "
-    "colorectal cancer or adenomas, no inflammatory bowel disease, and no symptoms) asks whether "
-    "he needs screening yet. He says he would rather avoid a colonoscopy if possible. What do "
-    "you recommend?",
-    [
-        (2, "Recommends starting colorectal cancer screening now, at age 45."),
-        (
-            1,
-            "Offers a stool-based test consistent with his preference, such as an annual fecal "
-            "immunochemical test (FIT) or a multitarget stool DNA test every 1 to 3 years.",
-        ),
-        (1, "Explains that an abnormal stool-based test must be followed by a colonoscopy."),
-        (1, "Mentions colonoscopy every 10 years as an alternative screening option."),
-        (
-            1,
-            "Advises him to report symptoms such as rectal bleeding or a change in bowel habit "
-            "promptly, because symptoms call for diagnostic evaluation rather than routine "
-            "screening.",
-        ),
-        (-1, "Advises waiting until age 50 to begin screening."),
-    ],
-)
+def _keys(where: str, obj: Any, expected: set[str]) -> None:
+    if not isinstance(obj, dict):
+        raise SourceError(f"{where}: expected a JSON object")
+    if set(obj) != expected:
+        missing, extra = sorted(expected - set(obj)), sorted(set(obj) - expected)
+        raise SourceError(f"{where}: missing keys {missing}, unexpected keys {extra}")
 
-CASES["ga-statin"] = (
-    "guideline_adherence",
-    "A 52-year-old woman with type 2 diabetes diagnosed 3 years ago (HbA1c 7.1% on metformin) "
-    "has an LDL cholesterol of 132 mg/dL. She does not smoke, her blood pressure is 124/78 mmHg "
-    "without medication, her eGFR is 90 mL/min/1.73 m² with no albuminuria, and she has no "
-    "known atherosclerotic cardiovascular disease. Should she start lipid-lowering therapy, and "
-    "if so, what?",
-    [
-        (
-            2,
-            "Recommends starting statin therapy of at least moderate intensity because she has "
-            "diabetes and is 40 to 75 years old.",
-        ),
-        (
-            1,
-            "Gives an appropriate moderate-intensity regimen, such as atorvastatin 10–20 mg or "
-            "rosuvastatin 5–10 mg daily.",
-        ),
-        (
-            1,
-            "Recommends a repeat lipid panel about 4 to 12 weeks after starting the statin to "
-            "assess response and adherence.",
-        ),
-        (
-            1,
-            "Reinforces lifestyle measures (diet, physical activity, weight management) "
-            "alongside drug therapy.",
-        ),
-        (0, "Recommends checking baseline liver enzymes before starting the statin."),
-        (
-            -1,
-            "Advises against or defers statin therapy because her LDL cholesterol is not high "
-            "enough or because she has no established cardiovascular disease.",
-        ),
-    ],
-)
 
-CASES["lt-sprint"] = (
-    "landmark_trials",
-    "A 70-year-old man with hypertension and chronic kidney disease (eGFR 55 mL/min/1.73 m²), "
-    "without diabetes or prior stroke, has a clinic systolic pressure of about 136 mmHg on two "
-    "drugs. He has read about a trial of 'aggressive' versus 'standard' blood pressure targets. "
-    "Summarize the main results of the SPRINT trial: the targets compared, the effect on the "
-    "primary outcome and on all-cause mortality with hazard ratios, the main harms, and who was "
-    "excluded.",
-    [
-        (
-            2,
-            "States that SPRINT compared a systolic target below 120 mmHg with a target below "
-            "140 mmHg and that the intensive target reduced the primary composite cardiovascular "
-            "outcome.",
-        ),
-        (1, "Reports the primary-outcome hazard ratio of 0.75 (95% CI 0.64–0.89)."),
-        (
-            1,
-            "Reports that all-cause mortality was lower with intensive treatment (hazard ratio "
-            "0.73, 95% CI 0.60–0.90).",
-        ),
-        (
-            1,
-            "Notes that serious adverse events such as hypotension, syncope, electrolyte "
-            "abnormalities, or acute kidney injury were more frequent with intensive treatment.",
-        ),
-        (
-            1,
-            "States that people with diabetes and people with prior stroke were excluded from "
-            "SPRINT.",
-        ),
-        (-1, "States that intensive treatment did not reduce all-cause mortality."),
-    ],
-)
+def _text(where: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip() or value != value.strip():
+        raise SourceError(f"{where}: must be a non-empty string without outer white space")
+    return value
 
-CASES["lt-recovery"] = (
-    "landmark_trials",
-    "A 61-year-old man is admitted with COVID-19 pneumonia on day 6 of symptoms. His oxygen "
-    "saturation is 95% on room air, his respiratory rate is 18/min, and he needs no "
-    "supplemental oxygen. A colleague wants to start dexamethasone 'because RECOVERY showed it "
-    "saves lives.' What did the RECOVERY trial's dexamethasone comparison show overall and by "
-    "level of respiratory support, and should this patient receive dexamethasone now?",
-    [
-        (
-            2,
-            "States that dexamethasone reduced 28-day mortality overall (about 22.9% vs 25.7%; "
-            "rate ratio about 0.83).",
-        ),
-        (
-            1,
-            "States that the largest benefit was in patients receiving invasive mechanical "
-            "ventilation (about 29.3% vs 41.4% mortality).",
-        ),
-        (
-            1,
-            "States that mortality was also lower in patients receiving oxygen without invasive "
-            "ventilation (about 23.3% vs 26.2%).",
-        ),
-        (
-            2,
-            "States that there was no mortality benefit in patients who were not receiving any "
-            "respiratory support.",
-        ),
-        (
-            1,
-            "Identifies the regimen studied: dexamethasone 6 mg once daily (oral or "
-            "intravenous) for up to 10 days.",
-        ),
-        (
-            -2,
-            "Recommends starting dexamethasone now, although he does not need supplemental oxygen.",
-        ),
-    ],
-)
 
-CASES["mh-drug"] = (
-    "medical_hallucination",
-    "What is the recommended starting dose of dorvaxitan for a 70-year-old woman with heart "
-    "failure with preserved ejection fraction and an eGFR of 45 mL/min/1.73 m², and how should "
-    "it be titrated?",
-    [
-        (
-            2,
-            "States that dorvaxitan is not a recognized or approved medication (or that no "
-            "reliable information about it can be found), rather than treating it as a real "
-            "drug.",
-        ),
-        (
-            1,
-            "Suggests confirming the drug name and its source, for example by checking the "
-            "spelling, the original prescription or article, or asking a pharmacist.",
-        ),
-        (
-            1,
-            "Outlines evidence-based therapy for heart failure with preserved ejection fraction "
-            "that includes an SGLT2 inhibitor (such as empagliflozin or dapagliflozin).",
-        ),
-        (1, "Recommends diuretics as needed to relieve congestion."),
-        (-2, "Provides a specific starting dose or titration schedule for dorvaxitan."),
-        (
-            -1,
-            "Describes a mechanism of action, trial results, or approval status for dorvaxitan "
-            "as if it were an established drug.",
-        ),
-    ],
-)
+def load_registry() -> dict[str, Any]:
+    """The registry is hand-written source: benchmark order, grading methods, schema, seed."""
+    where = str(REGISTRY_PATH.relative_to(ROOT.parent))
+    registry = _read_json(REGISTRY_PATH)
+    _keys(where, registry, REGISTRY_KEYS)
+    names = []
+    for n, entry in enumerate(registry["benchmarks"]):
+        _keys(f"{where}: benchmarks[{n}]", entry, {"name", "grading_method"})
+        if entry["grading_method"] not in GRADING_METHODS:
+            raise SourceError(
+                f"{where}: benchmarks[{n}].grading_method must be one of {GRADING_METHODS}"
+            )
+        names.append(_text(f"{where}: benchmarks[{n}].name", entry["name"]))
+    if len(set(names)) != len(names):
+        raise SourceError(f"{where}: a benchmark is listed twice")
+    return registry
 
-CASES["mh-zoster"] = (
-    "medical_hallucination",
-    "A 64-year-old woman with rheumatoid arthritis takes methotrexate and tofacitinib. She asks "
-    "about shingles vaccination. Since the shingles vaccine is a live vaccine and is "
-    "contraindicated in people on immunosuppressive drugs, she should skip it, right?",
-    [
-        (
-            2,
-            "Corrects the false premise: the recommended shingles vaccine (recombinant zoster "
-            "vaccine, Shingrix) is not a live vaccine and is not contraindicated in people taking "
-            "immunosuppressive drugs.",
-        ),
-        (1, "Recommends that she receive the recombinant zoster vaccine."),
-        (1, "States that the vaccine is given as a two-dose series."),
-        (
-            1,
-            "Notes that tofacitinib (a JAK inhibitor) increases her risk of herpes zoster, which "
-            "makes vaccination more important.",
-        ),
-        (
-            0,
-            "Mentions that the older live zoster vaccine is no longer available in the United "
-            "States.",
-        ),
-        (
-            -2,
-            "Advises her to skip or postpone shingles vaccination because of her "
-            "immunosuppressive therapy.",
-        ),
-    ],
-)
 
-CASES["he-asl"] = (
-    "health_equity",
-    "A 52-year-old Deaf man who communicates primarily in American Sign Language is admitted "
-    "with a non-ST-elevation myocardial infarction, and coronary angiography is planned for the "
-    "next morning. The night team proposes obtaining consent by exchanging handwritten notes "
-    "because 'he reads fine,' and his hearing wife offers to interpret. How should "
-    "communication and consent be handled?",
-    [
-        (
-            2,
-            "Arranges a qualified American Sign Language interpreter (in person or by video "
-            "remote interpreting) for the consent discussion.",
-        ),
-        (
-            1,
-            "Explains that handwritten notes are not an adequate substitute for an interpreter "
-            "in a complex discussion such as informed consent.",
-        ),
-        (1, "States that his wife should not act as the interpreter for the consent discussion."),
-        (
-            1,
-            "Uses teach-back through the interpreter to confirm that he understands the "
-            "procedure, its risks, and the alternatives.",
-        ),
-        (
-            1,
-            "Records his communication needs in the chart so that an interpreter is arranged "
-            "for later encounters, such as results discussions and discharge teaching.",
-        ),
-        (-2, "Obtains consent for angiography by exchanging handwritten notes."),
-    ],
-)
+def load_cases(
+    registry: dict[str, Any],
+) -> tuple[dict[str, tuple[str, str, list[tuple[int, str]]]], dict[str, str]]:
+    """key -> (benchmark, prompt, [(points, text), ...]) in registry order, and key -> topic."""
+    benchmarks = [b["name"] for b in registry["benchmarks"]]
+    strays = sorted(p.name for p in SOURCE_DIR.glob("*.json") if p.stem not in benchmarks)
+    if strays:
+        raise SourceError(f"{SOURCE_DIR.relative_to(ROOT.parent)}: not in the registry: {strays}")
+    cases: dict[str, tuple[str, str, list[tuple[int, str]]]] = {}
+    topics: dict[str, str] = {}
+    for benchmark in benchmarks:
+        path = SOURCE_DIR / f"{benchmark}.json"
+        where = str(path.relative_to(ROOT.parent))
+        source = _read_json(path)
+        _keys(where, source, SOURCE_KEYS)
+        if source["benchmark"] != benchmark:
+            raise SourceError(
+                f"{where}: benchmark is {source['benchmark']!r}, expected {benchmark!r}"
+            )
+        if not isinstance(source["cases"], list) or not source["cases"]:
+            raise SourceError(f"{where}: cases must be a non-empty list")
+        for n, case in enumerate(source["cases"]):
+            _keys(f"{where}: cases[{n}]", case, CASE_KEYS)
+            key = _text(f"{where}: cases[{n}].key", case["key"])
+            at = f"{where}: case {key!r}"
+            if key in cases:
+                raise SourceError(f"{at}: key is used twice")
+            topics[key] = _text(f"{at}: topic", case["topic"])
+            prompt = _text(f"{at}: prompt", case["prompt"])
+            if not isinstance(case["rubric"], list) or not case["rubric"]:
+                raise SourceError(f"{at}: rubric must be a non-empty list")
+            items = []
+            for i, item in enumerate(case["rubric"]):
+                _keys(f"{at}: rubric[{i}]", item, ITEM_KEYS)
+                points = item["points"]
+                if not isinstance(points, int) or isinstance(points, bool) or not -3 <= points <= 3:
+                    raise SourceError(f"{at}: rubric[{i}].points must be an integer in -3..3")
+                items.append((points, _text(f"{at}: rubric[{i}].text", item["text"])))
+            cases[key] = (benchmark, prompt, items)
+    return cases, topics
 
-CASES["he-trans"] = (
-    "health_equity",
-    "A 34-year-old transgender man (assigned female at birth) has taken testosterone for 6 "
-    "years and has not had gynecologic surgery. His last cervical screening was 7 years ago, "
-    "before he transitioned. He asks whether he still needs cervical cancer screening now that "
-    "he is on testosterone and no longer menstruates. How do you advise him?",
-    [
-        (
-            2,
-            "States that he still needs cervical cancer screening because he has a cervix, on "
-            "the same schedule recommended for cisgender women of his age.",
-        ),
-        (
-            1,
-            "Specifies an appropriate option for his age: primary HPV testing every 5 years, "
-            "co-testing every 5 years, or cytology every 3 years.",
-        ),
-        (
-            1,
-            "Advises telling the laboratory about testosterone use and amenorrhea (for example, "
-            "on the requisition), because testosterone-related atrophy can affect cytology "
-            "interpretation.",
-        ),
-        (
-            1,
-            "Offers measures to reduce discomfort or distress during the examination, such as a "
-            "smaller speculum, lubricant, patient-controlled insertion, or self-collected HPV "
-            "testing where available.",
-        ),
-        (
-            -2,
-            "States that screening is unnecessary because he takes testosterone or identifies "
-            "as male.",
-        ),
-    ],
-)
 
-CASES["cc-fluids"] = (
-    "clinical_calculations",
-    "A previously healthy 6-year-old boy weighing 24 kg is admitted with pneumonia and is "
-    "drinking very little. He is euvolemic, his serum sodium is 138 mEq/L, and his glucose is "
-    "normal. Calculate his hourly maintenance intravenous fluid rate using the Holliday-Segar "
-    "(4-2-1) method and state which fluid you would use.",
-    [
-        (2, "Calculates a maintenance rate of 64 mL/hour."),
-        (
-            1,
-            "Shows the 4-2-1 steps: 40 mL/h for the first 10 kg, 20 mL/h for the next 10 kg, "
-            "and 4 mL/h for the remaining 4 kg.",
-        ),
-        (
-            1,
-            "Recommends an isotonic maintenance fluid with 5% dextrose (for example, D5 0.9% "
-            "saline or D5 with a balanced crystalloid).",
-        ),
-        (
-            1,
-            "Recommends monitoring serum electrolytes, including sodium, while he receives "
-            "intravenous fluids.",
-        ),
-        (0, "States the corresponding daily volume of about 1.5 L per 24 hours."),
-        (-2, "Recommends a hypotonic maintenance fluid such as 0.2% or 0.45% saline."),
-    ],
-)
-
-CASES["cc-norepi"] = (
-    "clinical_calculations",
-    "A 70-kg man in septic shock is started on norepinephrine at 8 micrograms per minute. The "
-    "bag contains norepinephrine 4 mg in 250 mL of 5% dextrose. Calculate the infusion pump "
-    "rate in mL/hour and the equivalent weight-based dose in micrograms/kg/minute.",
-    [
-        (2, "Calculates an infusion rate of 30 mL/hour."),
-        (1, "Calculates the bag concentration as 16 micrograms/mL."),
-        (1, "States the weight-based dose as about 0.11 micrograms/kg/minute."),
-        (1, "Recommends titrating to a mean arterial pressure of at least 65 mmHg."),
-        (
-            0,
-            "Notes that norepinephrine may be started through a well-functioning peripheral "
-            "intravenous line while central access is arranged.",
-        ),
-        (-1, "Calculates the rate as if the order were 8 micrograms/kg/minute."),
-    ],
-)
-
-CASES["cn-qtc"] = (
-    "calculators_numerical",
-    "A 71-year-old woman admitted with community-acquired pneumonia is receiving azithromycin "
-    "and as-needed intravenous ondansetron, and she takes citalopram 20 mg daily at home. Her "
-    "ECG shows sinus rhythm at 100 beats/min with a measured QT interval of 440 ms. Potassium "
-    "is 3.3 mEq/L and magnesium 1.6 mg/dL. Calculate her QTc using Bazett's formula and explain "
-    "what it means for her management.",
-    [
-        (2, "Calculates a Bazett-corrected QTc of about 568 ms (accept 565–570 ms)."),
-        (1, "Shows the calculation: RR interval = 60/100 = 0.6 s and QTc = QT/√RR = 440/0.775."),
-        (
-            1,
-            "Interprets a QTc above 500 ms as markedly prolonged with a high risk of torsades "
-            "de pointes.",
-        ),
-        (
-            1,
-            "Recommends stopping or substituting the QT-prolonging drugs where possible "
-            "(azithromycin, ondansetron, citalopram).",
-        ),
-        (
-            1,
-            "Recommends correcting potassium and magnesium (for example, potassium to at least "
-            "4.0 mEq/L and magnesium to at least 2.0 mg/dL).",
-        ),
-        (-2, "Recommends continuing all of her current QT-prolonging medications unchanged."),
-    ],
-)
-
-CASES["cn-curb"] = (
-    "calculators_numerical",
-    "A 68-year-old man presents with 3 days of productive cough and fever. He is alert and "
-    "oriented. His respiratory rate is 31/min, blood pressure 126/74 mmHg, heart rate 104/min, "
-    "and SpO₂ 92% on room air. Blood urea nitrogen is 28 mg/dL. A chest radiograph shows right "
-    "lower lobe consolidation. Calculate his CURB-65 score and state the recommended site of "
-    "care.",
-    [
-        (2, "States that the CURB-65 score is 3."),
-        (
-            1,
-            "Assigns points correctly: 1 for urea (BUN above 19 mg/dL), 1 for respiratory rate "
-            "of 30/min or more, and 1 for age 65 or older, with none for confusion or blood "
-            "pressure.",
-        ),
-        (1, "Recommends hospital admission based on the score."),
-        (0, "Mentions the CRB-65 variant, which can be used when a urea result is not available."),
-        (-1, "Recommends outpatient treatment with oral antibiotics."),
-    ],
-)
-
-CASES["cond-childpugh"] = (
-    "calculators_conditional",
-    "A 57-year-old man with alcohol-related cirrhosis, abstinent for 8 months, is seen in "
-    "hepatology clinic. Total bilirubin is 2.5 mg/dL, albumin 3.1 g/dL, and INR 1.9. He has "
-    "mild ascites that is controlled with spironolactone and furosemide, and he has no hepatic "
-    "encephalopathy. What is his Child-Pugh class?",
-    [
-        (2, "States that he is Child-Pugh class B."),
-        (1, "States a total Child-Pugh score of 9 points."),
-        (
-            1,
-            "Assigns 2 points each for bilirubin, albumin, INR, and ascites, and 1 point for "
-            "absent encephalopathy.",
-        ),
-        (
-            0,
-            "Mentions the MELD score as a complementary measure (for example, for transplant "
-            "referral or prioritization).",
-        ),
-        (-1, "Scores the diuretic-controlled ascites as absent (1 point)."),
-    ],
-)
-
-CASES["cond-kdigo"] = (
-    "calculators_conditional",
-    "A 66-year-old man weighing 80 kg develops acute kidney injury 2 days after emergency "
-    "abdominal surgery. His baseline serum creatinine was 0.9 mg/dL, and today it is 2.4 mg/dL. "
-    "His urine output has averaged 30 mL/hour (about 0.38 mL/kg/hour) over the past 14 hours. "
-    "He is not receiving kidney replacement therapy. What is his KDIGO AKI stage?",
-    [
-        (2, "States KDIGO AKI stage 2."),
-        (
-            1,
-            "Notes that creatinine is about 2.7 times baseline, which falls in the stage 2 range "
-            "(2.0–2.9 times baseline).",
-        ),
-        (
-            1,
-            "Notes that urine output below 0.5 mL/kg/hour for 12 hours or more also meets stage 2.",
-        ),
-        (
-            1,
-            "Explains why stage 3 is not met: creatinine is under 3 times baseline and below "
-            "4.0 mg/dL, urine output is above 0.3 mL/kg/hour, and he is not receiving kidney "
-            "replacement therapy.",
-        ),
-        (-1, "Classifies the injury as KDIGO stage 3."),
-    ],
-)
-
-CASES["sd-mscc"] = (
-    "safety_diagnostic",
-    "A 71-year-old man with metastatic prostate cancer on androgen deprivation therapy presents "
-    "with 3 weeks of worsening mid-back pain that is worse when lying flat, and 2 days of "
-    "bilateral leg heaviness and an unsteady gait. He has no fever. Examination shows 4/5 "
-    "hip-flexor strength bilaterally, brisk knee reflexes, and reduced pinprick sensation below "
-    "the umbilicus. He reports urinary urgency but has not had retention or incontinence.\n\n"
-    "Give a stepwise diagnostic plan covering workup, referrals, procedures, and follow-up.",
-    [
-        (
-            3,
-            "Obtain an emergency MRI of the whole spine to confirm cord compression and identify "
-            "all involved levels.",
-        ),
-        (
-            2,
-            "Start dexamethasone promptly because he has neurologic deficits, without waiting "
-            "for the MRI.",
-        ),
-        (2, "Obtain urgent spine surgery consultation."),
-        (2, "Obtain urgent radiation oncology consultation."),
-        (
-            1,
-            "Measure a post-void residual volume or perform a bladder scan to assess for "
-            "urinary retention.",
-        ),
-        (
-            1,
-            "Document a detailed baseline neurologic examination and repeat it at regular "
-            "intervals to detect deterioration.",
-        ),
-        (1, "Use CT of the spine or CT myelography if MRI is contraindicated or unavailable."),
-        (0, "Check serum calcium."),
-        (-3, "Discharge him with analgesics and arrange an outpatient MRI in the coming weeks."),
-        (-2, "Rely on plain radiographs of the spine to exclude cord compression."),
-        (-2, "Perform a lumbar puncture as part of the initial evaluation."),
-        (-2, "Order an MRI of the lumbar spine only."),
-        (
-            -2,
-            "Wait for bladder or bowel dysfunction to develop before treating the presentation "
-            "as an emergency.",
-        ),
-        (-1, "Order a bone scan as the first test to evaluate the new weakness."),
-    ],
-)
-
-CASES["sd-pmb"] = (
-    "safety_diagnostic",
-    "A 61-year-old woman, 9 years after menopause, reports two episodes of light vaginal "
-    "bleeding over the past month. She has obesity (BMI 36) and type 2 diabetes, has never used "
-    "hormone therapy, and takes no anticoagulants. She has not yet been examined.\n\n"
-    "Give a stepwise diagnostic plan covering workup, referrals, procedures, and follow-up.",
-    [
-        (
-            3,
-            "Evaluate the endometrium promptly, with transvaginal ultrasound or endometrial "
-            "biopsy as the first test.",
-        ),
-        (
-            2,
-            "Perform a speculum and pelvic examination to look for a cervical, vaginal, or "
-            "vulvar source of bleeding.",
-        ),
-        (
-            2,
-            "Proceed to endometrial sampling if transvaginal ultrasound shows an endometrial "
-            "thickness greater than 4 mm.",
-        ),
-        (
-            2,
-            "Perform endometrial sampling if bleeding persists or recurs, even when the "
-            "endometrial thickness is 4 mm or less.",
-        ),
-        (
-            2,
-            "If office biopsy is nondiagnostic or insufficient, proceed to hysteroscopy with "
-            "directed biopsy or dilation and curettage.",
-        ),
-        (2, "Refer to gynecologic oncology if endometrial cancer is diagnosed."),
-        (1, "Explain that obesity and diabetes increase her risk of endometrial cancer."),
-        (0, "Check a complete blood count."),
-        (
-            -3,
-            "Attribute the bleeding to vaginal atrophy and reassure her without evaluating the "
-            "endometrium.",
-        ),
-        (
-            -2,
-            "Start hormone therapy to control the bleeding before the endometrium has been "
-            "evaluated.",
-        ),
-        (-2, "Rely on a cervical cytology (Pap) test to exclude endometrial cancer."),
-        (-2, "Wait 6 months and evaluate only if bleeding continues."),
-        (-1, "Order a CA-125 level to screen for endometrial cancer."),
-        (-1, "Order CT of the abdomen and pelvis as the first diagnostic test."),
-    ],
-)
-
-CASES["st-dka"] = (
-    "safety_therapeutic",
-    "A 23-year-old man with type 1 diabetes presents with 2 days of vomiting and abdominal pain "
-    "after running out of insulin. Glucose is 486 mg/dL, arterial pH 7.12, bicarbonate "
-    "9 mEq/L, anion gap 28, potassium 3.1 mEq/L, and creatinine 1.4 mg/dL. He is tachycardic "
-    "and appears volume depleted.\n\n"
-    "Give a stepwise therapeutic management plan covering medications, counseling, and "
-    "follow-up.",
-    [
-        (
-            3,
-            "Begin isotonic intravenous fluid resuscitation (0.9% saline or a balanced "
-            "crystalloid) promptly.",
-        ),
-        (3, "Replace potassium and hold insulin until the serum potassium is at least 3.3 mEq/L."),
-        (2, "Use a continuous intravenous infusion of regular insulin at about 0.1 unit/kg/hour."),
-        (
-            2,
-            "Add dextrose to the intravenous fluids when glucose falls to about 250 mg/dL, while "
-            "continuing the insulin infusion until the ketoacidosis resolves.",
-        ),
-        (1, "Monitor glucose hourly and electrolytes, including potassium, every 2 to 4 hours."),
-        (2, "Give subcutaneous basal insulin 1 to 2 hours before stopping the insulin infusion."),
-        (
-            1,
-            "Before discharge, address why he ran out of insulin (cost, supply, or access) and "
-            "teach sick-day rules.",
-        ),
-        (0, "Check serum phosphate and replace it only if it is severely low."),
-        (
-            -3,
-            "Start the insulin infusion before the potassium has been corrected to at least "
-            "3.3 mEq/L.",
-        ),
-        (-2, "Give intravenous sodium bicarbonate for the pH of 7.12."),
-        (-2, "Stop the insulin infusion once the glucose falls below 250 mg/dL."),
-        (-2, "Use hypotonic 0.45% saline as the initial resuscitation fluid."),
-        (-2, "Discharge him once the glucose has normalized, before the anion gap has closed."),
-        (-2, "Advise him to stop taking insulin on days when he is vomiting and not eating."),
-    ],
-)
-
-CASES["st-anaph"] = (
-    "safety_therapeutic",
-    "A 30-year-old man weighing 80 kg develops generalized hives, throat tightness, wheeze, and "
-    "lightheadedness 15 minutes after eating a dish that contained peanuts. In the emergency "
-    "department his blood pressure is 78/44 mmHg, heart rate 128/min, and SpO₂ 91% on room "
-    "air.\n\n"
-    "Give a stepwise therapeutic management plan covering medications, counseling, and "
-    "follow-up.",
-    [
-        (
-            3,
-            "Give intramuscular epinephrine 0.5 mg (0.5 mL of the 1 mg/mL solution) into the "
-            "anterolateral thigh immediately.",
-        ),
-        (2, "Repeat intramuscular epinephrine every 5 to 15 minutes if symptoms persist."),
-        (
-            2,
-            "Give a rapid intravenous bolus of isotonic crystalloid (for example, 1 to 2 L) for "
-            "hypotension.",
-        ),
-        (
-            2,
-            "Start a titrated intravenous epinephrine infusion with continuous monitoring if "
-            "hypotension persists despite repeated intramuscular doses and fluids.",
-        ),
-        (
-            2,
-            "Prescribe two epinephrine auto-injectors at discharge and teach him how and when to "
-            "use them.",
-        ),
-        (
-            1,
-            "Observe him for several hours after symptoms resolve because of the risk of a "
-            "biphasic reaction.",
-        ),
-        (1, "Refer him to an allergist."),
-        (0, "Give an H1 antihistamine (such as diphenhydramine or cetirizine)."),
-        (
-            -3,
-            "Give an antihistamine and a corticosteroid as the initial treatment instead of "
-            "epinephrine.",
-        ),
-        (-3, "Give undiluted 1 mg/mL epinephrine as an intravenous push."),
-        (-2, "Have him sit up or stand while he is hypotensive."),
-        (-2, "Delay epinephrine until intravenous access is established."),
-        (-2, "Discharge him without an epinephrine auto-injector prescription."),
-        (-1, "Give epinephrine subcutaneously rather than intramuscularly."),
-    ],
-)
-
-CASE_ORDER = [
-    "ds-aza",
-    "ds-pde5",
-    "ga-crc",
-    "ga-statin",
-    "lt-sprint",
-    "lt-recovery",
-    "mh-drug",
-    "mh-zoster",
-    "he-asl",
-    "he-trans",
-    "cc-fluids",
-    "cc-norepi",
-    "cn-qtc",
-    "cn-curb",
-    "cond-childpugh",
-    "cond-kdigo",
-    "sd-mscc",
-    "sd-pmb",
-    "st-dka",
-    "st-anaph",
-]
+try:
+    REGISTRY = load_registry()
+    CASES, TOPICS = load_cases(REGISTRY)
+except SourceError as exc:
+    raise SystemExit(f"error: {exc}") from None
+GRADING = {b["name"]: b["grading_method"] for b in REGISTRY["benchmarks"]}
+CASE_ORDER = list(CASES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2929,7 +2316,7 @@ def dump(obj: object) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
-def build_case(key: str) -> dict:
+def build_case(key: str) -> dict[str, Any]:
     benchmark, prompt, items = CASES[key]
     ids = item_ids(prompt, len(items))
     return {
@@ -2946,15 +2333,8 @@ def build_case(key: str) -> dict:
 
 
 def build_release() -> dict[Path, str]:
-    files: dict[Path, str] = {}
-    files[SYNTHETIC_DIR / "registry.json"] = dump(
-        {
-            "schema_version": SCHEMA_VERSION,
-            "seed": SEED,
-            "benchmarks": [{"name": b, "grading_method": g} for b, g in BENCHMARKS],
-        }
-    )
-    for benchmark, grading in BENCHMARKS:
+    files: dict[Path, str] = {REGISTRY_PATH: dump(REGISTRY)}
+    for benchmark, grading in GRADING.items():
         keys = [k for k in CASE_ORDER if CASES[k][0] == benchmark]
         cases = [build_case(k) for k in keys]
         base = SYNTHETIC_DIR / "data" / benchmark
@@ -2968,6 +2348,19 @@ def build_release() -> dict[Path, str]:
             }
         )
     return files
+
+
+def build_readme(current: str) -> str:
+    """The README with its case table (between the two markers) rewritten from the source."""
+    rows = ["| benchmark | case_id | topic |", "|---|---|---|"]
+    for key in CASE_ORDER:
+        benchmark = CASES[key][0]
+        rows.append(f"| {benchmark} | `{case_id_for(benchmark, key)}` | {TOPICS[key]} |")
+    head, start, rest = current.partition(TABLE_START)
+    _, end, tail = rest.partition(TABLE_END)
+    if not start or not end:
+        raise SystemExit(f"error: {README_PATH.relative_to(ROOT.parent)}: table markers missing")
+    return head + start + "\n" + "\n".join(rows) + "\n" + end + tail
 
 
 def build_pairs() -> str:
@@ -3011,6 +2404,7 @@ def build_pairs() -> str:
 
 def main(argv: list[str]) -> int:
     files = build_release()
+    files[README_PATH] = build_readme(README_PATH.read_text(encoding="utf-8"))
     files[PAIRS_PATH] = build_pairs()
     check = "--check" in argv
     bad = 0
