@@ -1,10 +1,14 @@
-"""Shared test set-up: no network, nothing written outside a temporary folder."""
+"""Shared test set-up: no network, nothing written outside a temporary folder, and a guard that
+keeps the fast tier (`python -m pytest -m "not slow"`) free of subprocesses, servers and evals."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import socket
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +17,7 @@ from tests.doubles.fixtures import (  # noqa: F401  (fixtures)
     provider_double_factory,
     provider_env,
 )
+from tests.doubles.server import ProviderDouble
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SYNTHETIC_RELEASE = REPO_ROOT / "data" / "synthetic"
@@ -36,3 +41,68 @@ def real_release() -> str:
     if not REAL_RELEASE:
         pytest.skip("set BEDSIDE_BENCH_DATA to the public release to run this test")
     return REAL_RELEASE
+
+
+# ---------------------------------------------------------------------------------------------
+# The slow-marker guard. While a test without @pytest.mark.slow is being set up, run or torn
+# down (module fixtures included), starting a subprocess, a provider double, a listening
+# socket or an Inspect eval fails that test, naming what it started. So the fast tier cannot
+# quietly grow slow, and a reader of a test file sees every slow test by its marker.
+
+_unmarked_test: list[str] = []  # node id of the running test when it is not marked slow
+_started_unmarked: list[str] = []  # what such a test started (also from other threads)
+
+
+def _guarded(what: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    def guard(*args: Any, **kwargs: Any) -> Any:
+        if _unmarked_test:
+            message = (
+                f"{_unmarked_test[0]} starts {what} but is not marked @pytest.mark.slow "
+                "(mark the test, or its module with `pytestmark = pytest.mark.slow`)"
+            )
+            _started_unmarked.append(message)
+            pytest.fail(message, pytrace=False)
+        return original(*args, **kwargs)
+
+    return guard
+
+
+def _inspect_eval_inner() -> tuple[Any, str] | None:
+    try:
+        from inspect_ai._eval import eval as eval_module
+    except ImportError:  # pragma: no cover
+        return None
+    return eval_module, "_eval_async_inner"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    targets: list[tuple[Any, str, str]] = [
+        (subprocess.Popen, "__init__", "a subprocess"),
+        (ProviderDouble, "start", "a provider double"),
+        (socket.socket, "listen", "a server (a listening socket)"),
+    ]
+    inner = _inspect_eval_inner()
+    if inner is not None:
+        targets.append((inner[0], inner[1], "an Inspect eval"))
+    for owner, name, what in targets:
+        setattr(owner, name, _guarded(what, getattr(owner, name)))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    unmarked = item.get_closest_marker("slow") is None
+    if unmarked:
+        _unmarked_test[:] = [item.nodeid]
+        _started_unmarked.clear()
+    try:
+        return (yield)
+    finally:
+        _unmarked_test.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    result = yield
+    if _unmarked_test and _started_unmarked:  # started in a thread, so not raised in the test
+        pytest.fail(_started_unmarked[0], pytrace=False)
+    return result

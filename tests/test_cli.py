@@ -6,7 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bedside_bench.benchmarks import BENCHMARKS
+
+pytestmark = pytest.mark.slow  # starts subprocesses (the console script)
 
 SCRIPT = str(Path(sys.executable).parent / "bedside-bench")
 

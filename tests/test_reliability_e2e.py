@@ -84,6 +84,7 @@ def varying_judge() -> Any:
 
 
 @pytest.mark.parametrize("passes", [2, 3])
+@pytest.mark.slow
 def test_repeated_judging_majority_agreement_and_kappa(
     tmp_path: Path, provider_env: ProviderDouble, passes: int
 ) -> None:
@@ -167,6 +168,7 @@ def expected_three_level(case: dict[str, Any], answer: str) -> Fraction:
 
 
 @pytest.mark.parametrize("bench_name", ["guideline_adherence", "safety_therapeutic"])
+@pytest.mark.slow
 def test_three_level_scores(tmp_path: Path, provider_env: ProviderDouble, bench_name: str) -> None:
     release = REPO / "data" / "synthetic"
     task = getattr(bedside_tasks, bench_name)(data_dir=str(release), grading="three_level")
@@ -188,6 +190,7 @@ def test_three_level_scores(tmp_path: Path, provider_env: ProviderDouble, bench_
             assert j["evidence"] == scripted_evidence(answer, j["item_id"], j["decision"])
 
 
+@pytest.mark.slow
 def test_three_level_bad_evidence_is_asked_again_and_overrides_recorded(
     tmp_path: Path, provider_env: ProviderDouble
 ) -> None:
@@ -250,6 +253,7 @@ def mistaken(item_id: str, answer: str) -> bool:
     return h(item_id + answer) % 6 == 0
 
 
+@pytest.mark.slow
 def test_judge_check_scores_a_judge_with_known_mistakes(
     tmp_path: Path, provider_env: ProviderDouble
 ) -> None:
@@ -313,6 +317,7 @@ def test_judge_check_scores_a_judge_with_known_mistakes(
     assert all(r.request.system.startswith("You are grading a clinical answer") for r in requests)
 
 
+@pytest.mark.slow
 def test_judge_check_through_the_inspect_cli(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:

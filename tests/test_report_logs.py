@@ -112,6 +112,7 @@ def summary_of(result: ReportResult, model: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("model", [A, B])
+@pytest.mark.slow
 def test_summary_numbers_equal_recomputation_from_the_logs(
     runs: Runs, both: ReportResult, model: str
 ) -> None:
@@ -125,6 +126,7 @@ def test_summary_numbers_equal_recomputation_from_the_logs(
     assert written == summary_of(both, model)
 
 
+@pytest.mark.slow
 def test_errored_cases_completed_by_a_retry_count_as_completed(both: ReportResult) -> None:
     a, b = summary_of(both, A), summary_of(both, B)
     assert (a["cases_completed"], a["cases_failed"], a["complete"]) == (30, 0, True)
@@ -136,6 +138,7 @@ def test_errored_cases_completed_by_a_retry_count_as_completed(both: ReportResul
     assert any(n.startswith("incomplete: 2 case(s)") for n in b["notes"])
 
 
+@pytest.mark.slow
 def test_checklist_fields(runs: Runs, both: ReportResult) -> None:
     a = summary_of(both, A)
     header = read_eval_log(list_eval_logs(str(runs.logs))[0].name, header_only=True)
@@ -156,6 +159,7 @@ def test_checklist_fields(runs: Runs, both: ReportResult) -> None:
     assert a["cost"] is None
 
 
+@pytest.mark.slow
 def test_f1_diagnostics_equal_recomputation(runs: Runs, both: ReportResult) -> None:
     cases = helpers.expected_cases(runs.logs, A)
     for name in ("safety_diagnostic", "safety_therapeutic"):
@@ -170,6 +174,7 @@ def test_f1_diagnostics_equal_recomputation(runs: Runs, both: ReportResult) -> N
             assert entry[key] == (float(np.mean(present)) if present else None)
 
 
+@pytest.mark.slow
 def test_usage_counts_each_call_once_despite_retry_logs(runs: Runs, both: ReportResult) -> None:
     def tokens(usage: Any, calls: int) -> dict[str, int]:
         return {
@@ -202,6 +207,7 @@ def test_usage_counts_each_call_once_despite_retry_logs(runs: Runs, both: Report
     )
 
 
+@pytest.mark.slow
 def test_cost_with_a_prices_file(runs: Runs, tmp_path: Path) -> None:
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({A: {"input": 0.25, "output": 2.0, "cached_input": 0.025}}))
@@ -226,6 +232,7 @@ def test_cost_with_a_prices_file(runs: Runs, tmp_path: Path) -> None:
 # comparison
 
 
+@pytest.mark.slow
 def test_comparison_equals_recomputation(runs: Runs, both: ReportResult) -> None:
     comparison = json.loads((out_dir(both) / "comparison.json").read_text())
     validator("comparison.schema.json").validate(comparison)
@@ -243,6 +250,7 @@ def test_comparison_equals_recomputation(runs: Runs, both: ReportResult) -> None
     assert comparison["benchmarks"]["drug_safety"]["pairs"][0]["n"] == 2
 
 
+@pytest.mark.slow
 def test_refuses_to_compare_across_judges_unless_forced(runs: Runs, tmp_path: Path) -> None:
     (tmp_path / "comparison.json").write_text("{}")  # a stale one must not survive
     refused = report([runs.logs, runs.other_judge], tmp_path)
@@ -260,6 +268,7 @@ def test_refuses_to_compare_across_judges_unless_forced(runs: Runs, tmp_path: Pa
     assert c["overall"] is None and len(c["missing_benchmarks"]) == 8
 
 
+@pytest.mark.slow
 def test_cli_exit_codes(runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = [
         "report",
@@ -291,6 +300,7 @@ def test_cli_exit_codes(runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixtur
 # files
 
 
+@pytest.mark.slow
 def test_written_summaries_validate_against_the_schema(both: ReportResult) -> None:
     check = validator("summary.schema.json")
     files = sorted(out_dir(both).glob("*.summary.json"))
@@ -325,6 +335,7 @@ class _Images(HTMLParser):
                 self.external.append(value)
 
 
+@pytest.mark.slow
 def test_html_is_self_contained_and_embeds_the_plot(both: ReportResult) -> None:
     out = out_dir(both)
     page = (out / "report.html").read_text()
@@ -354,6 +365,7 @@ def test_html_is_self_contained_and_embeds_the_plot(both: ReportResult) -> None:
     assert "| overall |" in md
 
 
+@pytest.mark.slow
 def test_without_matplotlib_the_report_says_how_to_get_the_plot(
     runs: Runs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -368,6 +380,7 @@ def test_without_matplotlib_the_report_says_how_to_get_the_plot(
         assert "pip install -e '.[report]'" in text and "base64" not in text
 
 
+@pytest.mark.slow
 def test_no_secret_from_the_environment_reaches_the_outputs(
     runs: Runs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -381,6 +394,7 @@ def test_no_secret_from_the_environment_reaches_the_outputs(
 # reading
 
 
+@pytest.mark.slow
 def test_log_files_and_directories_and_foreign_logs(runs: Runs, tmp_path: Path) -> None:
     foreign = inspect_eval(
         Task(dataset=[Sample(input="hi", target="x")], solver=generate(), scorer=match()),
@@ -399,6 +413,7 @@ def test_log_files_and_directories_and_foreign_logs(runs: Runs, tmp_path: Path) 
     assert all(not r.location.startswith("file://") for r in result.records)
 
 
+@pytest.mark.slow
 def test_repeated_judging_kappa_from_thinned_summaries(runs: Runs, tmp_path: Path) -> None:
     """A log rewritten as if judged 8 times: per-pass decisions are too big for Inspect's
     sample summaries (over 1 kB), so the report must read them from the samples."""

@@ -333,6 +333,7 @@ def test_register_adds_the_sweep_subcommand() -> None:
 # credentials, end to end
 
 
+@pytest.mark.slow
 def test_missing_credential_fails_before_any_call(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -365,6 +366,7 @@ def test_missing_credential_fails_before_any_call(
 # the two-provider sweep
 
 
+@pytest.mark.slow
 def test_two_provider_smoke_sweep_resumes_and_never_writes_a_secret(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -455,6 +457,7 @@ def test_two_provider_smoke_sweep_resumes_and_never_writes_a_secret(
     assert leaks(["Bearer ", "x-api-key"], written) == []
 
 
+@pytest.mark.slow
 def test_temperature_sent_or_null_and_prices_give_a_cost(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -513,6 +516,7 @@ def test_temperature_sent_or_null_and_prices_give_a_cost(
         assert summary["cost"] is not None and summary["cost"]["total"] > 0
 
 
+@pytest.mark.slow
 def test_invalid_judge_reply_is_asked_again_and_an_always_invalid_one_fails_the_case(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -570,6 +574,7 @@ def test_invalid_judge_reply_is_asked_again_and_an_always_invalid_one_fails_the_
     assert (summary["cases_completed"], summary["cases_failed"]) == (2, 0)
 
 
+@pytest.mark.slow
 def test_full_public_release_two_providers(
     tmp_path: Path, provider_double: ProviderDouble, real_release: str
 ) -> None:

@@ -33,6 +33,8 @@ from tests.test_sweep import (
     wire_name,
 )
 
+pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
+
 MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
 
 

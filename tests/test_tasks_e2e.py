@@ -28,6 +28,8 @@ from tests.doubles import (
 from tests.independent import case_score, f1_parts, read_cases
 from tests.release_factory import write_release
 
+pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
+
 SCORE_KEYS_POINTS = {
     "decisions",
     "grading_method",

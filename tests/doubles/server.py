@@ -104,6 +104,9 @@ class ProviderDouble:
       predicate; a request for such a model that carries `temperature` gets HTTP 400.
     - `stream_chunk_delay`: seconds between SSE events.
     - `record_path`: append a JSON line per finished request (summary only).
+    - `hold_until_in_flight`: hold every request until this many are in flight at once, then
+      let them all go (and every later one, until `reset()`); 0, the default, holds nothing.
+      A test of concurrency can then wait for an event instead of timing a run.
     """
 
     def __init__(
@@ -120,6 +123,7 @@ class ProviderDouble:
         refuse_temperature_for: TemperatureRule = (),
         stream_chunk_delay: float = 0.0,
         record_path: str | os.PathLike[str] | None = None,
+        hold_until_in_flight: int = 0,
         host: str = "127.0.0.1",
     ) -> None:
         if host not in ("127.0.0.1", "localhost"):
@@ -134,6 +138,8 @@ class ProviderDouble:
         self.refuse_temperature_for = refuse_temperature_for
         self.stream_chunk_delay = stream_chunk_delay
         self.record_path = record_path
+        self.hold_until_in_flight = hold_until_in_flight
+        self._released: asyncio.Event | None = None
         self._lock = threading.Lock()
         self._records: list[RecordedRequest] = []
         self._seq = itertools.count(1)
@@ -197,6 +203,7 @@ class ProviderDouble:
             "refuse_temperature_for",
             "stream_chunk_delay",
             "record_path",
+            "hold_until_in_flight",
         }
         unknown = set(options) - allowed
         if unknown:
@@ -288,6 +295,7 @@ class ProviderDouble:
 
     async def _startup(self) -> None:
         self._stop_event = asyncio.Event()
+        self._released = asyncio.Event()
         app = web.Application(client_max_size=256 * 1024 * 1024)
         app.router.add_post("/v1/chat/completions", self._route("chat"))
         app.router.add_post("/v1/responses", self._route("responses"))
@@ -381,6 +389,10 @@ class ProviderDouble:
             self._records.clear()
             self._injected.clear()
             self._max_in_flight = self._in_flight
+        loop, released = self._loop, self._released
+        if loop is not None and released is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(released.clear)
         self.seed = self._seed
 
     @property
@@ -423,6 +435,20 @@ class ProviderDouble:
 
     # ---------------------------------------------------------------------------------------
     # behaviour
+
+    async def _hold(self) -> None:
+        """With `hold_until_in_flight`, wait until that many requests are in flight (or stop)."""
+        wanted, released, stop = self.hold_until_in_flight, self._released, self._stop_event
+        if wanted <= 0 or released is None or stop is None:
+            return
+        if self._in_flight >= wanted:
+            released.set()
+        waits = [asyncio.ensure_future(released.wait()), asyncio.ensure_future(stop.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
 
     async def _sleep(self, seconds: float) -> None:
         """Sleep without blocking the loop; cut short when the server stops."""
@@ -493,6 +519,7 @@ class ProviderDouble:
         parsed = wire.parse_request(api, request.path, body, request.headers)
         record = self._record(parsed)
         try:
+            await self._hold()
             return await self._respond(request, parsed, record)
         finally:
             self._finish(record, started)
