@@ -291,11 +291,15 @@ def three_level_decisions(judge: JudgeInput) -> list[dict[str, Any]]:
     return decisions
 
 
-def default_judge(req: ParsedRequest) -> str:
-    """`{"decisions": [...]}` as plain JSON text; three-level when the system message says so."""
+def _judge_decisions(req: ParsedRequest) -> list[dict[str, Any]]:
+    """The scripted decision of every rubric item; three-level when the system message says so."""
     judge = req.judge
-    decisions = three_level_decisions(judge) if req.is_three_level else two_level_decisions(judge)
-    return json.dumps({"decisions": decisions})
+    return three_level_decisions(judge) if req.is_three_level else two_level_decisions(judge)
+
+
+def default_judge(req: ParsedRequest) -> str:
+    """`{"decisions": [...]}` as plain JSON text."""
+    return json.dumps({"decisions": _judge_decisions(req)})
 
 
 def default_probe(req: ParsedRequest) -> str:
@@ -304,9 +308,7 @@ def default_probe(req: ParsedRequest) -> str:
 
 def omit_last_item_reply(req: ParsedRequest) -> str:
     """A well-formed judge reply that leaves out the last rubric item (invalid by protocol)."""
-    judge = req.judge
-    decisions = three_level_decisions(judge) if req.is_three_level else two_level_decisions(judge)
-    return json.dumps({"decisions": decisions[:-1]})
+    return json.dumps({"decisions": _judge_decisions(req)[:-1]})
 
 
 def _prompt_matcher(prompt: str | Callable[[str], bool] | None) -> Callable[[str], bool]:

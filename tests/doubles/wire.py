@@ -268,38 +268,13 @@ def responses_stream(
         output_index=0,
         item=_output_message(mid, None, "in_progress"),
     )
-    yield event(
-        "response.content_part.added",
-        item_id=mid,
-        output_index=0,
-        content_index=0,
-        part=_output_text(""),
-    )
+    part: dict[str, Any] = {"item_id": mid, "output_index": 0, "content_index": 0}  # the one text
+    yield event("response.content_part.added", **part, part=_output_text(""))
     for piece in chunks(text):
         if piece:
-            yield event(
-                "response.output_text.delta",
-                item_id=mid,
-                output_index=0,
-                content_index=0,
-                delta=piece,
-                logprobs=[],
-            )
-    yield event(
-        "response.output_text.done",
-        item_id=mid,
-        output_index=0,
-        content_index=0,
-        text=text,
-        logprobs=[],
-    )
-    yield event(
-        "response.content_part.done",
-        item_id=mid,
-        output_index=0,
-        content_index=0,
-        part=_output_text(text),
-    )
+            yield event("response.output_text.delta", **part, delta=piece, logprobs=[])
+    yield event("response.output_text.done", **part, text=text, logprobs=[])
+    yield event("response.content_part.done", **part, part=_output_text(text))
     yield event(
         "response.output_item.done",
         output_index=0,
