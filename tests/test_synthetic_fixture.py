@@ -1,4 +1,5 @@
-"""The synthetic release is built from its source files, and `--check` proves it is current.
+"""The synthetic release and the judge-check set are built from their source files, and
+`--check` proves the built files are current.
 
 The builder runs in-process (imported from a copy of the data folder), so these stay unit tests.
 """
@@ -55,7 +56,7 @@ def test_release_matches_source_on_the_package_loader() -> None:
     release = load_release(DataSource(root=DATA / "synthetic", label="synthetic"))
     registry = json.loads((DATA / "synthetic" / "registry.json").read_text(encoding="utf-8"))
     assert sorted(p.stem for p in SOURCE.glob("*.json")) == sorted(
-        b["name"] for b in registry["benchmarks"]
+        [b["name"] for b in registry["benchmarks"]] + ["judge_check_pairs"]
     )
     for entry in registry["benchmarks"]:
         source = json.loads((SOURCE / f"{entry['name']}.json").read_text(encoding="utf-8"))
@@ -169,3 +170,72 @@ def test_a_source_file_outside_the_registry_is_an_error(data_copy: Path) -> None
     assert str(raised.value) == (
         "error: data/synthetic/source: not in the registry: ['drug_safety_v2.json']"
     )
+
+
+def test_pairs_are_their_source_with_the_case_filled_in() -> None:
+    """Each built pair is its source answer and gold with its case's prompt and rubric."""
+    source = json.loads((SOURCE / "judge_check_pairs.json").read_text(encoding="utf-8"))
+    cases = {}
+    for path in SOURCE.glob("*.json"):
+        if path.name != "judge_check_pairs.json":
+            for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+                cases[case["key"]] = case
+    built = [
+        json.loads(line)
+        for line in (DATA / "judge_check" / "pairs.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert len(built) == len(source["pairs"]) == 68
+    for n, (pair, written) in enumerate(zip(built, source["pairs"], strict=True), start=1):
+        case = cases[written["case"]]
+        assert pair["pair_id"] == f"jc-{n:03d}"
+        assert pair["prompt"] == case["prompt"]
+        assert pair["answer"] == "\n".join(written["answer"])
+        assert [
+            (i["points"], i["text"], i["gold_matched"], i["rule"], i["note"])
+            for i in pair["rubric_items"]
+        ] == [
+            (item["points"], item["text"], gold["matched"], gold["rule"], gold["note"])
+            for item, gold in zip(case["rubric"], written["gold"], strict=True)
+        ]
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda s: s["pairs"][0]["gold"].pop(),
+            "pairs[0]: gold must list one decision per rubric item (6)",
+        ),
+        (
+            lambda s: s["pairs"][0]["gold"][0].update(rule=4),
+            "pairs[0]: gold[0]: rule 4 on a non-negative item",
+        ),
+        (
+            lambda s: s["pairs"][2]["gold"][1].update(rule=6),
+            "pairs[2]: gold[1].rule must be one of (1, 2, 3, 4, 5)",
+        ),
+        (
+            lambda s: s["pairs"][1]["gold"][3].update(matched="yes"),
+            "pairs[1]: gold[3].matched must be true or false",
+        ),
+        (
+            lambda s: s["pairs"][5].update(case="ds-missing"),
+            "pairs[5]: case 'ds-missing' is not a synthetic case key",
+        ),
+        (
+            lambda s: s["pairs"][0].update(answer="one line"),
+            "pairs[0]: answer must be a list of lines (strings)",
+        ),
+    ],
+    ids=["gold-count", "rule-4-positive", "rule-range", "matched-type", "case-key", "answer"],
+)
+def test_a_bad_pair_names_the_pair_and_field(
+    data_copy: Path, edit: Callable[[dict[str, Any]], object], message: str
+) -> None:
+    source_path = data_copy / "synthetic" / "source" / "judge_check_pairs.json"
+    source = json.loads(source_path.read_text(encoding="utf-8"))
+    edit(source)
+    source_path.write_text(json.dumps(source, indent=2), encoding="utf-8")
+    with pytest.raises(SystemExit) as raised:
+        load_builder(data_copy)
+    assert str(raised.value) == f"error: data/synthetic/source/judge_check_pairs.json: {message}"
