@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,7 +15,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
 from bedside_bench.cases import MAX_CASE_FILE_BYTES, DatasetError, Violation, validate_case
+from bedside_bench.releases import UNRECOGNISED, identify_release
 from bedside_bench.sources import DataSource
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,15 @@ class Release:
     @property
     def dataset_sha256(self) -> str:
         return dataset_sha256(self.all_cases)
+
+    @property
+    def case_counts(self) -> dict[str, int]:
+        return {name: len(self.cases[name]) for name in BENCHMARK_NAMES}
+
+    @property
+    def name(self) -> str:
+        """The known release this is (`releases.py`), else "unrecognised"."""
+        return identify_release(self.dataset_sha256, self.case_counts)
 
 
 def dataset_sha256(cases: Sequence[dict[str, Any]]) -> str:
@@ -111,7 +124,7 @@ def _registry_names(registry: Any, path: str, violations: list[Violation]) -> li
             Violation(path, f"the registry must be a JSON object, got {type(registry).__name__}")
         )
         return None
-    key = "benchmarks" if "benchmarks" in registry else "panels"
+    key = "panels" if "panels" in registry and "benchmarks" not in registry else "benchmarks"
     entries = registry.get(key)
     if not isinstance(entries, list):
         what = "missing" if key not in registry else f"a {type(entries).__name__}"
@@ -184,6 +197,7 @@ def _case_files(bench_dir: Path, tree: Path, violations: list[Violation]) -> lis
     """Case files in manifest order when there is a manifest, otherwise by case_id."""
     cases_dir = bench_dir / "cases"
     present: dict[str, Path] = {}
+    refused: set[str] = set()
     for path in sorted(cases_dir.iterdir()):
         if path.name.startswith("."):
             continue
@@ -192,7 +206,9 @@ def _case_files(bench_dir: Path, tree: Path, violations: list[Violation]) -> lis
                 Violation(str(path), "not a case file: cases/ holds only <case_id>.json files")
             )
             continue
-        if not _refuse_outside(path, tree, violations):
+        if _refuse_outside(path, tree, violations):
+            refused.add(path.stem)
+        else:
             present[path.stem] = path
     manifest_path = bench_dir / "manifest.json"
     if not manifest_path.exists():
@@ -211,7 +227,7 @@ def _case_files(bench_dir: Path, tree: Path, violations: list[Violation]) -> lis
         violations.append(
             Violation(str(manifest_path), f"duplicate case ids {dupes}", field="case_ids")
         )
-    for missing in [i for i in ids if i not in present]:
+    for missing in [i for i in ids if i not in present and i not in refused]:
         violations.append(
             Violation(
                 str(manifest_path),
@@ -313,6 +329,13 @@ def load_release_cached(source: DataSource) -> Release:
     release = _RELEASE_CACHE.get(key)
     if release is None:
         release = load_release(source)
+        if release.name == UNRECOGNISED:
+            logger.warning(
+                "%s is not a known BedsideBench release (cases per benchmark: %s); runs on it "
+                "are marked release=unrecognised and not compared with a known release",
+                source.label,
+                release.case_counts,
+            )
         if len(_RELEASE_CACHE) >= _RELEASE_CACHE_SIZE:
             _RELEASE_CACHE.pop(next(iter(_RELEASE_CACHE)))
         _RELEASE_CACHE[key] = release
