@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -201,6 +202,11 @@ def _case_files(bench_dir: Path, tree: Path, violations: list[Violation]) -> lis
     for path in sorted(cases_dir.iterdir()):
         if path.name.startswith("."):
             continue
+        if path.is_symlink() and not path.exists():
+            violations.append(
+                Violation(str(path), f"a link to {os.readlink(path)}, which does not exist")
+            )
+            continue
         if path.suffix != ".json" or not path.is_file():
             violations.append(
                 Violation(str(path), "not a case file: cases/ holds only <case_id>.json files")
@@ -302,10 +308,12 @@ _RELEASE_CACHE_SIZE = 4
 
 
 def _tree_fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
-    """Path, size and modification time of every file the loader reads."""
+    """Path, size and modification time of every entry the loader looks at (links followed),
+    so a new folder, a stray file or a changed link target invalidates the cached release."""
     data_dir = _data_dir(root)
     paths = [
-        *data_dir.glob("*/cases/*.json"),
+        *data_dir.glob("*"),
+        *data_dir.glob("*/cases/*"),
         *data_dir.glob("*/manifest.json"),
         root / "registry.json",
     ]
@@ -313,7 +321,8 @@ def _tree_fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
     for path in sorted(paths):
         try:
             stat = path.stat()
-        except FileNotFoundError:
+        except (FileNotFoundError, OSError):
+            entries.append((str(path), -1, -1))  # e.g. a dangling link
             continue
         entries.append((str(path), stat.st_size, stat.st_mtime_ns))
     return tuple(entries)

@@ -559,6 +559,27 @@ def test_links_out_of_the_tree_are_refused(tmp_path: Path) -> None:
     ]
 
 
+def test_a_dangling_link_is_named(tmp_path: Path) -> None:
+    cases = write_release(tmp_path, manifests=False)
+    path = case_path(tmp_path, cases["drug_safety"][0])
+    path.unlink()
+    path.symlink_to(tmp_path / "nowhere.json")
+    assert problems(tmp_path) == [
+        f"{path}: a link to {tmp_path / 'nowhere.json'}, which does not exist"
+    ]
+
+
+def test_a_new_folder_invalidates_the_cached_release(tmp_path: Path) -> None:
+    from bedside_bench.dataset import load_release_cached
+
+    write_release(tmp_path)
+    source = DataSource(root=tmp_path, label=str(tmp_path))
+    load_release_cached(source)
+    (tmp_path / "data" / "drug_safety_extra").mkdir()
+    with pytest.raises(DatasetError, match="unknown folder 'drug_safety_extra'"):
+        load_release_cached(source)
+
+
 def test_links_inside_the_tree_are_followed(tmp_path: Path) -> None:
     cases = write_release(tmp_path, manifests=False)
     case = cases["drug_safety"][0]
