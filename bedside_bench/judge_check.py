@@ -42,11 +42,6 @@ JUDGE_CHECK_KEY = "judge_check"
 DEFAULT_FILES = ("pairs.jsonl", "adversarial.jsonl")
 
 
-def default_pairs_text() -> tuple[str, str]:
-    resource = files("bedside_bench.judge_check_data").joinpath("pairs.jsonl")
-    return resource.read_text(encoding="utf-8"), "data/judge_check/pairs.jsonl"
-
-
 def default_pairs() -> list[dict[str, Any]]:
     """The gold set and its adversarial part, each validated (problems named by file)."""
     pairs: list[dict[str, Any]] = []

@@ -36,23 +36,20 @@ class DataSource:
         return (self.tree_root or self.root).resolve()
 
 
-class DataSourceError(PrerequisiteError, RuntimeError):
+class DataSourceError(PrerequisiteError, FileNotFoundError):
     """No release could be found or downloaded; the message says what was tried and what to do.
 
-    A PrerequisiteError, so the `inspect` command prints the message without a traceback.
+    A PrerequisiteError, so the `inspect` command prints the message without a traceback; a
+    FileNotFoundError, so callers that report missing files (the sweep) report it too.
     """
-
-    def __init__(self, message: str) -> None:
-        RuntimeError.__init__(self, message)
-        self.message = message
-
-
-class DataDirError(PrerequisiteError, FileNotFoundError):
-    """`-T data_dir` or $BEDSIDE_BENCH_DATA does not name a folder."""
 
     def __init__(self, message: str) -> None:
         FileNotFoundError.__init__(self, message)
         self.message = message
+
+
+class DataDirError(DataSourceError):
+    """`-T data_dir` or $BEDSIDE_BENCH_DATA does not name a folder."""
 
 
 def resolve_source(data_dir: str | None = None, revision: str | None = None) -> DataSource:

@@ -14,7 +14,7 @@ import pytest
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.cases import DatasetError, canonical_item_id
 from bedside_bench.dataset import benchmark_dataset, dataset_sha256, load_release
-from bedside_bench.sources import DataSource, resolve_source
+from bedside_bench.sources import DataSource, DataSourceError, resolve_source
 from tests.release_factory import case_path, write_case, write_release
 
 
@@ -270,8 +270,13 @@ def test_source_resolution_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("BEDSIDE_BENCH_DATA", str(b))
     assert resolve_source(str(a)).root == a.resolve()
     assert resolve_source(None).root == b.resolve()
-    with pytest.raises(FileNotFoundError, match="data_dir"):
+    with pytest.raises(DataSourceError) as caught:
         resolve_source(str(tmp_path / "missing"))
+    assert str(caught.value).startswith(f"-T data_dir '{tmp_path / 'missing'}' is not a directory.")
+    assert isinstance(caught.value, FileNotFoundError)
+    monkeypatch.setenv("BEDSIDE_BENCH_DATA", str(tmp_path / "gone"))
+    with pytest.raises(DataSourceError, match="BEDSIDE_BENCH_DATA '.*gone' is not a directory"):
+        resolve_source(None)
 
 
 def test_hugging_face_offline_without_cache_says_what_to_do(
@@ -284,8 +289,15 @@ def test_hugging_face_offline_without_cache_says_what_to_do(
 
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hf" / "hub"))
-    with pytest.raises(RuntimeError, match="doximity/bedside-bench@90d08d93"):
+    with pytest.raises(DataSourceError) as caught:
         resolve_source(None)
+    assert str(caught.value) == (
+        "no BedsideBench release found: doximity/bedside-bench@"
+        "90d08d93c96a93ec22c928610af69b3225be51f4 is not in the Hugging Face cache and "
+        "HF_HUB_OFFLINE is set. Do one of: pass -T data_dir=PATH to a local copy of the "
+        "release, set BEDSIDE_BENCH_DATA=PATH, or run once with a working connection to "
+        "Hugging Face (the download is cached for later offline runs)."
+    )
 
 
 REAL = os.environ.get("BEDSIDE_BENCH_DATA")
