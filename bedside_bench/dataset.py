@@ -118,7 +118,8 @@ def _registry_names(registry: Any, path: str, violations: list[Violation]) -> li
     """The benchmark names of a registry of the documented shape, else a violation and None.
 
     Shape: an object whose `benchmarks` (older: `panels`) is a list of benchmark names or of
-    objects with a string `name` and, optionally, the benchmark's `grading_method`.
+    objects with a string `name` (or `benchmark`) and, optionally, the benchmark's
+    `grading_method`.
     """
     if not isinstance(registry, dict):
         violations.append(
@@ -135,7 +136,7 @@ def _registry_names(registry: Any, path: str, violations: list[Violation]) -> li
         return None
     names: list[str] = []
     for n, entry in enumerate(entries):
-        name = entry.get("name") if isinstance(entry, dict) else entry
+        name = entry.get("name", entry.get("benchmark")) if isinstance(entry, dict) else entry
         if not isinstance(name, str):
             violations.append(
                 Violation(
