@@ -223,6 +223,18 @@ def _check_items(
                     f"rubric_items.{index}.points",
                 )
             )
+        text = item.get("text")
+        if isinstance(text, str) and len(text.splitlines()) > 1:
+            # the judge message has one rubric line per item; a line break would add lines
+            violations.append(
+                Violation(
+                    file,
+                    "the item text must be one line (the judge message has one line per item)",
+                    case_id,
+                    item_id if isinstance(item_id, str) else None,
+                    f"rubric_items.{index}.text",
+                )
+            )
         if not isinstance(item_id, str):
             continue
         if item_id in seen:
