@@ -88,7 +88,8 @@ def test_an_edited_copy_is_unrecognised(tmp_path: Path, real_release: str) -> No
 @pytest.mark.parametrize("per_benchmark", [1, 3])
 def test_counts_follow_the_tree(tmp_path: Path, per_benchmark: int) -> None:
     cases = write_release(tmp_path, per_benchmark=per_benchmark, manifests=False)
-    case_path(tmp_path, cases["safety_therapeutic"][0]).unlink() if per_benchmark > 1 else None
+    if per_benchmark > 1:
+        case_path(tmp_path, cases["safety_therapeutic"][0]).unlink()
     release = load_release(DataSource(root=tmp_path, label=str(tmp_path)))
     expected = {name: per_benchmark for name in BENCHMARK_NAMES}
     if per_benchmark > 1:
