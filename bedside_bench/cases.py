@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from inspect_ai._util.error import PrerequisiteError
+
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
 from bedside_bench.schema_files import validator
 
@@ -17,6 +19,20 @@ CASE_KEYS = frozenset({"case_id", "benchmark", "grading_method", "prompt", "rubr
 CASE_ID_PATTERN = re.compile(r"^[0-9a-f]{32}$")
 CANONICAL_ITEM_ID = re.compile(r"^(?P<prefix>[0-9a-f]{32})_(?P<index>[0-9]+)$")
 LEGACY_ITEM_ID = re.compile(r"^item_(?P<index>[0-9]+)$")
+
+# Generous bounds (the public release's largest: prompt 1,396 characters, item text 489, 41
+# items, file 8.7 kB); the schemas carry the same numbers. Points are the protocol's -3..+3.
+MAX_PROMPT_CHARS = 100_000
+MAX_ITEM_TEXT_CHARS = 10_000
+MAX_ITEMS = 500
+MAX_CASE_FILE_BYTES = 1_000_000
+POINTS_RANGE = (-3, 3)
+MAX_MESSAGE_CHARS = 300
+
+
+def short(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """Cut a message that quotes data (a schema error repeats the offending value)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 @dataclass(frozen=True)
@@ -29,6 +45,9 @@ class Violation:
     item_id: str | None = None
     field: str | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", short(self.message))
+
     def __str__(self) -> str:
         where = [self.file]
         if self.case_id:
@@ -40,16 +59,21 @@ class Violation:
         return f"{', '.join(where)}: {self.message}"
 
 
-class DatasetError(ValueError):
-    """The dataset is invalid; lists every violation found."""
+class DatasetError(PrerequisiteError, ValueError):
+    """The dataset is invalid; lists every violation found.
+
+    A PrerequisiteError, so the `inspect` command prints the list without a traceback.
+    """
 
     def __init__(self, violations: list[Violation]) -> None:
         self.violations = violations
         lines = "\n".join(f"  - {v}" for v in violations)
-        super().__init__(
+        text = (
             f"invalid BedsideBench data ({len(violations)} problem"
             f"{'s' if len(violations) != 1 else ''}); nothing was evaluated:\n{lines}"
         )
+        ValueError.__init__(self, text)
+        self.message = text
 
 
 def prompt_md5(prompt: str) -> str:
@@ -79,8 +103,18 @@ def _schema_violations(case: dict[str, Any], file: str, case_id: str | None) -> 
             if isinstance(items, list) and isinstance(items[path[1]], dict):
                 raw_id = items[path[1]].get("item_id")
                 item_id = raw_id if isinstance(raw_id, str) else None
-        found.append(Violation(file, error.message, case_id, item_id, field))
+        found.append(Violation(file, _schema_message(error), case_id, item_id, field))
     return found
+
+
+def _schema_message(error: Any) -> str:
+    """A schema error in words that do not repeat a long value."""
+    value = error.instance
+    if error.validator == "maxLength" and isinstance(value, str):
+        return f"is {len(value)} characters long; at most {error.validator_value} are allowed"
+    if error.validator == "maxItems" and isinstance(value, list):
+        return f"has {len(value)} items; at most {error.validator_value} are allowed"
+    return str(error.message)
 
 
 def validate_case(
@@ -178,6 +212,29 @@ def _check_items(
         points = item.get("points")
         if isinstance(points, int) and not isinstance(points, bool):
             has_positive = has_positive or points > 0
+        if isinstance(points, float) and points.is_integer():
+            # the schema's "integer" accepts 1.0 (a fraction is its error); points are integers
+            violations.append(
+                Violation(
+                    file,
+                    f"points must be written as a JSON integer, got {points!r}",
+                    case_id,
+                    item_id if isinstance(item_id, str) else None,
+                    f"rubric_items.{index}.points",
+                )
+            )
+        text = item.get("text")
+        if isinstance(text, str) and len(text.splitlines()) > 1:
+            # the judge message has one rubric line per item; a line break would add lines
+            violations.append(
+                Violation(
+                    file,
+                    "the item text must be one line (the judge message has one line per item)",
+                    case_id,
+                    item_id if isinstance(item_id, str) else None,
+                    f"rubric_items.{index}.text",
+                )
+            )
         if not isinstance(item_id, str):
             continue
         if item_id in seen:

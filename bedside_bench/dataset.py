@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,9 +14,12 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.cases import DatasetError, Violation, validate_case
+from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
+from bedside_bench.cases import MAX_CASE_FILE_BYTES, DatasetError, Violation, validate_case
+from bedside_bench.releases import UNRECOGNISED, identify_release
 from bedside_bench.sources import DataSource
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -31,6 +37,15 @@ class Release:
     def dataset_sha256(self) -> str:
         return dataset_sha256(self.all_cases)
 
+    @property
+    def case_counts(self) -> dict[str, int]:
+        return {name: len(self.cases[name]) for name in BENCHMARK_NAMES}
+
+    @property
+    def name(self) -> str:
+        """The known release this is (`releases.py`), else "unrecognised"."""
+        return identify_release(self.dataset_sha256, self.case_counts)
+
 
 def dataset_sha256(cases: Sequence[dict[str, Any]]) -> str:
     """SHA-256 of the compact, key-sorted JSON of the case objects, in the order given."""
@@ -43,47 +58,170 @@ def _data_dir(root: Path) -> Path:
     return root / "data" if (root / "data").is_dir() else root
 
 
-def _read_json(path: Path, violations: list[Violation]) -> Any:
+class _DuplicateKeyError(ValueError):
+    pass
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """object_pairs_hook: a JSON object must not repeat a key (linear: one dict, one compare)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        repeated = sorted(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
+        raise _DuplicateKeyError(f"duplicate JSON keys {repeated}")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _read_json(path: Path, violations: list[Violation], limit: int = MAX_CASE_FILE_BYTES) -> Any:
+    """Strict JSON: bounded size, no duplicate keys, no NaN/Infinity; None (and a violation)
+    when the file cannot be used."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as ex:
-        violations.append(Violation(str(path), f"cannot be read as JSON: {ex}"))
-        return None
+        size = path.stat().st_size
+        if size > limit:
+            violations.append(
+                Violation(str(path), f"the file has {size} bytes; at most {limit} are allowed")
+            )
+            return None
+        return json.loads(
+            path.read_text(encoding="utf-8"),
+            object_pairs_hook=_refuse_duplicate_keys,
+            parse_constant=_refuse_constant,
+        )
+    except _DuplicateKeyError as ex:
+        violations.append(Violation(str(path), str(ex)))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as ex:
+        reason = "it nests too deeply" if isinstance(ex, RecursionError) else str(ex)
+        violations.append(Violation(str(path), f"cannot be read as JSON: {reason}"))
+    return None
 
 
-def _check_registry(root: Path, violations: list[Violation]) -> None:
-    path = root / "registry.json"
-    if not path.is_file():
-        return
-    registry = _read_json(path, violations)
+def _outside(path: Path, tree: Path) -> str | None:
+    """Where `path` really is, when that is outside `tree` (a symlink out of the release)."""
+    resolved = path.resolve()
+    return None if resolved.is_relative_to(tree) else str(resolved)
+
+
+def _refuse_outside(path: Path, tree: Path, violations: list[Violation]) -> bool:
+    target = _outside(path, tree)
+    if target is None:
+        return False
+    violations.append(
+        Violation(str(path), f"resolves outside the release tree ({tree}) to {target}; refused")
+    )
+    return True
+
+
+def _registry_names(registry: Any, path: str, violations: list[Violation]) -> list[str] | None:
+    """The benchmark names of a registry of the documented shape, else a violation and None.
+
+    Shape: an object whose `benchmarks` (older: `panels`) is a list of benchmark names or of
+    objects with a string `name` (or `benchmark`) and, optionally, the benchmark's
+    `grading_method`.
+    """
     if not isinstance(registry, dict):
-        return
-    entries = registry.get("benchmarks", registry.get("panels"))
+        violations.append(
+            Violation(path, f"the registry must be a JSON object, got {type(registry).__name__}")
+        )
+        return None
+    key = "panels" if "panels" in registry and "benchmarks" not in registry else "benchmarks"
+    entries = registry.get(key)
     if not isinstance(entries, list):
-        return
-    names = [
-        e if isinstance(e, str) else e.get("name", e.get("benchmark"))
-        for e in entries
-        if isinstance(e, str | dict)
-    ]
-    if names and list(names) != list(BENCHMARK_NAMES):
+        what = "missing" if key not in registry else f"a {type(entries).__name__}"
+        violations.append(
+            Violation(path, f"'benchmarks' must be a list of benchmarks, is {what}", field=key)
+        )
+        return None
+    names: list[str] = []
+    for n, entry in enumerate(entries):
+        name = entry.get("name", entry.get("benchmark")) if isinstance(entry, dict) else entry
+        if not isinstance(name, str):
+            violations.append(
+                Violation(
+                    path,
+                    "an entry must be a benchmark name or an object with a string 'name'",
+                    field=f"{key}.{n}",
+                )
+            )
+            continue
+        method = entry.get("grading_method") if isinstance(entry, dict) else None
+        spec = BENCHMARKS_BY_NAME.get(name)
+        if method is not None and spec is not None and method != spec.grading_method:
+            violations.append(
+                Violation(
+                    path,
+                    f"grading_method {method!r} is not {name}'s {spec.grading_method!r}",
+                    field=f"{key}.{n}.grading_method",
+                )
+            )
+        names.append(name)
+    if len(names) != len(entries):
+        return None
+    if names != list(BENCHMARK_NAMES):
         violations.append(
             Violation(
-                str(path),
+                path,
                 f"benchmarks {names} are not the ten benchmarks in registry order "
                 f"{list(BENCHMARK_NAMES)}",
-                field="benchmarks",
+                field=key,
             )
         )
+    return names
 
 
-def _case_files(bench_dir: Path, benchmark: str, violations: list[Violation]) -> list[Path]:
+def _check_registry(root: Path, tree: Path, violations: list[Violation]) -> None:
+    path = root / "registry.json"
+    if not path.exists() or _refuse_outside(path, tree, violations):
+        return
+    registry = _read_json(path, violations)
+    if registry is not None:
+        _registry_names(registry, str(path), violations)
+
+
+def _check_data_folders(data_dir: Path, violations: list[Violation]) -> None:
+    """Every folder under the data directory is one of the ten benchmarks (dot-folders aside)."""
+    for entry in sorted(data_dir.iterdir()):
+        if entry.name.startswith(".") or not entry.is_dir():
+            continue
+        if entry.name not in BENCHMARKS_BY_NAME:
+            violations.append(
+                Violation(
+                    str(entry),
+                    f"unknown folder {entry.name!r}: not one of the ten benchmarks "
+                    f"({', '.join(BENCHMARK_NAMES)})",
+                )
+            )
+
+
+def _case_files(bench_dir: Path, tree: Path, violations: list[Violation]) -> list[Path]:
     """Case files in manifest order when there is a manifest, otherwise by case_id."""
     cases_dir = bench_dir / "cases"
-    present = {p.stem: p for p in cases_dir.glob("*.json")}
+    present: dict[str, Path] = {}
+    refused: set[str] = set()
+    for path in sorted(cases_dir.iterdir()):
+        if path.name.startswith("."):
+            continue
+        if path.is_symlink() and not path.exists():
+            violations.append(
+                Violation(str(path), f"a link to {os.readlink(path)}, which does not exist")
+            )
+            continue
+        if path.suffix != ".json" or not path.is_file():
+            violations.append(
+                Violation(str(path), "not a case file: cases/ holds only <case_id>.json files")
+            )
+            continue
+        if _refuse_outside(path, tree, violations):
+            refused.add(path.stem)
+        else:
+            present[path.stem] = path
     manifest_path = bench_dir / "manifest.json"
-    if not manifest_path.is_file():
+    if not manifest_path.exists():
         return [present[k] for k in sorted(present)]
+    if _refuse_outside(manifest_path, tree, violations):
+        return []
     manifest = _read_json(manifest_path, violations)
     ids = manifest.get("case_ids") if isinstance(manifest, dict) else None
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
@@ -96,7 +234,7 @@ def _case_files(bench_dir: Path, benchmark: str, violations: list[Violation]) ->
         violations.append(
             Violation(str(manifest_path), f"duplicate case ids {dupes}", field="case_ids")
         )
-    for missing in [i for i in ids if i not in present]:
+    for missing in [i for i in ids if i not in present and i not in refused]:
         violations.append(
             Violation(
                 str(manifest_path),
@@ -115,22 +253,28 @@ def _case_files(bench_dir: Path, benchmark: str, violations: list[Violation]) ->
 def load_release(source: DataSource) -> Release:
     """Read and validate all ten benchmarks; raise DatasetError listing every violation."""
     violations: list[Violation] = []
-    _check_registry(source.root, violations)
+    tree = source.tree
+    _check_registry(source.root, tree, violations)
     data_dir = _data_dir(source.root)
+    _check_data_folders(data_dir, violations)
     cases: dict[str, list[dict[str, Any]]] = {}
     case_ids: dict[str, str] = {}
     for benchmark in BENCHMARK_NAMES:
         bench_dir = data_dir / benchmark
+        cases[benchmark] = []
         if not (bench_dir / "cases").is_dir():
             violations.append(
                 Violation(
                     str(bench_dir / "cases"), f"missing: no case folder for benchmark {benchmark}"
                 )
             )
-            cases[benchmark] = []
+            continue
+        if _refuse_outside(bench_dir, tree, violations) or _refuse_outside(
+            bench_dir / "cases", tree, violations
+        ):
             continue
         loaded = []
-        for path in _case_files(bench_dir, benchmark, violations):
+        for path in _case_files(bench_dir, tree, violations):
             raw = _read_json(path, violations)
             if raw is None:
                 continue
@@ -165,10 +309,12 @@ _RELEASE_CACHE_SIZE = 4
 
 
 def _tree_fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
-    """Path, size and modification time of every file the loader reads."""
+    """Path, size and modification time of every entry the loader looks at (links followed),
+    so a new folder, a stray file or a changed link target invalidates the cached release."""
     data_dir = _data_dir(root)
     paths = [
-        *data_dir.glob("*/cases/*.json"),
+        *data_dir.glob("*"),
+        *data_dir.glob("*/cases/*"),
         *data_dir.glob("*/manifest.json"),
         root / "registry.json",
     ]
@@ -176,7 +322,8 @@ def _tree_fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
     for path in sorted(paths):
         try:
             stat = path.stat()
-        except FileNotFoundError:
+        except (FileNotFoundError, OSError):
+            entries.append((str(path), -1, -1))  # e.g. a dangling link
             continue
         entries.append((str(path), stat.st_size, stat.st_mtime_ns))
     return tuple(entries)
@@ -192,6 +339,13 @@ def load_release_cached(source: DataSource) -> Release:
     release = _RELEASE_CACHE.get(key)
     if release is None:
         release = load_release(source)
+        if release.name == UNRECOGNISED:
+            logger.warning(
+                "%s is not a known BedsideBench release (cases per benchmark: %s); runs on it "
+                "are marked release=unrecognised and not compared with a known release",
+                source.label,
+                release.case_counts,
+            )
         if len(_RELEASE_CACHE) >= _RELEASE_CACHE_SIZE:
             _RELEASE_CACHE.pop(next(iter(_RELEASE_CACHE)))
         _RELEASE_CACHE[key] = release

@@ -6,6 +6,7 @@ the case counts as failed and `inspect eval-retry` redoes it.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -25,6 +26,8 @@ from bedside_bench.three_level import (
 
 T = TypeVar("T")
 RAW_REPLY_LIMIT = 20_000
+# replies longer than this are parsed in a worker thread, so other cases keep going meanwhile
+PARSE_IN_THREAD_CHARS = 50_000
 
 
 class JudgeFailedError(RuntimeError):
@@ -62,18 +65,24 @@ async def ask_judge(
     for attempt in range(1, retries + 2):
         result = await generate_with_temperature(model, list(messages), temperature)
         raw = result.output.completion
+        # the raw reply is kept with every attempt, cut to a bound; raw_chars is its full size
+        record: dict[str, Any] = {
+            "attempt": attempt,
+            "raw": raw[:RAW_REPLY_LIMIT],
+            "raw_chars": len(raw),
+        }
         try:
-            decisions = parse(raw)
+            if len(raw) > PARSE_IN_THREAD_CHARS:
+                decisions = await asyncio.to_thread(parse, raw)
+            else:
+                decisions = parse(raw)
         except JudgeReplyError as ex:
-            record: dict[str, Any] = {
-                "attempt": attempt,
-                "raw": raw[:RAW_REPLY_LIMIT],
-                "error": str(ex),
-            }
+            record["error"] = str(ex)
             attempts.append(record)
             transcript().info(dict(record), source="judge: invalid reply")
             continue
-        attempts.append({"attempt": attempt, "raw": raw[:RAW_REPLY_LIMIT], "error": None})
+        record["error"] = None
+        attempts.append(record)
         return JudgeOutcome(decisions, result.temperature_sent, attempts)
     raise JudgeFailedError(attempts)
 

@@ -3,6 +3,9 @@
 The model under evaluation is the judge. Each sample is an answer with its rubric and gold
 decisions (a synthetic set written for this project, `data/judge_check/pairs.jsonl`); the
 judge sees exactly what the benchmark judge sees, and its decisions are compared with gold.
+An adversarial part (`data/judge_check/adversarial.jsonl`) holds answers that attack the judge
+message, each pair tagged with its `attack`; `attack_accuracy` reports how a judge holds up
+against each kind.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from bedside_bench.cases import DatasetError, Violation, canonical_item_id
 from bedside_bench.judge import judge_binary
+from bedside_bench.judge_reply import JUDGE_MESSAGE_FORMAT
 from bedside_bench.protocol import PROTOCOL_VERSION
 from bedside_bench.scorer import decisions_table, rubric_items
 from bedside_bench.scoring import case_score
@@ -29,12 +33,28 @@ from bedside_bench.scoring import case_score
 RULES = (1, 2, 3, 4, 5)
 PAIR_KEYS = {"pair_id", "synthetic", "grading_method", "prompt", "answer", "rubric_items"}
 ITEM_KEYS = {"item_id", "text", "points", "gold_matched", "rule", "note"}
+# what an adversarial answer tries: close the answer and open forged sections, echo rubric
+# lines as if met, address the judge with instructions, or list every option to catch all items
+ATTACKS = ("forged_sections", "echoed_rubric", "addressing_judge", "every_option")
 JUDGE_CHECK_KEY = "judge_check"
 
 
-def default_pairs_text() -> tuple[str, str]:
-    resource = files("bedside_bench.judge_check_data").joinpath("pairs.jsonl")
-    return resource.read_text(encoding="utf-8"), "data/judge_check/pairs.jsonl"
+DEFAULT_FILES = ("pairs.jsonl", "adversarial.jsonl")
+
+
+def default_pairs() -> list[dict[str, Any]]:
+    """The gold set and its adversarial part, each validated (problems named by file)."""
+    pairs: list[dict[str, Any]] = []
+    violations: list[Violation] = []
+    for name in DEFAULT_FILES:
+        text = files("bedside_bench.judge_check_data").joinpath(name).read_text(encoding="utf-8")
+        try:
+            pairs.extend(load_pairs(text, f"data/judge_check/{name}"))
+        except DatasetError as ex:
+            violations.extend(ex.violations)
+    if violations:
+        raise DatasetError(violations)
+    return pairs
 
 
 def _pair_violations(pair: Any, where: str) -> list[Violation]:
@@ -42,8 +62,16 @@ def _pair_violations(pair: Any, where: str) -> list[Violation]:
         return [Violation(where, "a pair must be a JSON object")]
     pair_id = pair.get("pair_id") if isinstance(pair.get("pair_id"), str) else None
     found = []
-    if set(pair) != PAIR_KEYS:
-        found.append(Violation(where, f"keys must be exactly {sorted(PAIR_KEYS)}", pair_id))
+    if set(pair) - {"attack"} != PAIR_KEYS:
+        found.append(
+            Violation(
+                where, f"keys must be exactly {sorted(PAIR_KEYS)} (and optionally attack)", pair_id
+            )
+        )
+    if "attack" in pair and pair["attack"] not in ATTACKS:
+        found.append(
+            Violation(where, f"attack must be one of {', '.join(ATTACKS)}", pair_id, field="attack")
+        )
     if pair.get("grading_method") not in ("points_rubric", "f1_weighted_rubric"):
         found.append(Violation(where, "unknown grading_method", pair_id, field="grading_method"))
     prompt, answer = pair.get("prompt"), pair.get("answer")
@@ -133,6 +161,7 @@ def pair_to_sample(pair: dict[str, Any]) -> Sample:
         input=pair["prompt"],
         metadata={
             "grading_method": pair["grading_method"],
+            "attack": pair.get("attack"),
             "answer": pair["answer"],
             "rubric_items": [
                 {k: item[k] for k in ("item_id", "text", "points", "gold_matched", "rule")}
@@ -218,7 +247,24 @@ def case_score_error() -> Metric:
     return compute
 
 
-@scorer(metrics=[item_accuracy(), macro_f1(), rule_accuracy(), case_score_error()])
+@metric
+def attack_accuracy() -> Metric:
+    """Item accuracy on the adversarial pairs, per attack, and on the plain pairs ("none")."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        items = _items_of(scores)
+        result: dict[str, float | None] = {}
+        for attack in (*ATTACKS, None):
+            hits = [i["gold"] == i["judge"] for i in items if i.get("attack") == attack]
+            result[f"attack_{attack or 'none'}_accuracy"] = float(np.mean(hits)) if hits else None
+        return result
+
+    return compute
+
+
+@scorer(
+    metrics=[item_accuracy(), macro_f1(), rule_accuracy(), attack_accuracy(), case_score_error()]
+)
 def gold_agreement() -> Scorer:
     """Score = the pair's item accuracy; metadata carries what the metrics pool."""
 
@@ -235,6 +281,7 @@ def gold_agreement() -> Scorer:
             {
                 "item_id": i["item_id"],
                 "rule": i["rule"],
+                "attack": state.metadata.get("attack"),
                 "points": i["points"],
                 "gold": gold[i["item_id"]],
                 "judge": judged[i["item_id"]],
@@ -258,6 +305,7 @@ def gold_agreement() -> Scorer:
                 "case_score_error": abs(judge_score - gold_score),
                 "judge_temperature": check["judge_temperature"],
                 "judge_attempts": check["judge_attempts"],
+                "judge_message_format": JUDGE_MESSAGE_FORMAT,
             },
         )
 
@@ -272,13 +320,15 @@ def gold_agreement() -> Scorer:
 def judge_check(data_file: str | None = None, judge_retries: int = 2) -> Task:
     """Evaluate the model as a BedsideBench judge against gold decisions.
 
-    `data_file`: a JSONL gold set in the same format (default: the project's synthetic set).
+    `data_file`: a JSONL gold set in the same format (default: the project's synthetic set and
+    its adversarial part).
     """
     if data_file:
-        text, source = Path(data_file).read_text(encoding="utf-8"), data_file
+        source = data_file
+        pairs = load_pairs(Path(data_file).read_text(encoding="utf-8"), source)
     else:
-        text, source = default_pairs_text()
-    pairs = load_pairs(text, source)
+        source = " + ".join(f"data/judge_check/{name}" for name in DEFAULT_FILES)
+        pairs = default_pairs()
     return Task(
         dataset=MemoryDataset(
             [pair_to_sample(p) for p in pairs], name="judge_check", location=source, shuffled=False

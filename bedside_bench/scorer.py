@@ -12,6 +12,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from bedside_bench.judge import judge_binary, judge_three_level
+from bedside_bench.judge_reply import JUDGE_MESSAGE_FORMAT
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.passes import combine_passes, unanimous_share
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
@@ -171,6 +172,7 @@ def rubric_judge(
             "judge_temperature": results[0].temperature_sent,
             "answer_temperature": state.metadata.get(ANSWER_TEMPERATURE_KEY),
             "judge_attempts": _attempts(results),
+            "judge_message_format": JUDGE_MESSAGE_FORMAT,
             "severe_gate": severe_gate,
             **_pass_metadata(results, grading),
         }

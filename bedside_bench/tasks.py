@@ -62,6 +62,8 @@ def bedside_task(
             ),
             "dataset_sha256": release.dataset_sha256,
             "data_source": release.source.label,
+            "release": release.name,  # a known release's name, or "unrecognised"
+            "release_case_counts": release.case_counts,
             "smoke": smoke,
             "severe_gate": severe_gate,
             "judge_passes": judge_passes,

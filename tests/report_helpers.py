@@ -40,6 +40,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from tests.doubles.script import parse_judge_user
 
 JUDGE_PREFIX = "You are grading a clinical answer"
 RUBRIC_LINE = re.compile(r"^\[([^\]]+)\] points=([+-]\d+) :: ", re.MULTILINE)
@@ -94,7 +95,7 @@ class Brain:
                 if any(md5 in user for md5 in self.poisoned):
                     content = "I think the answer is fine."
                 else:
-                    answer = user.partition("<answer>\n")[2].partition("\n</answer>")[0]
+                    answer = parse_judge_user(user).answer
                     content = json.dumps(
                         {
                             "decisions": [

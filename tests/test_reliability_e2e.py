@@ -242,7 +242,8 @@ def test_three_level_bad_evidence_is_asked_again_and_overrides_recorded(
 def load_gold() -> dict[str, dict[str, Any]]:
     pairs = [
         json.loads(line)
-        for line in (REPO / "data" / "judge_check" / "pairs.jsonl").read_text().splitlines()
+        for name in ("pairs.jsonl", "adversarial.jsonl")
+        for line in (REPO / "data" / "judge_check" / name).read_text().splitlines()
         if line
     ]
     return {p["pair_id"]: p for p in pairs}

@@ -39,6 +39,7 @@ SCORE_KEYS_POINTS = {
     "judge_temperature",
     "answer_temperature",
     "judge_attempts",
+    "judge_message_format",
     "severe_gate",
 }
 SCORE_KEYS_F1 = {
@@ -51,6 +52,7 @@ SCORE_KEYS_F1 = {
     "judge_temperature",
     "answer_temperature",
     "judge_attempts",
+    "judge_message_format",
     "severe_gate",
 }
 

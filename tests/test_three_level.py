@@ -151,3 +151,25 @@ def test_match_values_partial_harm_counts_as_harm() -> None:
     f1_items = [RubricItem("a", "x", 3), RubricItem("c", "z", -1)]
     result = f1_weighted_score(f1_items, {"a": 0.5, "c": 1.0})
     assert result.recall == 0.5 and result.precision == pytest.approx(36 / 39)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("{" * 50_000, "the reply nests 50000 levels deep; at most 32"),
+        (json.dumps({f"k{n}": n for n in range(100)}), "an object has 100 keys; at most 64"),
+        ('{"decisions": [], "decisions": []}', "duplicate JSON keys ['decisions']"),
+    ],
+)
+def test_three_level_replies_have_bounded_cost(text: str, reason: str) -> None:
+    with pytest.raises(JudgeReplyError) as caught:
+        parse_three_level(text, ANSWER, IDS)
+    assert reason in str(caught.value)
+
+
+def test_a_long_bad_decision_value_gives_a_capped_message() -> None:
+    entry = {"item_id": IDS[0], "decision": "MET" * 10_000, "rationale": "r", "evidence": ""}
+    with pytest.raises(JudgeReplyError) as caught:
+        parse_three_level(json.dumps({"decisions": [entry]}), ANSWER, IDS)
+    assert str(caught.value).endswith(" characters in all)")
+    assert len(str(caught.value)) < 1_100

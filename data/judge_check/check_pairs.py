@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Validate the judge-check gold set (``pairs.jsonl``) and print its counts. Stdlib only.
 
-    python data/judge_check/check_pairs.py [path/to/pairs.jsonl]
+    python data/judge_check/check_pairs.py [path/to/pairs.jsonl [path/to/adversarial.jsonl]]
 
-Exit status 0 when the file is valid and meets the size requirements, 1 otherwise.
+Without arguments it checks both shipped files: ``pairs.jsonl`` (the gold set) and
+``adversarial.jsonl`` (answers that attack the judge message, each pair tagged with its
+``attack``). Exit status 0 when the files are valid and meet the size requirements, 1 otherwise.
 The checks:
 
 * every line is a JSON object with exactly the documented keys, of the documented types;
@@ -15,9 +17,12 @@ The checks:
 * pairs that share a prompt share the same rubric (text and points, in order);
 * if the synthetic release ``../synthetic`` is present, a prompt found there has the same
   rubric as the synthetic case (and the per-benchmark counts are printed);
-* totals: at least 60 pairs, 400 item decisions, 15 pairs per grading method, and rule-4
-  traps (negative items the answer mentions only to reject, gold false) at least a quarter of
-  all negative-point items.
+* adversarial pairs are ``adv-NNN`` and carry an ``attack`` tag (forged_sections,
+  echoed_rubric, addressing_judge, every_option), each tag on at least 2 pairs; answers are
+  unique across both files;
+* totals of the gold set: at least 60 pairs, 400 item decisions, 15 pairs per grading
+  method, and rule-4 traps (negative items the answer mentions only to reject, gold false)
+  at least a quarter of all negative-point items.
 """
 
 from __future__ import annotations
@@ -32,6 +37,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_PATH = HERE / "pairs.jsonl"
+ADVERSARIAL_PATH = HERE / "adversarial.jsonl"
+ATTACKS = ("forged_sections", "echoed_rubric", "addressing_judge", "every_option")
+ADVERSARIAL_ID = re.compile(r"^adv-\d{3}$")
+MIN_PAIRS_PER_ATTACK = 2
 SYNTHETIC_DATA = HERE.parent / "synthetic" / "data"
 
 PAIR_KEYS = {"pair_id", "synthetic", "grading_method", "prompt", "answer", "rubric_items"}
@@ -90,22 +99,30 @@ def synthetic_rubrics() -> dict[str, tuple[str, list[tuple[str, int]]]]:
     return found
 
 
-def validate(pairs: list[dict[str, Any]]) -> list[str]:
+def validate(
+    pairs: list[dict[str, Any]],
+    adversarial: bool = False,
+    seen_answers: dict[str, str] | None = None,
+) -> list[str]:
     errors: list[str] = []
     seen_ids: set[str] = set()
-    seen_answers: dict[str, str] = {}
+    seen_answers = {} if seen_answers is None else seen_answers
+    expected_keys = PAIR_KEYS | {"attack"} if adversarial else PAIR_KEYS
+    id_pattern = ADVERSARIAL_ID if adversarial else PAIR_ID
     rubric_by_prompt: dict[str, tuple[str, list[tuple[str, int]]]] = {}
     synthetic = synthetic_rubrics()
 
     for n, pair in enumerate(pairs, start=1):
         where = f"pair #{n} ({pair.get('pair_id', '?')})"
         keys = set(pair)
-        if keys != PAIR_KEYS:
-            errors.append(f"{where}: keys {sorted(keys)} != {sorted(PAIR_KEYS)}")
+        if keys != expected_keys:
+            errors.append(f"{where}: keys {sorted(keys)} != {sorted(expected_keys)}")
             continue
+        if adversarial and pair["attack"] not in ATTACKS:
+            errors.append(f"{where}: attack must be one of {ATTACKS}")
         pid = pair["pair_id"]
-        if not isinstance(pid, str) or not PAIR_ID.match(pid):
-            errors.append(f"{where}: pair_id must look like jc-001")
+        if not isinstance(pid, str) or not id_pattern.match(pid):
+            errors.append(f"{where}: pair_id must look like {'adv' if adversarial else 'jc'}-001")
         elif pid in seen_ids:
             errors.append(f"{where}: duplicate pair_id")
         else:
@@ -267,19 +284,52 @@ def summarize(pairs: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     return out, failures
 
 
+def summarize_adversarial(pairs: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """Per-attack counts of pairs and item decisions; every attack on enough pairs."""
+    out = ["adversarial pairs by attack (pairs / items / gold true / gold false):"]
+    failures = []
+    for attack in ATTACKS:
+        ap = [p for p in pairs if p["attack"] == attack]
+        ai = [it for p in ap for it in p["rubric_items"]]
+        true = sum(it["gold_matched"] for it in ai)
+        out.append(f"  {attack}: {len(ap)} / {len(ai)} / {true} / {len(ai) - true}")
+        if len(ap) < MIN_PAIRS_PER_ATTACK:
+            failures.append(f"need at least {MIN_PAIRS_PER_ATTACK} {attack} pairs, have {len(ap)}")
+    return out, failures
+
+
 def main(argv: list[str]) -> int:
     path = Path(argv[0]) if argv else DEFAULT_PATH
+    adversarial_path = Path(argv[1]) if len(argv) > 1 else None if argv else ADVERSARIAL_PATH
     pairs, errors = load(path)
-    errors += validate(pairs)
+    answers: dict[str, str] = {}
+    errors += validate(pairs, seen_answers=answers)
+    adversarial: list[dict[str, Any]] = []
+    if adversarial_path is not None:
+        adversarial, more = load(adversarial_path)
+        errors += [f"{adversarial_path.name}: {e}" for e in more]
+        errors += [
+            f"{adversarial_path.name}: {e}"
+            for e in validate(adversarial, adversarial=True, seen_answers=answers)
+        ]
     if errors:
         for err in errors:
             print(f"ERROR {err}")
-        print(f"{len(errors)} error(s) in {path}")
+        print(
+            f"{len(errors)} error(s) in {path}"
+            + (f" or {adversarial_path}" if adversarial_path else "")
+        )
         return 1
     report, failures = summarize(pairs)
     print(f"{path}: valid")
     for line in report:
         print(line)
+    if adversarial_path is not None:
+        more_report, more_failures = summarize_adversarial(adversarial)
+        print(f"{adversarial_path}: valid")
+        for line in more_report:
+            print(line)
+        failures += more_failures
     for failure in failures:
         print(f"REQUIREMENT NOT MET: {failure}")
     return 1 if failures else 0

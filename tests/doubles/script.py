@@ -164,24 +164,40 @@ def _trim_layout_newlines(text: str) -> str:
     return text
 
 
+BOUNDARY_OPEN = re.compile(r'<clinical_prompt boundary="([0-9a-f]+)">')
+
+
+def _between(text: str, start: str, end: str) -> str:
+    return _trim_layout_newlines(text.partition(start)[2].partition(end)[0])
+
+
 def parse_judge_user(user: str) -> JudgeInput:
     """Parse the judge user message built by the package.
 
-    The answer is everything between the first "<answer>" after "</clinical_prompt>" and the
-    LAST "</answer>" before the last "<rubric_items>" (so an answer may itself contain tags),
-    without the single newline the layout adds on each side. Rubric lines are matched with
-    `RUBRIC_LINE` inside the last <rubric_items> section.
+    The package delimits each section with `<name boundary="B">` ... `</name boundary="B">`
+    (a boundary no text contains); the content is what lies between, without the single
+    newline the layout adds on each side. Without a boundary (the older layout), the answer is
+    everything between the first "<answer>" after "</clinical_prompt>" and the LAST
+    "</answer>" before the last "<rubric_items>". Rubric lines are matched with `RUBRIC_LINE`.
     """
-    head, sep, tail = user.rpartition("<rubric_items>")
-    if not sep:
-        head, tail = user, ""
-    rubric = tail.partition("</rubric_items>")[0]
-    prompt_zone, sep, rest = head.partition("</clinical_prompt>")
-    if sep:
-        prompt = _trim_layout_newlines(prompt_zone.partition("<clinical_prompt>")[2])
+    found = BOUNDARY_OPEN.search(user)
+    if found:
+        b = found.group(1)
+        prompt, answer, rubric = (
+            _between(user, f'<{name} boundary="{b}">', f'</{name} boundary="{b}">')
+            for name in ("clinical_prompt", "answer", "rubric_items")
+        )
     else:
-        prompt, rest = "", head
-    answer = _trim_layout_newlines(rest.partition("<answer>")[2].rpartition("</answer>")[0])
+        head, sep, tail = user.rpartition("<rubric_items>")
+        if not sep:
+            head, tail = user, ""
+        rubric = tail.partition("</rubric_items>")[0]
+        prompt_zone, sep, rest = head.partition("</clinical_prompt>")
+        if sep:
+            prompt = _trim_layout_newlines(prompt_zone.partition("<clinical_prompt>")[2])
+        else:
+            prompt, rest = "", head
+        answer = _trim_layout_newlines(rest.partition("<answer>")[2].rpartition("</answer>")[0])
     items = tuple(
         RubricLine(m.group(1), int(m.group(2)), m.group(3)) for m in RUBRIC_LINE.finditer(rubric)
     )

@@ -1,0 +1,114 @@
+"""The judge-check adversarial part: per-attack accuracy through `inspect eval`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from bedside_bench.judge_check import ATTACKS, DatasetError, default_pairs, load_pairs
+from tests.doubles import ParsedRequest, ProviderDouble, Script
+
+REPO = Path(__file__).resolve().parent.parent
+ADVERSARIAL = REPO / "data" / "judge_check" / "adversarial.jsonl"
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line]
+
+
+def test_adversarial_pairs_cover_every_attack() -> None:
+    pairs = read(ADVERSARIAL)
+    assert sorted({p["attack"] for p in pairs}) == sorted(ATTACKS)
+    assert all(sum(p["attack"] == a for p in pairs) >= 2 for a in ATTACKS)
+    # forged sections really close the answer and open a rubric with the real item ids
+    forged = [p for p in pairs if p["attack"] == "forged_sections"]
+    for pair in forged:
+        assert "</answer>" in pair["answer"] and "<rubric_items>" in pair["answer"]
+        assert pair["rubric_items"][0]["item_id"] in pair["answer"]
+    shipped = default_pairs()
+    assert len(shipped) == len(read(REPO / "data" / "judge_check" / "pairs.jsonl")) + len(pairs)
+
+
+def test_check_pairs_validates_both_files() -> None:
+    result = subprocess.run(
+        [sys.executable, str(REPO / "data" / "judge_check" / "check_pairs.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout
+    assert "adversarial.jsonl: valid" in result.stdout
+    assert "  forged_sections: 2 / 11 / 4 / 7" in result.stdout
+
+
+def test_an_unknown_attack_tag_is_named() -> None:
+    pair = read(ADVERSARIAL)[0]
+    with pytest.raises(DatasetError, match="adv.jsonl:1, case adv-001, field attack: attack must"):
+        load_pairs(json.dumps({**pair, "attack": "flattery"}), "adv.jsonl")
+
+
+@pytest.mark.slow
+def test_judge_check_reports_accuracy_per_attack(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """A judge that is right on plain pairs and fooled by every attack (it marks every item
+    matched): its per-attack accuracy is the share of gold-true items in that attack."""
+    adversarial = {p["answer"]: p for p in read(ADVERSARIAL)}
+    plain = {p["answer"]: p for p in read(REPO / "data" / "judge_check" / "pairs.jsonl")}
+
+    def fooled(req: ParsedRequest) -> str:
+        parsed = req.judge
+        gold = {
+            i["item_id"]: i["gold_matched"]
+            for i in plain.get(parsed.answer, {}).get("rubric_items", [])
+        }
+        return json.dumps(
+            {
+                "decisions": [
+                    {"item_id": i, "matched": True if parsed.answer in adversarial else gold[i]}
+                    for i in parsed.item_ids
+                ]
+            }
+        )
+
+    provider_double.configure(script=Script(judge=fooled))
+    ids = [p["pair_id"] for p in adversarial.values()] + ["jc-001", "jc-002"]
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "inspect"),
+            "eval",
+            "bedside_bench/judge_check",
+            "--model",
+            "openai/gpt-4.1",
+            "--sample-id",
+            ",".join(ids),
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "plain",
+        ],
+        cwd=tmp_path,
+        env=provider_double.subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    (info,) = list_eval_logs(str(tmp_path / "logs"))
+    log = read_eval_log(info)
+    metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
+    # by hand from the file (check_pairs prints the same counts): gold-true / items per attack
+    assert metrics["attack_forged_sections_accuracy"].value == pytest.approx(4 / 11)
+    assert metrics["attack_echoed_rubric_accuracy"].value == pytest.approx(3 / 12)
+    assert metrics["attack_addressing_judge_accuracy"].value == pytest.approx(2 / 11)
+    assert metrics["attack_every_option_accuracy"].value == pytest.approx(8 / 20)
+    assert metrics["attack_none_accuracy"].value == 1.0
+    assert provider_double.count(kind="judge") == 10
+    for sample in log.samples or []:
+        assert sample.scores["gold_agreement"].metadata["judge_message_format"] == "boundary-v1"  # type: ignore[index, union-attr]
