@@ -35,6 +35,7 @@ def test_adversarial_pairs_cover_every_attack() -> None:
     assert len(shipped) == len(read(REPO / "data" / "judge_check" / "pairs.jsonl")) + len(pairs)
 
 
+@pytest.mark.slow
 def test_check_pairs_validates_both_files() -> None:
     result = subprocess.run(
         [sys.executable, str(REPO / "data" / "judge_check" / "check_pairs.py")],
