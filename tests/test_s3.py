@@ -150,11 +150,28 @@ def test_two_model_sweep_on_s3_resumes_and_reports_like_a_local_dir(
     md_local = (tmp_path / "report-from-local" / "report.md").read_text()
     assert _without_locations(md_s3, store) == _without_locations(md_local, str(local_logs))
 
+    # `bedside-bench data export s3://...` gives the rows of the local copy's export
+    exported = {}
+    for name, where in (("s3", store), ("local", str(local_logs))):
+        run = subprocess.run(
+            [str(BEDSIDE_BENCH), "data", "export", where, "-o", str(tmp_path / f"export-{name}")],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, output(run)
+        exported[name] = _rows(tmp_path / f"export-{name}" / "results.parquet", where)
+    assert exported["s3"] == exported["local"]
+    assert len(exported["s3"]) == 2 * (2 * 4 + 2 * 5)  # models x cases x items per case
+    assert {r["case_score"] for r in exported["s3"]} == set(expected.values())
+
     # no credential in the store (every object, .eval zips unpacked), reports or terminal
     secrets = [OPENAI_SECRET, ANTHROPIC_SECRET, SECRET_ACCESS_KEY]
     written = list(file_texts(local)) + [
         item
-        for folder in ("report-s3", "report-from-s3", "data-home")
+        for folder in ("report-s3", "report-from-s3", "export-s3", "data-home")
         for item in file_texts(tmp_path / folder)
     ]
     assert any("!samples/" in name for name, _ in written)  # the zips were unpacked
@@ -173,6 +190,15 @@ def test_two_model_sweep_on_s3_resumes_and_reports_like_a_local_dir(
         f"s3 sweep: {first_requests} requests in {first_seconds:.1f} s; rerun: "
         f"{provider_double.count() - first_requests} requests in {rerun_seconds:.1f} s"
     )
+
+
+def _rows(parquet: Path, log_location: str) -> list[dict[str, Any]]:
+    from datasets import load_dataset
+
+    rows = load_dataset("parquet", data_files=str(parquet), split="train").to_list()
+    for row in rows:
+        assert row.pop("log").startswith(log_location.rstrip("/") + "/")
+    return rows
 
 
 def _without_locations(text: str, location: str) -> str:
