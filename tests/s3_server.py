@@ -19,6 +19,7 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -52,6 +53,7 @@ class S3Server:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log_file: Path | None = None
+    _log: IO[bytes] | None = None
 
     @property
     def endpoint(self) -> str:
@@ -81,12 +83,12 @@ class S3Server:
         return f"s3://{self.bucket}/{prefix.strip('/')}"
 
     def start(self, log_dir: Path | None = None, timeout: float = 30) -> S3Server:
-        out = open(log_dir / "moto_server.log", "wb") if log_dir else subprocess.DEVNULL  # noqa: SIM115
         if log_dir:
             self.log_file = log_dir / "moto_server.log"
+            self._log = self.log_file.open("wb")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)],
-            stdout=out,
+            stdout=self._log or subprocess.DEVNULL,
             stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout
@@ -143,6 +145,9 @@ class S3Server:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
     def __enter__(self) -> S3Server:
         return self.start()
