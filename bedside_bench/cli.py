@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bedside_bench.arguments import non_negative_int, positive_int
+from bedside_bench.data_cli import register as add_data_command
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
 Subcommands = Any  # argparse's _SubParsersAction is private
@@ -131,6 +132,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     add_list_command,
     add_report_command,
     add_sweep_command,
+    add_data_command,
 )
 
 

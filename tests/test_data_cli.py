@@ -1,0 +1,361 @@
+"""`bedside-bench data check | pull | path | export`, run as a user runs them (a subprocess).
+
+Expected counts and digests are computed here from the files themselves; the export's rows are
+checked one by one against the provider double's scripted answers and decisions and the
+independent scoring of tests/independent.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bedside_bench import data_cli
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
+from tests.doubles import ProviderDouble, scripted_answer, scripted_decision
+from tests.independent import case_score, read_cases
+from tests.release_factory import write_case, write_release
+
+BEDSIDE_BENCH = Path(sys.executable).parent / "bedside-bench"
+INSPECT = Path(sys.executable).parent / "inspect"
+REPO = Path(__file__).resolve().parent.parent
+PUBLIC_DIGEST = "3f44e6c7773aae3568d32d24c71d31a52ceb7286559d599549b386b3d3760cfe"
+
+pytestmark = pytest.mark.slow
+
+
+def run_data(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BEDSIDE_BENCH), "data", *args],
+        env=env if env is not None else clean_env(),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def clean_env(**changes: str) -> dict[str, str]:
+    """No data source set, offline; then `changes`."""
+    env = dict(os.environ)
+    env.pop("BEDSIDE_BENCH_DATA", None)
+    env["HF_HUB_OFFLINE"] = "1"
+    env.update(changes)
+    return env
+
+
+def expected_counts(root: Path) -> dict[str, dict[str, int]]:
+    """Cases and rubric items per benchmark, straight from the case files."""
+    counts = {}
+    for benchmark in BENCHMARK_NAMES:
+        cases = [json.loads(p.read_text()) for p in (root / "data" / benchmark / "cases").glob("*")]
+        counts[benchmark] = {
+            "cases": len(cases),
+            "rubric_items": sum(len(c["rubric_items"]) for c in cases),
+        }
+    return counts
+
+
+def fake_hf_cache(tmp_path: Path, revision: str = HF_DATASET_REVISION) -> tuple[Path, Path]:
+    """A Hugging Face cache holding the synthetic release as the dataset's snapshot."""
+    cache = tmp_path / "hf" / "hub"
+    repo = cache / f"datasets--{HF_DATASET_REPO.replace('/', '--')}"
+    snapshot = repo / "snapshots" / revision
+    shutil.copytree(REPO / "data" / "synthetic", snapshot)
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(revision)
+    return cache, snapshot
+
+
+# --------------------------------------------------------------------------------------------
+# check
+
+
+def test_check_the_public_release(real_release: str) -> None:
+    result = run_data("check", real_release)
+    assert result.returncode == 0, result.stderr
+    counts = expected_counts(Path(real_release))
+    assert sum(c["cases"] for c in counts.values()) == 250
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"release: {Path(real_release).resolve()}"
+    for benchmark, count in counts.items():
+        assert any(
+            line.split()
+            == [benchmark, str(count["cases"]), "cases", str(count["rubric_items"]), "items"]
+            for line in lines
+        ), (benchmark, result.stdout)
+    assert f"dataset_sha256: {PUBLIC_DIGEST}" in lines
+    assert lines[-1] == (
+        f"known release: {HF_DATASET_REPO}@{HF_DATASET_REVISION} (public split, 250 cases)"
+    )
+
+    as_json = run_data("check", real_release, "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    document = json.loads(as_json.stdout)
+    assert document["valid"] is True and document["cases"] == 250
+    assert document["benchmarks"] == counts
+    assert list(document["benchmarks"]) == list(BENCHMARK_NAMES)
+    assert document["dataset_sha256"] == PUBLIC_DIGEST
+    assert document["known_release"].startswith(f"{HF_DATASET_REPO}@{HF_DATASET_REVISION}")
+
+
+def test_check_a_valid_unknown_release_and_its_digest(tmp_path: Path) -> None:
+    cases = write_release(tmp_path / "release", per_benchmark=2)
+    result = run_data("check", str(tmp_path / "release"), "--json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    ordered = [case for name in BENCHMARK_NAMES for case in cases[name]]
+    text = json.dumps(ordered, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert document["dataset_sha256"] == hashlib.sha256(text.encode()).hexdigest()
+    assert document["known_release"] is None and document["cases"] == 20
+    plain = run_data("check", str(tmp_path / "release"))
+    assert plain.returncode == 0
+    assert plain.stdout.splitlines()[-1].startswith("known release: no")
+
+
+def test_check_a_corrupted_copy_lists_every_violation(tmp_path: Path, real_release: str) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(real_release, copy)
+    drug = sorted((copy / "data" / "drug_safety" / "cases").glob("*.json"))[0]
+    case = json.loads(drug.read_text())
+    case["rubric_items"][0]["points"] = "two"  # schema: points is an integer
+    write_case(drug, case)
+    broken_json = sorted((copy / "data" / "safety_therapeutic" / "cases").glob("*.json"))[0]
+    broken_json.write_text("{ not json")
+    moved = sorted((copy / "data" / "landmark_trials" / "cases").glob("*.json"))[0]
+    write_case(moved, {**json.loads(moved.read_text()), "benchmark": "drug_safety"})
+
+    result = run_data("check", str(copy))
+    assert result.returncode == 1
+    assert result.stdout == ""
+    err = result.stderr
+    assert f"{copy.resolve()} is not a valid release (3 problems)" in err
+    assert f"{drug}, case {case['case_id']}, item item_0, field rubric_items.0.points: " in err
+    assert f"{broken_json}: cannot be read as JSON" in err
+    assert f"{moved}, case {moved.stem}, field benchmark: " in err
+
+    document = json.loads(run_data("check", str(copy), "--json").stdout)
+    assert document["valid"] is False and "dataset_sha256" not in document
+    by_file = {v["file"]: v for v in document["violations"]}
+    assert len(document["violations"]) == 3
+    assert by_file[str(drug)]["case_id"] == case["case_id"]
+    assert by_file[str(drug)]["field"] == "rubric_items.0.points"
+    assert by_file[str(broken_json)]["message"].startswith("cannot be read as JSON")
+    assert (by_file[str(moved)]["case_id"], by_file[str(moved)]["field"]) == (
+        moved.stem,
+        "benchmark",
+    )
+
+
+def test_check_without_path_uses_the_run_source(tmp_path: Path) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    result = run_data("check", "--json", env=clean_env(BEDSIDE_BENCH_DATA=str(release)))
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert (document["origin"], document["path"]) == ("BEDSIDE_BENCH_DATA", str(release))
+    assert document["cases"] == 10
+
+    # nothing set and nothing cached: one line saying what to do, no traceback
+    nothing = run_data("check", env=clean_env(HF_HUB_CACHE=str(tmp_path / "empty")))
+    assert nothing.returncode == 1
+    assert "is not in the Hugging Face cache" in nothing.stderr
+    assert "bedside-bench data pull" in nothing.stderr and "Traceback" not in nothing.stderr
+    absent = run_data("check", str(tmp_path / "nowhere"))
+    assert absent.returncode == 1 and "nowhere is not a directory" in absent.stderr
+
+
+def test_check_a_cached_snapshot_offline(tmp_path: Path) -> None:
+    cache, snapshot = fake_hf_cache(tmp_path)
+    result = run_data("check", "--json", env=clean_env(HF_HUB_CACHE=str(cache)))
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["origin"] == "hugging_face"
+    assert document["source"] == f"hf://{HF_DATASET_REPO}@{HF_DATASET_REVISION}"
+    assert Path(document["path"]) == snapshot
+    assert document["benchmarks"] == expected_counts(REPO / "data" / "synthetic")
+
+
+# --------------------------------------------------------------------------------------------
+# path and pull
+
+
+def test_path_says_which_source_and_why(tmp_path: Path) -> None:
+    release = tmp_path / "release"
+    release.mkdir()
+    cache, snapshot = fake_hf_cache(tmp_path)
+    env = clean_env(HF_HUB_CACHE=str(cache))
+
+    def path_json(*args: str, **changes: str) -> dict[str, Any]:
+        result = run_data("path", "--json", *args, env={**env, **changes})
+        assert result.returncode == 0, result.stderr
+        document: dict[str, Any] = json.loads(result.stdout)
+        return document
+
+    # the order of a run: -T data_dir, then $BEDSIDE_BENCH_DATA, then the cache
+    given = path_json("--data-dir", str(release), BEDSIDE_BENCH_DATA=str(REPO / "data"))
+    assert (given["origin"], given["path"]) == ("data_dir", str(release))
+    from_env = path_json(BEDSIDE_BENCH_DATA=str(release))
+    assert (from_env["origin"], from_env["path"]) == ("BEDSIDE_BENCH_DATA", str(release))
+    assert from_env["reason"] == "$BEDSIDE_BENCH_DATA is set"
+    cached = path_json()
+    assert (cached["origin"], Path(cached["path"])) == ("hugging_face", snapshot)
+    assert "is in the Hugging Face cache (runs work offline)" in cached["reason"]
+    other = path_json("--revision", "0" * 40)
+    assert other["path"] is None and other["label"] == f"hf://{HF_DATASET_REPO}@{'0' * 40}"
+    assert "HF_HUB_OFFLINE is set, so a run would fail" in other["reason"]
+
+    plain = run_data("path", env=env)
+    assert plain.returncode == 0
+    assert plain.stdout.splitlines()[:2] == ["source: hugging_face", f"path: {snapshot}"]
+    gone = run_data("path", env={**env, "BEDSIDE_BENCH_DATA": str(tmp_path / "gone")})
+    assert gone.returncode == 1 and "gone is not a directory" in gone.stderr
+
+
+def test_pull_finds_a_cached_snapshot_and_fails_clearly_offline(tmp_path: Path) -> None:
+    cache, snapshot = fake_hf_cache(tmp_path)
+    env = clean_env(HF_HUB_CACHE=str(cache))
+    result = run_data("pull", env=env)
+    assert result.returncode == 0, result.stderr
+    label = f"hf://{HF_DATASET_REPO}@{HF_DATASET_REVISION}"
+    assert result.stdout.splitlines()[0] == f"{label} is in the Hugging Face cache at {snapshot}"
+
+    missing = run_data("pull", "--revision", "1" * 40, env=env)
+    assert missing.returncode == 1
+    assert f"could not get {HF_DATASET_REPO}@{'1' * 40}" in missing.stderr
+    assert "Traceback" not in missing.stderr
+
+
+def test_known_release_decision() -> None:
+    assert data_cli.known_release(PUBLIC_DIGEST) is not None
+    assert data_cli.known_release("0" * 64) is None
+
+
+# --------------------------------------------------------------------------------------------
+# export
+
+MODEL = "openai/gpt-4.1-mini"
+JUDGE = "openai/gpt-4.1"
+EXPORT_BENCHMARKS = ("drug_safety", "safety_diagnostic")
+
+
+def expected_rows(release: Path, model: str, epochs: int, judge: str) -> list[dict[str, Any]]:
+    rows = []
+    for benchmark in EXPORT_BENCHMARKS:
+        for case in sorted(read_cases(release, benchmark), key=lambda c: c["case_id"]):
+            answer = scripted_answer(model.split("/", 1)[1], case["prompt"])
+            matched = {
+                i["item_id"]: scripted_decision(answer, i["item_id"]) for i in case["rubric_items"]
+            }
+            for epoch in range(1, epochs + 1):
+                for item in case["rubric_items"]:
+                    rows.append(
+                        {
+                            "answer_model": model,
+                            "judge_model": judge,
+                            "benchmark": benchmark,
+                            "grading_method": case["grading_method"],
+                            "case_id": case["case_id"],
+                            "epoch": epoch,
+                            "item_id": item["item_id"],
+                            "points": item["points"],
+                            "decision": "matched" if matched[item["item_id"]] else "not_matched",
+                            "match_value": 1.0 if matched[item["item_id"]] else 0.0,
+                            "case_score": case_score(case, matched),
+                        }
+                    )
+    return rows
+
+
+def test_export_per_item_results_as_parquet(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    logs = tmp_path / "logs"
+    run = subprocess.run(
+        [
+            str(INSPECT),
+            "eval",
+            *(f"bedside_bench/{b}" for b in EXPORT_BENCHMARKS),
+            "--model",
+            MODEL,
+            "--model-role",
+            f"grader={JUDGE}",
+            "--epochs",
+            "2",
+            "-T",
+            f"data_dir={release}",
+            "--log-dir",
+            str(logs),
+            "--display",
+            "plain",
+        ],
+        env=provider_double.subprocess_env(),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+
+    out = tmp_path / "export"
+    result = run_data("export", str(logs), "-o", str(out), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    parquet = out / "results.parquet"
+    expected = expected_rows(release, MODEL, epochs=2, judge=JUDGE)
+    assert len(expected) == 2 * (2 * 4 + 2 * 5)  # 2 epochs x (points: 4 items, F1: 5 items)
+    assert result.stdout.splitlines()[0] == (
+        f"wrote {len(expected)} rows (8 scored cases from 2 logs) to {parquet}"
+    )
+
+    from datasets import load_dataset
+
+    loaded = load_dataset("parquet", data_files=str(parquet), split="train")
+    assert loaded.column_names == [name for name, _ in data_cli_columns()]
+    rows = loaded.to_list()
+    digest = json.loads(run_data("check", str(release), "--json").stdout)["dataset_sha256"]
+    for row in rows:
+        assert row.pop("dataset_sha256") == digest
+        assert row.pop("protocol_version") == "bedside-bench-grading-v1"
+        assert row.pop("log").startswith(str(logs)) and row.pop("task_id")
+    assert len(rows) == len(expected)
+    for got, want in zip(rows, expected, strict=True):
+        assert_same_row(got, want)
+
+    # a scored case is one row set even when several logs (or paths) hold it
+    again = run_data("export", str(logs), *map(str, logs.glob("*.eval")), "-o", str(out))
+    assert again.returncode == 0 and f"wrote {len(expected)} rows" in again.stdout
+
+
+def assert_same_row(got: dict[str, Any], want: dict[str, Any]) -> None:
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        if isinstance(value, float):
+            assert got[key] == pytest.approx(value, abs=1e-12), (key, got, want)
+        else:
+            assert got[key] == value, (key, got, want)
+
+
+def data_cli_columns() -> tuple[tuple[str, str], ...]:
+    from bedside_bench.export import COLUMNS
+
+    return COLUMNS
+
+
+def test_export_without_logs_fails_clearly(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    result = run_data("export", str(tmp_path / "empty"), "-o", str(tmp_path / "out"))
+    assert result.returncode == 1
+    assert "no Inspect logs found under" in result.stderr and "Traceback" not in result.stderr
