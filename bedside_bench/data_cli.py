@@ -19,27 +19,21 @@ from pathlib import Path
 from typing import Any
 
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
-from bedside_bench.sources import DATA_ENV_VAR, DataSource
+from bedside_bench.releases import KNOWN_RELEASES
+from bedside_bench.sources import DATA_ENV_VAR, HF_PATTERNS, DataSource
 
 PROG = "bedside-bench data"
 EXIT_OK = 0
 EXIT_INVALID = 1
 Subcommands = Any  # argparse's _SubParsersAction is private
 
-# the files a run reads from a snapshot (as bedside_bench.sources downloads them)
-SNAPSHOT_PATTERNS = ["data/*/cases/*.json", "data/*/manifest.json", "registry.json"]
 
-# digest -> name of the releases whose content is known
-KNOWN_RELEASES = {
-    "3f44e6c7773aae3568d32d24c71d31a52ceb7286559d599549b386b3d3760cfe": (
-        f"{HF_DATASET_REPO}@{HF_DATASET_REVISION} (public split, 250 cases)"
-    ),
-}
-
-
-def known_release(dataset_sha256: str) -> str | None:
-    """The name of the release with this digest, or None for data no release has."""
-    return KNOWN_RELEASES.get(dataset_sha256)
+def known_release_description(name: str) -> str | None:
+    """`name (description)` of a recognised release, None for an unrecognised tree."""
+    for known in KNOWN_RELEASES:
+        if known.name == name:
+            return f"{known.name} ({known.description})"
+    return None
 
 
 class DataCommandError(RuntimeError):
@@ -70,7 +64,7 @@ def cached_snapshot(revision: str) -> Path | None:
             repo_id=HF_DATASET_REPO,
             repo_type="dataset",
             revision=revision,
-            allow_patterns=SNAPSHOT_PATTERNS,
+            allow_patterns=HF_PATTERNS,
             local_files_only=True,
         )
     except LocalEntryNotFoundError:
@@ -166,7 +160,9 @@ def check_document(source: DataSource, origin: str) -> tuple[dict[str, Any], boo
     }
     document["cases"] = len(release.all_cases)
     document["dataset_sha256"] = digest
-    document["known_release"] = known_release(digest)
+    document["release"] = release.name
+    document["release_case_counts"] = release.case_counts
+    document["known_release"] = known_release_description(release.name)
     return document, True
 
 
@@ -190,7 +186,9 @@ def print_check(document: dict[str, Any]) -> None:
     print(f"  {'total':<{width}}  {document['cases']:>4} cases")
     print(f"dataset_sha256: {document['dataset_sha256']}")
     known = document["known_release"]
-    print(f"known release: {known if known else 'no (not the content of any known release)'}")
+    print(
+        f"known release: {known if known else 'no (unrecognised: not the content of any known release)'}"
+    )
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -96,8 +96,9 @@ def test_check_the_public_release(real_release: str) -> None:
             for line in lines
         ), (benchmark, result.stdout)
     assert f"dataset_sha256: {PUBLIC_DIGEST}" in lines
-    assert lines[-1] == (
-        f"known release: {HF_DATASET_REPO}@{HF_DATASET_REVISION} (public split, 250 cases)"
+    assert lines[-1].startswith(
+        f"known release: public@{HF_DATASET_REVISION[:7]} (the public train split, "
+        f"{HF_DATASET_REPO} at revision {HF_DATASET_REVISION} "
     )
 
     as_json = run_data("check", real_release, "--json")
@@ -107,7 +108,9 @@ def test_check_the_public_release(real_release: str) -> None:
     assert document["benchmarks"] == counts
     assert list(document["benchmarks"]) == list(BENCHMARK_NAMES)
     assert document["dataset_sha256"] == PUBLIC_DIGEST
-    assert document["known_release"].startswith(f"{HF_DATASET_REPO}@{HF_DATASET_REVISION}")
+    assert document["known_release"].startswith(f"public@{HF_DATASET_REVISION[:7]} (")
+    assert document["release"] == f"public@{HF_DATASET_REVISION[:7]}"
+    assert document["release_case_counts"] == {name: 25 for name in BENCHMARK_NAMES}
 
 
 def test_check_a_valid_unknown_release_and_its_digest(tmp_path: Path) -> None:
@@ -119,6 +122,8 @@ def test_check_a_valid_unknown_release_and_its_digest(tmp_path: Path) -> None:
     text = json.dumps(ordered, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert document["dataset_sha256"] == hashlib.sha256(text.encode()).hexdigest()
     assert document["known_release"] is None and document["cases"] == 20
+    assert document["release"] == "unrecognised"
+    assert document["release_case_counts"] == {name: 2 for name in BENCHMARK_NAMES}
     plain = run_data("check", str(tmp_path / "release"))
     assert plain.returncode == 0
     assert plain.stdout.splitlines()[-1].startswith("known release: no")
@@ -237,9 +242,9 @@ def test_pull_finds_a_cached_snapshot_and_fails_clearly_offline(tmp_path: Path) 
     assert "Traceback" not in missing.stderr
 
 
-def test_known_release_decision() -> None:
-    assert data_cli.known_release(PUBLIC_DIGEST) is not None
-    assert data_cli.known_release("0" * 64) is None
+def test_known_release_description() -> None:
+    assert data_cli.known_release_description(f"public@{HF_DATASET_REVISION[:7]}") is not None
+    assert data_cli.known_release_description("unrecognised") is None
 
 
 # --------------------------------------------------------------------------------------------
