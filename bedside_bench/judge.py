@@ -6,7 +6,7 @@ the case counts as failed and `inspect eval-retry` redoes it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -50,8 +50,13 @@ async def ask_judge(
     parse: Callable[[str], T],
     retries: int,
     temperature: float = JUDGE_TEMPERATURE,
+    scope: Mapping[str, str] | None = None,
 ) -> JudgeOutcome[T]:
-    """Ask, parse strictly, and ask again (fresh call, same messages) up to `retries` times."""
+    """Ask, parse strictly, and ask again (fresh call, same messages) up to `retries` times.
+
+    Every attempt has its own cache scope, so with `--cache` a re-ask reaches the provider
+    instead of replaying the invalid reply; `scope` tells apart the calls of one sample.
+    """
     if retries < 0:
         raise ValueError("judge_retries must be >= 0")
     messages: list[ChatMessage] = [
@@ -60,7 +65,8 @@ async def ask_judge(
     ]
     attempts: list[dict[str, Any]] = []
     for attempt in range(1, retries + 2):
-        result = await generate_with_temperature(model, list(messages), temperature)
+        call_scope = {**(scope or {}), "call": "judge", "attempt": str(attempt)}
+        result = await generate_with_temperature(model, list(messages), temperature, call_scope)
         raw = result.output.completion
         try:
             decisions = parse(raw)
@@ -79,7 +85,12 @@ async def ask_judge(
 
 
 async def judge_binary(
-    model: Model, prompt: str, answer: str, items: Sequence[RubricItem], retries: int
+    model: Model,
+    prompt: str,
+    answer: str,
+    items: Sequence[RubricItem],
+    retries: int,
+    scope: Mapping[str, str] | None = None,
 ) -> JudgeOutcome[dict[str, bool]]:
     """The reference judge: a matched boolean per item."""
     ids = [item.item_id for item in items]
@@ -89,11 +100,17 @@ async def judge_binary(
         judge_user_message(prompt, answer, items),
         lambda raw: parse_decisions(raw, ids),
         retries,
+        scope=scope,
     )
 
 
 async def judge_three_level(
-    model: Model, prompt: str, answer: str, items: Sequence[RubricItem], retries: int
+    model: Model,
+    prompt: str,
+    answer: str,
+    items: Sequence[RubricItem],
+    retries: int,
+    scope: Mapping[str, str] | None = None,
 ) -> JudgeOutcome[list[ItemJudgement]]:
     """The three-level variant: a reply whose evidence is not in the answer is asked again."""
     ids = [item.item_id for item in items]
@@ -103,4 +120,5 @@ async def judge_three_level(
         judge_user_message(prompt, answer, items),
         lambda raw: parse_three_level(raw, answer, ids),
         retries,
+        scope=scope,
     )

@@ -3,15 +3,25 @@
 Inspect drops `temperature` for some model families (every Anthropic model, OpenAI reasoning
 models), and a provider may refuse it with HTTP 400. The protocol records the temperature that
 was actually used, so we read it back from the request that Inspect logged for this call.
+
+With Inspect's cache on (`--cache`), every call is keyed also on the endpoint it goes to and
+on a `call` scope naming its place in the sample (the answer; judge pass p, attempt a), so a
+re-ask or a second judge pass is never answered from the entry of an earlier call.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
+from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model, ModelOutput
+from inspect_ai.model._generate_config import active_generate_config
+
+ENDPOINT_SCOPE = "bedside_bench_endpoint"
 
 
 @dataclass(frozen=True)
@@ -27,6 +37,39 @@ def is_temperature_refusal(ex: BaseException) -> bool:
     return status == 400 and "temperature" in str(ex).lower()
 
 
+def endpoint_of(model: Model) -> str | None:
+    """The URL the model's client sends to, without user, password, query or fragment.
+
+    Inspect's own cache key holds only a base URL given explicitly, not one from
+    OPENAI_BASE_URL / ANTHROPIC_BASE_URL, so the client's is read here.
+    """
+    client = getattr(model.api, "client", None)
+    url = getattr(client, "base_url", None) or model.api.base_url
+    if not url:
+        return None
+    parts = urlsplit(str(url))
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
+
+
+def endpoint_digest(model: Model) -> str:
+    """A digest of `endpoint_of`: the cache key tells endpoints apart without holding one."""
+    endpoint = endpoint_of(model) or "provider default"
+    return hashlib.sha256(endpoint.encode()).hexdigest()[:16]
+
+
+def scoped_cache(model: Model, scope: Mapping[str, str]) -> CachePolicy | None:
+    """The cache policy this call would use (from `--cache` or the model's config), with the
+    endpoint and `scope` added to its scopes; None when caching is off."""
+    active = active_generate_config().cache
+    cache = active if active is not None else model.config.cache
+    if not cache:
+        return None
+    policy = cache if isinstance(cache, CachePolicy) else CachePolicy()
+    scopes = {**policy.scopes, ENDPOINT_SCOPE: endpoint_digest(model), **scope}
+    return policy.model_copy(update={"scopes": scopes})
+
+
 def _temperature_in_last_request() -> float | None:
     # calls within a sample are sequential, so the newest model event is this call's
     event = transcript().history.find_last(lambda e: isinstance(e, ModelEvent))
@@ -37,14 +80,24 @@ def _temperature_in_last_request() -> float | None:
 
 
 async def generate_with_temperature(
-    model: Model, messages: list[ChatMessage], temperature: float
+    model: Model,
+    messages: list[ChatMessage],
+    temperature: float,
+    scope: Mapping[str, str] | None = None,
 ) -> CallResult:
-    """Generate at `temperature`; if the provider refuses the parameter, ask again without it."""
+    """Generate at `temperature`; if the provider refuses the parameter, ask again without it.
+
+    `scope` names the call within its sample for the cache (see the module docstring).
+    """
+    policy = scoped_cache(model, {"call": "answer", **(scope or {})})
+    cache: CachePolicy | bool = policy if policy is not None else False
     try:
-        output = await model.generate(messages, config=GenerateConfig(temperature=temperature))
+        output = await model.generate(
+            messages, config=GenerateConfig(temperature=temperature), cache=cache
+        )
     except Exception as ex:
         if not is_temperature_refusal(ex):
             raise
-        output = await model.generate(messages)
+        output = await model.generate(messages, cache=cache)
         return CallResult(output, temperature_sent=None, temperature_refused=True)
     return CallResult(output, _temperature_in_last_request(), temperature_refused=False)
