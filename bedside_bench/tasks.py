@@ -22,10 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 
 from bedside_bench.benchmarks import get_benchmark
 from bedside_bench.dataset import Release, benchmark_dataset, load_release_cached
+from bedside_bench.metrics import case_mean
 from bedside_bench.protocol import (
     DEFAULT_JUDGE_MODEL,
     PROTOCOL_VERSION,
@@ -102,6 +103,8 @@ def bedside_task(benchmark: str, **options: Any) -> Task:
         name=benchmark,
         # a failed case is an error to redo with eval-retry, not a reason to stop the others
         continue_on_fail=True,
+        # with --epochs N a case scores the mean of its epochs, diagnostics included
+        epochs=Epochs(1, case_mean()),
         metadata=task_metadata(benchmark, opts, release),
     )
 
