@@ -34,7 +34,8 @@ _MARKUP = re.compile(r"\[/?[a-z ]+\]")
 def _one_line(ex: BaseException) -> str:
     """An exception as one plain line: Inspect's messages carry console markup and breaks."""
     message = getattr(ex, "message", None) or str(ex) or type(ex).__name__
-    text = " ".join(_MARKUP.sub("", str(message)).split())
+    paragraphs = re.split(r"\n\s*\n", _MARKUP.sub("", str(message)))
+    text = ": ".join(" ".join(p.split()) for p in paragraphs if p.strip())
     return redact(text.removeprefix("ERROR: "))
 
 
@@ -51,11 +52,13 @@ def preflight_judge(judge_model: str) -> Model | None:
     try:
         return get_model(role=GRADER_ROLE, default=judge_model)
     except Exception as ex:
-        raise PrerequisiteError(
+        message = (
             f"bedside-bench: the judge {judge_model} cannot be used, so no case was run: "
-            f"{_one_line(ex)} (bind another judge with --model-role grader=... "
-            "or -T judge_model=...)"
-        ) from ex
+            f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
+            "or -T judge_model=..."
+        )
+        # Inspect prints a PrerequisiteError as a message, without a traceback
+        raise PrerequisiteError(message) from ex
 
 
 def rubric_items(metadata: dict[str, Any]) -> list[RubricItem]:
