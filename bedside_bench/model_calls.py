@@ -19,9 +19,12 @@ from urllib.parse import urlsplit, urlunsplit
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import transcript
 from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model, ModelOutput
+from inspect_ai.model._cache import CacheEntry, cache_fetch, cache_store
 from inspect_ai.model._generate_config import active_generate_config
 
 ENDPOINT_SCOPE = "bedside_bench_endpoint"
+# kept on a cached output: a reply from the cache has no request to read the temperature from
+TEMPERATURE_SENT_KEY = "bedside_bench_temperature_sent"
 
 
 @dataclass(frozen=True)
@@ -70,13 +73,53 @@ def scoped_cache(model: Model, scope: Mapping[str, str]) -> CachePolicy | None:
     return policy.model_copy(update={"scopes": scopes})
 
 
-def _temperature_in_last_request() -> float | None:
+def _last_model_event() -> ModelEvent | None:
     # calls within a sample are sequential, so the newest model event is this call's
     event = transcript().history.find_last(lambda e: isinstance(e, ModelEvent))
-    if not isinstance(event, ModelEvent) or event.call is None:
+    return event if isinstance(event, ModelEvent) else None
+
+
+def _sent_temperature(event: ModelEvent | None) -> float | None:
+    if event is None or event.call is None:
         return None  # no provider request was made (e.g. mockllm): nothing was sent
     value = event.call.request.get("temperature")
     return float(value) if isinstance(value, int | float) else None
+
+
+def _remember_temperature(
+    model: Model, policy: CachePolicy, event: ModelEvent, sent: float | None
+) -> None:
+    """Add the temperature sent to the cache entry this call just wrote.
+
+    The entry is found by Inspect's own key from what the call's event recorded; if that does
+    not find it (a different Inspect), the entry is left as it is and a later hit records null.
+    """
+    entry = CacheEntry(
+        base_url=model.api.base_url,
+        config=event.config,
+        input=event.input,
+        model=str(model),
+        policy=policy,
+        tool_choice=event.tool_choice,
+        tools=event.tools,
+    )
+    cached = cache_fetch(entry)
+    if cached is not None:
+        cached.metadata = {**(cached.metadata or {}), TEMPERATURE_SENT_KEY: sent}
+        cache_store(entry, cached)
+
+
+def _temperature_of_call(
+    model: Model, policy: CachePolicy | None, output: ModelOutput
+) -> float | None:
+    event = _last_model_event()
+    if event is not None and event.cache == "read":
+        value = (output.metadata or {}).get(TEMPERATURE_SENT_KEY)
+        return float(value) if isinstance(value, int | float) else None
+    sent = _sent_temperature(event)
+    if policy is not None and event is not None and event.cache == "write":
+        _remember_temperature(model, policy, event, sent)
+    return sent
 
 
 async def generate_with_temperature(
@@ -100,4 +143,6 @@ async def generate_with_temperature(
             raise
         output = await model.generate(messages, cache=cache)
         return CallResult(output, temperature_sent=None, temperature_refused=True)
-    return CallResult(output, _temperature_in_last_request(), temperature_refused=False)
+    return CallResult(
+        output, _temperature_of_call(model, policy, output), temperature_refused=False
+    )
