@@ -14,7 +14,7 @@ from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
 from bedside_bench.judge_reply import JudgeReplyError, judge_user_message, parse_decisions
-from bedside_bench.model_calls import generate_with_temperature
+from bedside_bench.model_calls import CallResult, forget_cached, generate_with_temperature
 from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE, JUDGE_TEMPERATURE
 from bedside_bench.scoring import RubricItem
 from bedside_bench.three_level import (
@@ -64,6 +64,7 @@ async def ask_judge(
         ChatMessageUser(content=user_message),
     ]
     attempts: list[dict[str, Any]] = []
+    invalid: list[CallResult] = []
     for attempt in range(1, retries + 2):
         call_scope = {**(scope or {}), "call": "judge", "attempt": str(attempt)}
         result = await generate_with_temperature(model, list(messages), temperature, call_scope)
@@ -77,10 +78,14 @@ async def ask_judge(
                 "error": str(ex),
             }
             attempts.append(record)
+            invalid.append(result)
             transcript().info(dict(record), source="judge: invalid reply")
             continue
         attempts.append({"attempt": attempt, "raw": raw[:RAW_REPLY_LIMIT], "error": None})
         return JudgeOutcome(decisions, result.temperature_sent, attempts)
+    # a retry of this case must ask the judge again, not replay these replies from the cache
+    for result in invalid:
+        forget_cached(result)
     raise JudgeFailedError(attempts)
 
 

@@ -18,7 +18,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import transcript
-from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model, ModelOutput
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessage,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    cache_path,
+)
 from inspect_ai.model._cache import CacheEntry, cache_fetch, cache_store
 from inspect_ai.model._generate_config import active_generate_config
 
@@ -32,6 +39,18 @@ class CallResult:
     output: ModelOutput
     temperature_sent: float | None
     temperature_refused: bool
+    cache_entry: CacheEntry | None = None  # the cache entry that holds this reply, if any
+
+
+def forget_cached(result: CallResult) -> None:
+    """Drop the cache entry of a reply, so the same call asked again reaches the provider.
+
+    For judge replies that never became valid: `inspect eval-retry` keeps the run's cache
+    policy, and would otherwise replay the same invalid replies and fail the case again.
+    """
+    entry = result.cache_entry
+    if entry is not None:
+        (cache_path(entry.model) / entry.key).unlink(missing_ok=True)
 
 
 def is_temperature_refusal(ex: BaseException) -> bool:
@@ -86,14 +105,9 @@ def _sent_temperature(event: ModelEvent | None) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def _remember_temperature(
-    model: Model, policy: CachePolicy, event: ModelEvent, sent: float | None
-) -> None:
-    """Add the temperature sent to the cache entry this call just wrote.
-
-    The entry is found by Inspect's own key from what the call's event recorded; if that does
-    not find it (a different Inspect), the entry is left as it is and a later hit records null.
-    """
+def _entry_of_call(model: Model, policy: CachePolicy, event: ModelEvent) -> CacheEntry | None:
+    """The cache entry of the call behind `event`, by Inspect's own key from what the event
+    recorded; None if no such entry exists (nothing is then changed in the cache)."""
     entry = CacheEntry(
         base_url=model.api.base_url,
         config=event.config,
@@ -103,23 +117,31 @@ def _remember_temperature(
         tool_choice=event.tool_choice,
         tools=event.tools,
     )
-    cached = cache_fetch(entry)
-    if cached is not None:
-        cached.metadata = {**(cached.metadata or {}), TEMPERATURE_SENT_KEY: sent}
-        cache_store(entry, cached)
+    return entry if cache_fetch(entry) is not None else None
 
 
 def _temperature_of_call(
     model: Model, policy: CachePolicy | None, output: ModelOutput
-) -> float | None:
+) -> tuple[float | None, CacheEntry | None]:
+    """The temperature sent for this call, and its cache entry when caching is on.
+
+    A fresh reply's entry is given the temperature sent, since a later cache hit has no
+    request to read it from.
+    """
     event = _last_model_event()
+    entry = None
+    if policy is not None and event is not None and event.cache is not None:
+        entry = _entry_of_call(model, policy, event)
     if event is not None and event.cache == "read":
         value = (output.metadata or {}).get(TEMPERATURE_SENT_KEY)
-        return float(value) if isinstance(value, int | float) else None
+        return (float(value) if isinstance(value, int | float) else None), entry
     sent = _sent_temperature(event)
-    if policy is not None and event is not None and event.cache == "write":
-        _remember_temperature(model, policy, event, sent)
-    return sent
+    if entry is not None:
+        cached = cache_fetch(entry)
+        if cached is not None:
+            cached.metadata = {**(cached.metadata or {}), TEMPERATURE_SENT_KEY: sent}
+            cache_store(entry, cached)
+    return sent, entry
 
 
 async def generate_with_temperature(
@@ -143,6 +165,5 @@ async def generate_with_temperature(
             raise
         output = await model.generate(messages, cache=cache)
         return CallResult(output, temperature_sent=None, temperature_refused=True)
-    return CallResult(
-        output, _temperature_of_call(model, policy, output), temperature_refused=False
-    )
+    sent, entry = _temperature_of_call(model, policy, output)
+    return CallResult(output, sent, temperature_refused=False, cache_entry=entry)

@@ -18,6 +18,7 @@ from tests.doubles import (
     ParsedRequest,
     ProviderDouble,
     Script,
+    invalid_judge_always,
     scripted_answer,
     scripted_decision,
 )
@@ -166,3 +167,61 @@ def test_judge_passes_are_separate_entries_and_the_endpoint_is_part_of_the_key(
     assert other.count(kind="answer") == 4
     assert other.count(kind="judge") == 12
     assert provider_double.requests() == []
+
+
+@pytest.mark.slow
+def test_eval_retry_of_a_failed_case_asks_the_judge_again(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """eval-retry keeps the run's cache policy: the failed case's invalid judge replies are
+    not kept in the cache, so the retry reaches the judge (the answer comes from the cache)."""
+    release = tmp_path / "release"
+    cases = write_release(release, per_benchmark=2)
+    target = cases["drug_safety"][0]["prompt"]
+    provider_double.configure(script=Script(judge=invalid_judge_always(target)))
+    env = {**provider_double.subprocess_env(), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    logs = tmp_path / "logs"
+    result = run_cli(
+        [
+            "eval",
+            "bedside_bench/drug_safety",
+            "--model",
+            "openai/gpt-4.1-mini",
+            "--model-role",
+            "grader=openai/gpt-4.1",
+            "--cache",
+            "-T",
+            f"data_dir={release}",
+            "-T",
+            "judge_retries=1",
+            "--log-dir",
+            str(logs),
+            "--display",
+            "plain",
+        ],
+        cwd=tmp_path,
+        env=env,
+    )
+    (log,) = read_logs(logs).values()
+    assert log.status == "error", result.stdout[-2000:]
+    assert [s.input for s in log.samples or [] if s.error is not None] == [target]
+    assert provider_double.count(kind="judge") == 3  # two invalid for the target, one valid
+
+    provider_double.configure(script=Script())
+    provider_double.reset()
+    retry_dir = tmp_path / "retried"
+    log_file = next(p for p in logs.iterdir() if p.suffix == ".eval")
+    result = run_cli(
+        ["eval-retry", str(log_file), "--log-dir", str(retry_dir), "--display", "plain"],
+        cwd=tmp_path,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    (retried,) = read_logs(retry_dir).values()
+    assert retried.status == "success", retried.error
+    assert provider_double.count(kind="answer") == 0  # the answer was cached and kept
+    judged = provider_double.requests(kind="judge")
+    assert [r.request.judge.prompt for r in judged] == [target]
+    scored = {s.input: s.scores["rubric_judge"] for s in retried.samples or []}  # type: ignore[index]
+    meta = scored[target].metadata or {}
+    assert [a["error"] is None for a in meta["judge_attempts"]] == [True]
