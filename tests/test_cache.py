@@ -225,3 +225,35 @@ def test_eval_retry_of_a_failed_case_asks_the_judge_again(
     scored = {s.input: s.scores["rubric_judge"] for s in retried.samples or []}  # type: ignore[index]
     meta = scored[target].metadata or {}
     assert [a["error"] is None for a in meta["judge_attempts"]] == [True]
+
+
+def test_endpoint_scope_holds_no_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspect_ai.model import CachePolicy, GenerateConfig, get_model
+
+    from bedside_bench.model_calls import ENDPOINT_SCOPE, endpoint_of, scoped_cache
+    from tests.doubles.fixtures import reset_inspect_model_cache
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
+    monkeypatch.setenv("OPENAI_BASE_URL", "https://user:tok3n@proxy.example:8443/v1/?key=abc#x")
+    reset_inspect_model_cache()
+    try:
+        model = get_model("openai/gpt-4.1", memoize=False)
+        assert endpoint_of(model) == "https://proxy.example:8443/v1"
+        assert scoped_cache(model, {"call": "answer"}) is None  # caching is off by default
+        cached = get_model(
+            "openai/gpt-4.1", config=GenerateConfig(cache=CachePolicy(expiry="1h")), memoize=False
+        )
+        policy = scoped_cache(cached, {"call": "judge", "pass": "2"})
+        assert policy is not None and policy.expiry == "1h"
+        assert set(policy.scopes) == {ENDPOINT_SCOPE, "call", "pass"}
+        text = policy.model_dump_json()
+        assert not any(s in text for s in ("tok3n", "sk-secret", "abc", "proxy.example"))
+        monkeypatch.setenv("OPENAI_BASE_URL", "https://other.example/v1")
+        other = get_model(
+            "openai/gpt-4.1", config=GenerateConfig(cache=CachePolicy(expiry="1h")), memoize=False
+        )
+        other_policy = scoped_cache(other, {"call": "judge", "pass": "2"})
+        assert other_policy is not None
+        assert other_policy.scopes[ENDPOINT_SCOPE] != policy.scopes[ENDPOINT_SCOPE]
+    finally:
+        reset_inspect_model_cache()

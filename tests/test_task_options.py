@@ -81,8 +81,8 @@ def expected_gated_three_level(case: dict[str, Any], answer: str) -> tuple[Fract
     pos = sum(WEIGHT[i["points"]] for i in items if i["points"] >= 1)
     hit = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items if i["points"] >= 1)
     den = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items)
-    r, p = hit / pos, (hit / den if den else Fraction(0))
-    f1 = 2 * p * r / (p + r) if p + r else Fraction(0)
+    r, p = Fraction(hit, pos), (Fraction(hit, den) if den else Fraction(0))
+    f1: Fraction = 2 * p * r / (p + r) if p + r else Fraction(0)
     severe = any(
         (i["points"] == 3 and m[i["item_id"]] < 1) or (i["points"] == -3 and m[i["item_id"]] > 0)
         for i in items
