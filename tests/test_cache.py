@@ -230,7 +230,7 @@ def test_eval_retry_of_a_failed_case_asks_the_judge_again(
 def test_endpoint_scope_holds_no_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
     from inspect_ai.model import CachePolicy, GenerateConfig, get_model
 
-    from bedside_bench.model_calls import ENDPOINT_SCOPE, endpoint_of, scoped_cache
+    from bedside_bench.call_cache import ENDPOINT_SCOPE, endpoint_of, scoped_cache
     from tests.doubles.fixtures import reset_inspect_model_cache
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
