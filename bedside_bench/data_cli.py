@@ -186,9 +186,8 @@ def print_check(document: dict[str, Any]) -> None:
     print(f"  {'total':<{width}}  {document['cases']:>4} cases")
     print(f"dataset_sha256: {document['dataset_sha256']}")
     known = document["known_release"]
-    print(
-        f"known release: {known if known else 'no (unrecognised: not the content of any known release)'}"
-    )
+    shown = known if known else "no (unrecognised: not the content of any known release)"
+    print(f"known release: {shown}")
 
 
 def run_check(args: argparse.Namespace) -> int:

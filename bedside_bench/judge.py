@@ -7,7 +7,7 @@ the case counts as failed and `inspect eval-retry` redoes it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -15,7 +15,7 @@ from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
 from bedside_bench.judge_reply import JudgeReplyError, judge_user_message, parse_decisions
-from bedside_bench.model_calls import generate_with_temperature
+from bedside_bench.model_calls import CallResult, forget_cached, generate_with_temperature
 from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE, JUDGE_TEMPERATURE
 from bedside_bench.scoring import RubricItem
 from bedside_bench.three_level import (
@@ -53,8 +53,13 @@ async def ask_judge(
     parse: Callable[[str], T],
     retries: int,
     temperature: float = JUDGE_TEMPERATURE,
+    scope: Mapping[str, str] | None = None,
 ) -> JudgeOutcome[T]:
-    """Ask, parse strictly, and ask again (fresh call, same messages) up to `retries` times."""
+    """Ask, parse strictly, and ask again (fresh call, same messages) up to `retries` times.
+
+    Every attempt has its own cache scope, so with `--cache` a re-ask reaches the provider
+    instead of replaying the invalid reply; `scope` tells apart the calls of one sample.
+    """
     if retries < 0:
         raise ValueError("judge_retries must be >= 0")
     messages: list[ChatMessage] = [
@@ -62,8 +67,10 @@ async def ask_judge(
         ChatMessageUser(content=user_message),
     ]
     attempts: list[dict[str, Any]] = []
+    invalid: list[CallResult] = []
     for attempt in range(1, retries + 2):
-        result = await generate_with_temperature(model, list(messages), temperature)
+        call_scope = {**(scope or {}), "call": "judge", "attempt": str(attempt)}
+        result = await generate_with_temperature(model, list(messages), temperature, call_scope)
         raw = result.output.completion
         # the raw reply is kept with every attempt, cut to a bound; raw_chars is its full size
         record: dict[str, Any] = {
@@ -79,16 +86,25 @@ async def ask_judge(
         except JudgeReplyError as ex:
             record["error"] = str(ex)
             attempts.append(record)
+            invalid.append(result)
             transcript().info(dict(record), source="judge: invalid reply")
             continue
         record["error"] = None
         attempts.append(record)
         return JudgeOutcome(decisions, result.temperature_sent, attempts)
+    # a retry of this case must ask the judge again, not replay these replies from the cache
+    for result in invalid:
+        forget_cached(result)
     raise JudgeFailedError(attempts)
 
 
 async def judge_binary(
-    model: Model, prompt: str, answer: str, items: Sequence[RubricItem], retries: int
+    model: Model,
+    prompt: str,
+    answer: str,
+    items: Sequence[RubricItem],
+    retries: int,
+    scope: Mapping[str, str] | None = None,
 ) -> JudgeOutcome[dict[str, bool]]:
     """The reference judge: a matched boolean per item."""
     ids = [item.item_id for item in items]
@@ -98,11 +114,17 @@ async def judge_binary(
         judge_user_message(prompt, answer, items),
         lambda raw: parse_decisions(raw, ids),
         retries,
+        scope=scope,
     )
 
 
 async def judge_three_level(
-    model: Model, prompt: str, answer: str, items: Sequence[RubricItem], retries: int
+    model: Model,
+    prompt: str,
+    answer: str,
+    items: Sequence[RubricItem],
+    retries: int,
+    scope: Mapping[str, str] | None = None,
 ) -> JudgeOutcome[list[ItemJudgement]]:
     """The three-level variant: a reply whose evidence is not in the answer is asked again."""
     ids = [item.item_id for item in items]
@@ -112,4 +134,5 @@ async def judge_three_level(
         judge_user_message(prompt, answer, items),
         lambda raw: parse_three_level(raw, answer, ids),
         retries,
+        scope=scope,
     )

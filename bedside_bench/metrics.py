@@ -1,11 +1,21 @@
-"""Inspect metrics shown by `inspect eval` and `inspect view` beside mean and stderr."""
+"""Inspect metrics shown by `inspect eval` and `inspect view` beside mean and stderr, and the
+reducer that turns a case's epochs into the one score the metrics see."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
-from inspect_ai.scorer import Metric, SampleScore, metric
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    ScoreReducer,
+    mean_score,
+    metric,
+    score_reducer,
+)
 
 from bedside_bench.passes import category_counts
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
@@ -70,3 +80,61 @@ def judge_agreement() -> Metric:
         }
 
     return compute
+
+
+# per-case diagnostics that the metrics above average over cases
+EPOCH_MEAN_KEYS = ("recall", "precision", "severe_rate", "judge_agreement")
+
+
+def _mean_defined(values: list[Any]) -> float | None:
+    numbers = [float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    return float(np.mean(numbers)) if numbers else None
+
+
+def _epoch_pass_decisions(scores: Sequence[Score]) -> list[dict[str, Any]] | None:
+    """Pass k of every epoch as one pass over (epoch, item) pairs: kappa then counts every
+    epoch's items once, not only the first epoch's."""
+    per_epoch: list[list[dict[str, Any]]] = []
+    for score in scores:
+        passes = (score.metadata or {}).get("pass_decisions")
+        if not passes:
+            return None
+        per_epoch.append(passes)
+    n_passes = min(len(passes) for passes in per_epoch)
+    return [
+        {
+            f"{epoch}:{item}": value
+            for epoch, passes in enumerate(per_epoch, start=1)
+            for item, value in passes[k].items()
+        }
+        for k in range(n_passes)
+    ]
+
+
+@score_reducer(name="case_mean")
+def case_mean() -> ScoreReducer:
+    """A case's score over its epochs: Inspect's mean, with the diagnostics averaged too.
+
+    Inspect's own reducers keep the first epoch's metadata, so with `--epochs` the F1
+    diagnostics and judge agreement would describe epoch 1 only while the mean covers all.
+    Epoch-specific details (decisions, attempts) stay on each epoch's sample score.
+    """
+    mean = mean_score()
+
+    def reduce(scores: list[Score]) -> Score:
+        reduced = mean(scores)
+        if len(scores) == 1:
+            return reduced
+        metadata: dict[str, Any] = {"epochs": len(scores)}
+        first = scores[0].metadata or {}
+        if "grading_method" in first:
+            metadata["grading_method"] = first["grading_method"]
+        for key in EPOCH_MEAN_KEYS:
+            if any(key in (s.metadata or {}) for s in scores):
+                metadata[key] = _mean_defined([(s.metadata or {}).get(key) for s in scores])
+        passes = _epoch_pass_decisions(scores)
+        if passes is not None:
+            metadata["pass_decisions"] = passes
+        return reduced.model_copy(update={"metadata": metadata})
+
+    return reduce

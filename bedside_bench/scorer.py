@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import Model, get_model
+from inspect_ai.model._model import active_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from bedside_bench.credentials import redact
 from bedside_bench.judge import judge_binary, judge_three_level
 from bedside_bench.judge_reply import JUDGE_MESSAGE_FORMAT
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
@@ -23,6 +27,39 @@ from bedside_bench.three_level import MATCH_VALUE, Level, apply_overrides, match
 GRADER_ROLE = "grader"
 Grading = Literal["binary", "three_level"]
 GRADINGS: tuple[Grading, ...] = ("binary", "three_level")
+
+
+_MARKUP = re.compile(r"\[/?[a-z ]+\]")
+
+
+def _one_line(ex: BaseException) -> str:
+    """An exception as one plain line: Inspect's messages carry console markup and breaks."""
+    message = getattr(ex, "message", None) or str(ex) or type(ex).__name__
+    paragraphs = re.split(r"\n\s*\n", _MARKUP.sub("", str(message)))
+    text = ": ".join(" ".join(p.split()) for p in paragraphs if p.strip())
+    return redact(text.removeprefix("ERROR: "))
+
+
+def preflight_judge(judge_model: str) -> Model | None:
+    """Resolve the judge, and so initialise its client, while a run's tasks are being built.
+
+    Inside `inspect eval` / `eval-set` tasks are built after the model roles are bound and
+    before any sample runs, so a judge with a missing key or an unknown name stops the run
+    here, before an answer is bought. A task built outside a run (Python API, before
+    `eval(task, model_roles=...)`) cannot know its grader yet: then nothing is checked.
+    """
+    if active_model() is None:
+        return None
+    try:
+        return get_model(role=GRADER_ROLE, default=judge_model)
+    except Exception as ex:
+        message = (
+            f"bedside-bench: the judge {judge_model} cannot be used, so no case was run: "
+            f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
+            "or -T judge_model=..."
+        )
+        # Inspect prints a PrerequisiteError as a message, without a traceback
+        raise PrerequisiteError(message) from ex
 
 
 def rubric_items(metadata: dict[str, Any]) -> list[RubricItem]:
@@ -78,11 +115,14 @@ async def _judge_pass(
     answer: str,
     items: list[RubricItem],
     retries: int,
+    number: int,
 ) -> PassResult:
+    # each pass is its own cache entry (see model_calls): passes must stay independent
+    scope = {"pass": str(number)}
     if grading == "binary":
-        outcome = await judge_binary(judge, prompt, answer, items, retries)
+        outcome = await judge_binary(judge, prompt, answer, items, retries, scope=scope)
         return PassResult(outcome.decisions, outcome.temperature_sent, outcome.attempts, {})
-    three = await judge_three_level(judge, prompt, answer, items, retries)
+    three = await judge_three_level(judge, prompt, answer, items, retries, scope=scope)
     levels, overrides = apply_overrides(three.decisions, items)
     details = {
         "judgements": [
@@ -149,8 +189,8 @@ def rubric_judge(
         answer = state.output.completion
         results = await asyncio.gather(
             *(
-                _judge_pass(judge, grading, state.input_text, answer, items, judge_retries)
-                for _ in range(judge_passes)
+                _judge_pass(judge, grading, state.input_text, answer, items, judge_retries, n)
+                for n in range(1, judge_passes + 1)
             )
         )
         combined: dict[str, Any]

@@ -1,5 +1,9 @@
 """The ten BedsideBench tasks. Each only wires dataset, solver and scorer together.
 
+Every task takes the same options, defined once in `TaskOptions` and forwarded whole, so no
+task can take an option and drop it. The ten `@task` functions stay written out because
+`inspect list tasks` finds tasks by reading the source.
+
 Task parameters (all optional, `-T name=value`):
     data_dir: a local release tree; else $BEDSIDE_BENCH_DATA; else Hugging Face.
     revision: Hugging Face revision (default: the pinned one).
@@ -13,62 +17,97 @@ Task parameters (all optional, `-T name=value`):
 
 from __future__ import annotations
 
-from inspect_ai import Task, task
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from inspect_ai import Epochs, Task, task
 
 from bedside_bench.benchmarks import get_benchmark
-from bedside_bench.dataset import benchmark_dataset, load_release_cached
+from bedside_bench.dataset import Release, benchmark_dataset, load_release_cached
+from bedside_bench.metrics import case_mean
 from bedside_bench.protocol import (
     DEFAULT_JUDGE_MODEL,
     PROTOCOL_VERSION,
     THREE_LEVEL_PROTOCOL_VERSION,
 )
-from bedside_bench.scorer import Grading, rubric_judge
+from bedside_bench.scorer import Grading, preflight_judge, rubric_judge
 from bedside_bench.solver import physician_answer
 from bedside_bench.sources import resolve_source
 
+F = TypeVar("F", bound=Callable[..., Task])
 
-def bedside_task(
-    benchmark: str,
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
-    """Build the task of one benchmark; every case of all ten is validated first."""
-    spec = get_benchmark(benchmark)
-    release = load_release_cached(resolve_source(data_dir, revision))
-    return Task(
-        dataset=benchmark_dataset(release, benchmark, smoke=smoke),
-        solver=physician_answer(),
-        scorer=rubric_judge(
-            judge_model=judge_model,
-            judge_retries=judge_retries,
-            severe_gate=severe_gate,
-            judge_passes=judge_passes,
-            grading=grading,
+
+@dataclass(frozen=True)
+class TaskOptions:
+    """The options of every task: the one place they are named, typed and defaulted."""
+
+    data_dir: str | None = None
+    revision: str | None = None
+    smoke: bool = False
+    judge_model: str = DEFAULT_JUDGE_MODEL
+    judge_retries: int = 2
+    severe_gate: bool = False
+    judge_passes: int = 1
+    grading: Grading = "binary"
+
+
+# what Inspect reads for `-T` names, defaults recorded in the log and `inspect view`
+TASK_SIGNATURE = inspect.signature(TaskOptions).replace(return_annotation=Task)
+
+
+# the options that go to the scorer, each under its own name; the others choose the cases
+SCORER_OPTIONS: tuple[str, ...] = tuple(inspect.signature(rubric_judge).parameters)
+CASE_OPTIONS: tuple[str, ...] = ("data_dir", "revision", "smoke")
+
+
+def takes_task_options(fn: F) -> F:
+    """Give a task function the parameters of `TaskOptions` (it takes them as **options)."""
+    fn.__signature__ = TASK_SIGNATURE  # type: ignore[attr-defined]
+    return fn
+
+
+def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> dict[str, Any]:
+    """The log's `eval.metadata`: what this run is, for the report to group like with like."""
+    return {
+        "benchmark": benchmark,
+        "grading_method": get_benchmark(benchmark).grading_method,
+        "protocol_version": (
+            PROTOCOL_VERSION if options.grading == "binary" else THREE_LEVEL_PROTOCOL_VERSION
         ),
+        "dataset_sha256": release.dataset_sha256,
+        "data_source": release.source.label,
+        "release": release.name,  # a known release's name, or "unrecognised"
+        "release_case_counts": release.case_counts,
+        "smoke": options.smoke,
+        "severe_gate": options.severe_gate,
+        "judge_passes": options.judge_passes,
+        "grading": options.grading,
+    }
+
+
+def bedside_task(benchmark: str, **options: Any) -> Task:
+    """Build the task of one benchmark; every case of all ten is validated first.
+
+    The judge is resolved before anything else, so a run whose judge cannot be used stops
+    before any answer is bought.
+    """
+    get_benchmark(benchmark)
+    opts = TaskOptions(**options)
+    scorer = rubric_judge(**{name: getattr(opts, name) for name in SCORER_OPTIONS})
+    preflight_judge(opts.judge_model)
+    release = load_release_cached(resolve_source(opts.data_dir, opts.revision))
+    return Task(
+        dataset=benchmark_dataset(release, benchmark, smoke=opts.smoke),
+        solver=physician_answer(),
+        scorer=scorer,
         name=benchmark,
         # a failed case is an error to redo with eval-retry, not a reason to stop the others
         continue_on_fail=True,
-        metadata={
-            "benchmark": benchmark,
-            "grading_method": spec.grading_method,
-            "protocol_version": (
-                PROTOCOL_VERSION if grading == "binary" else THREE_LEVEL_PROTOCOL_VERSION
-            ),
-            "dataset_sha256": release.dataset_sha256,
-            "data_source": release.source.label,
-            "release": release.name,  # a known release's name, or "unrecognised"
-            "release_case_counts": release.case_counts,
-            "smoke": smoke,
-            "severe_gate": severe_gate,
-            "judge_passes": judge_passes,
-            "grading": grading,
-        },
+        # with --epochs N a case scores the mean of its epochs, diagnostics included
+        epochs=Epochs(1, case_mean()),
+        metadata=task_metadata(benchmark, opts, release),
     )
 
 
@@ -77,57 +116,17 @@ def bedside_task(
     description="Drug interactions, contraindications, dosing, and cross-reactivity",
     grading="points_rubric",
 )
-def drug_safety(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@takes_task_options
+def drug_safety(**options: Any) -> Task:
     """Drug interactions, contraindications, dosing, and cross-reactivity."""
-    return bedside_task(
-        "drug_safety",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-        judge_passes,
-        grading,
-    )
+    return bedside_task("drug_safety", **options)
 
 
-@task(
-    name="guideline_adherence",
-    description="Guideline-concordant care",
-    grading="points_rubric",
-)
-def guideline_adherence(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@task(name="guideline_adherence", description="Guideline-concordant care", grading="points_rubric")
+@takes_task_options
+def guideline_adherence(**options: Any) -> Task:
     """Guideline-concordant care."""
-    return bedside_task(
-        "guideline_adherence",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-        judge_passes,
-        grading,
-    )
+    return bedside_task("guideline_adherence", **options)
 
 
 @task(
@@ -135,28 +134,10 @@ def guideline_adherence(
     description="Trial evidence and outcome interpretation",
     grading="points_rubric",
 )
-def landmark_trials(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@takes_task_options
+def landmark_trials(**options: Any) -> Task:
     """Trial evidence and outcome interpretation."""
-    return bedside_task(
-        "landmark_trials",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-        judge_passes,
-        grading,
-    )
+    return bedside_task("landmark_trials", **options)
 
 
 @task(
@@ -164,28 +145,10 @@ def landmark_trials(
     description="Fictitious entities and false premises",
     grading="points_rubric",
 )
-def medical_hallucination(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@takes_task_options
+def medical_hallucination(**options: Any) -> Task:
     """Fictitious entities and false premises."""
-    return bedside_task(
-        "medical_hallucination",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-        judge_passes,
-        grading,
-    )
+    return bedside_task("medical_hallucination", **options)
 
 
 @task(
@@ -193,28 +156,10 @@ def medical_hallucination(
     description="Bias-aware reasoning and barriers to care",
     grading="points_rubric",
 )
-def health_equity(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@takes_task_options
+def health_equity(**options: Any) -> Task:
     """Bias-aware reasoning and barriers to care."""
-    return bedside_task(
-        "health_equity",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-        judge_passes,
-        grading,
-    )
+    return bedside_task("health_equity", **options)
 
 
 @task(
@@ -222,28 +167,10 @@ def health_equity(
     description="Doses, scores, and unit conversions",
     grading="points_rubric",
 )
-def clinical_calculations(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@takes_task_options
+def clinical_calculations(**options: Any) -> Task:
     """Doses, scores, and unit conversions."""
-    return bedside_task(
-        "clinical_calculations",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-        judge_passes,
-        grading,
-    )
+    return bedside_task("clinical_calculations", **options)
 
 
 @task(
@@ -251,28 +178,10 @@ def clinical_calculations(
     description="Medical calculators with numeric outputs",
     grading="points_rubric",
 )
-def calculators_numerical(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@takes_task_options
+def calculators_numerical(**options: Any) -> Task:
     """Medical calculators with numeric outputs."""
-    return bedside_task(
-        "calculators_numerical",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-        judge_passes,
-        grading,
-    )
+    return bedside_task("calculators_numerical", **options)
 
 
 @task(
@@ -280,26 +189,10 @@ def calculators_numerical(
     description="Medical calculators with categorical or conditional outputs",
     grading="points_rubric",
 )
-def calculators_conditional(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@takes_task_options
+def calculators_conditional(**options: Any) -> Task:
     """Medical calculators with categorical or conditional outputs."""
-    return bedside_task(
-        "calculators_conditional",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-    )
+    return bedside_task("calculators_conditional", **options)
 
 
 @task(
@@ -307,28 +200,10 @@ def calculators_conditional(
     description="Diagnostic workup, referral, procedures, and follow-up",
     grading="f1_weighted_rubric",
 )
-def safety_diagnostic(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@takes_task_options
+def safety_diagnostic(**options: Any) -> Task:
     """Diagnostic workup, referral, procedures, and follow-up."""
-    return bedside_task(
-        "safety_diagnostic",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-        judge_passes,
-        grading,
-    )
+    return bedside_task("safety_diagnostic", **options)
 
 
 @task(
@@ -336,25 +211,7 @@ def safety_diagnostic(
     description="Medication, counseling, and treatment plans",
     grading="f1_weighted_rubric",
 )
-def safety_therapeutic(
-    data_dir: str | None = None,
-    revision: str | None = None,
-    smoke: bool = False,
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
-) -> Task:
+@takes_task_options
+def safety_therapeutic(**options: Any) -> Task:
     """Medication, counseling, and treatment plans."""
-    return bedside_task(
-        "safety_therapeutic",
-        data_dir,
-        revision,
-        smoke,
-        judge_model,
-        judge_retries,
-        severe_gate,
-        judge_passes,
-        grading,
-    )
+    return bedside_task("safety_therapeutic", **options)

@@ -1,0 +1,88 @@
+"""Inspect's cache (`--cache`) for the calls of a case: what keys an entry, and what an entry
+keeps beside the reply.
+
+Inspect keys an entry on model, messages, generate config, epoch and the policy's scopes, and
+on a base URL only when one is given explicitly. Every call here adds the endpoint its client
+sends to and a scope naming its place in the case (the answer; judge pass p, attempt a), so a
+re-ask or a second judge pass is never answered from an earlier call's entry, and another
+endpoint is never answered from this one's. See docs/cache.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+from inspect_ai.event import ModelEvent
+from inspect_ai.model import CachePolicy, Model, ModelOutput, cache_path
+from inspect_ai.model._cache import CacheEntry, cache_fetch, cache_store
+from inspect_ai.model._generate_config import active_generate_config
+
+ENDPOINT_SCOPE = "bedside_bench_endpoint"
+# kept on a cached output: a reply from the cache has no request to read the temperature from
+TEMPERATURE_SENT_KEY = "bedside_bench_temperature_sent"
+
+
+def endpoint_of(model: Model) -> str | None:
+    """The URL the model's client sends to, without user, password, query or fragment."""
+    client = getattr(model.api, "client", None)
+    url = getattr(client, "base_url", None) or model.api.base_url
+    if not url:
+        return None
+    parts = urlsplit(str(url))
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
+
+
+def endpoint_digest(model: Model) -> str:
+    """A digest of `endpoint_of`: the key tells endpoints apart without holding a URL."""
+    endpoint = endpoint_of(model) or "provider default"
+    return hashlib.sha256(endpoint.encode()).hexdigest()[:16]
+
+
+def scoped_cache(model: Model, scope: Mapping[str, str]) -> CachePolicy | None:
+    """The cache policy this call would use (from `--cache` or the model's config), with the
+    endpoint and `scope` added to its scopes; None when caching is off."""
+    active = active_generate_config().cache
+    cache = active if active is not None else model.config.cache
+    if not cache:
+        return None
+    policy = cache if isinstance(cache, CachePolicy) else CachePolicy()
+    scopes = {**policy.scopes, ENDPOINT_SCOPE: endpoint_digest(model), **scope}
+    return policy.model_copy(update={"scopes": scopes})
+
+
+def entry_of_call(model: Model, policy: CachePolicy, event: ModelEvent) -> CacheEntry | None:
+    """The entry of the call behind `event`, by Inspect's own key from what the event
+    recorded; None if there is none (then nothing in the cache is touched)."""
+    if event.cache is None:
+        return None
+    entry = CacheEntry(
+        base_url=model.api.base_url,
+        config=event.config,
+        input=event.input,
+        model=str(model),
+        policy=policy,
+        tool_choice=event.tool_choice,
+        tools=event.tools,
+    )
+    return entry if cache_fetch(entry) is not None else None
+
+
+def remember_temperature(entry: CacheEntry, sent: float | None) -> None:
+    """Keep the temperature sent with a fresh reply's entry, for a later hit to report."""
+    cached = cache_fetch(entry)
+    if cached is not None:
+        cached.metadata = {**(cached.metadata or {}), TEMPERATURE_SENT_KEY: sent}
+        cache_store(entry, cached)
+
+
+def cached_temperature(output: ModelOutput) -> float | None:
+    value = (output.metadata or {}).get(TEMPERATURE_SENT_KEY)
+    return float(value) if isinstance(value, int | float) else None
+
+
+def forget(entry: CacheEntry) -> None:
+    """Drop an entry, so the same call asked again reaches the provider."""
+    (cache_path(entry.model) / entry.key).unlink(missing_ok=True)

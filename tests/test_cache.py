@@ -1,0 +1,259 @@
+"""Inspect's `--cache` with the rubric judge: a re-ask and every judge pass reach the provider
+as their own calls, a rerun reproduces the first run from the cache with zero provider calls,
+and another endpoint is never answered from this one's entries."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.doubles import (
+    INVALID_JUDGE_REPLY,
+    ParsedRequest,
+    ProviderDouble,
+    Script,
+    invalid_judge_always,
+    scripted_answer,
+    scripted_decision,
+)
+from tests.independent import case_score, read_cases
+from tests.release_factory import write_release
+from tests.test_tasks_e2e import read_logs, run_cli
+
+BENCHMARKS = ["drug_safety", "safety_diagnostic"]
+
+
+def flips(k: int, item_id: str) -> bool:
+    """Judge call k of a prompt disagrees with the scripted decision on a known subset."""
+    return sum(map(ord, item_id)) % (k + 2) == 0
+
+
+def counting_judge(invalid_first: bool) -> Callable[[ParsedRequest], str]:
+    """The k-th judge call per prompt: invalid for k = 0 if asked, else decisions flipped by k."""
+    calls: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def judge(req: ParsedRequest) -> str:
+        parsed = req.judge
+        with lock:
+            k = calls[parsed.prompt]
+            calls[parsed.prompt] += 1
+        if invalid_first and k == 0:
+            return INVALID_JUDGE_REPLY
+        return json.dumps(
+            {
+                "decisions": [
+                    {"item_id": i, "matched": scripted_decision(parsed.answer, i) != flips(k, i)}
+                    for i in parsed.item_ids
+                ]
+            }
+        )
+
+    return judge
+
+
+def eval_cached(
+    tmp_path: Path, double: ProviderDouble, log_dir: Path, *task_args: str
+) -> dict[str, Any]:
+    args = [
+        "eval",
+        *[f"bedside_bench/{b}" for b in BENCHMARKS],
+        "--model",
+        "openai/gpt-4.1-mini",
+        "--model-role",
+        "grader=openai/gpt-4.1",
+        "--cache",
+        "--log-dir",
+        str(log_dir),
+        "--display",
+        "plain",
+    ]
+    for arg in task_args:
+        args += ["-T", arg]
+    # Inspect's cache lives under the user cache folder: keep it in this test's folder
+    env = {**double.subprocess_env(), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    result = run_cli(args, cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return read_logs(log_dir)
+
+
+def sample_scores(logs: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """(benchmark, case id) -> what the judge decided and scored."""
+    out = {}
+    for benchmark, log in logs.items():
+        assert log.status == "success", log.error
+        for sample in log.samples or []:
+            score = sample.scores["rubric_judge"]
+            meta = score.metadata or {}
+            out[(benchmark, str(sample.id))] = {
+                "value": score.value,
+                "decisions": meta["decisions"],
+                "passes": sorted(
+                    json.dumps(p, sort_keys=True) for p in meta.get("pass_decisions", [])
+                ),
+                "agreement": meta.get("judge_agreement"),
+                "attempts": sorted(
+                    (a.get("pass", 1), a["attempt"], a["error"] is None)
+                    for a in meta["judge_attempts"]
+                ),
+                "judge_temperature": meta["judge_temperature"],
+                "answer_temperature": meta["answer_temperature"],
+            }
+    return out
+
+
+@pytest.mark.slow
+def test_a_reask_is_not_answered_from_the_cache_and_a_rerun_makes_no_calls(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    release = tmp_path / "release"
+    cases = write_release(release, per_benchmark=2)
+    provider_double.configure(script=Script(judge=counting_judge(invalid_first=True)))
+    first = eval_cached(tmp_path, provider_double, tmp_path / "logs1", f"data_dir={release}")
+    # every case: one answer, an invalid judge reply, and a re-ask that reached the provider
+    assert provider_double.count(kind="answer") == 4
+    judged = Counter(r.request.judge.prompt for r in provider_double.requests(kind="judge"))
+    assert sorted(judged.values()) == [2, 2, 2, 2]
+    scores = sample_scores(first)
+    for (benchmark, case_id), got in scores.items():
+        case = next(c for c in read_cases(release, benchmark) if c["case_id"] == case_id)
+        answer = scripted_answer("gpt-4.1-mini", case["prompt"])
+        expected = {
+            i["item_id"]: scripted_decision(answer, i["item_id"]) != flips(1, i["item_id"])
+            for i in case["rubric_items"]
+        }
+        assert got["attempts"] == [(1, 1, False), (1, 2, True)]
+        assert got["decisions"] == expected
+        assert got["value"] == pytest.approx(case_score(case, expected), abs=1e-12)
+    assert len(cases["drug_safety"]) == 2
+
+    # the same command again: every reply comes from the cache and the scores are the same
+    provider_double.reset()
+    second = eval_cached(tmp_path, provider_double, tmp_path / "logs2", f"data_dir={release}")
+    assert provider_double.requests() == []
+    assert sample_scores(second) == scores
+
+
+@pytest.mark.slow
+def test_judge_passes_are_separate_entries_and_the_endpoint_is_part_of_the_key(
+    tmp_path: Path, provider_double: ProviderDouble, provider_double_factory: Any
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    provider_double.configure(script=Script(judge=counting_judge(invalid_first=False)))
+    options = (f"data_dir={release}", "judge_passes=3")
+    first = eval_cached(tmp_path, provider_double, tmp_path / "logs1", *options)
+    assert provider_double.count(kind="judge") == 12
+    scores = sample_scores(first)
+    # the passes disagree somewhere: a cache that merged them would show perfect agreement
+    assert any(s["agreement"] < 1 for s in scores.values())
+    for got in scores.values():
+        assert len(got["passes"]) == 3 and len(set(got["passes"])) == 3
+
+    provider_double.reset()
+    second = eval_cached(tmp_path, provider_double, tmp_path / "logs2", *options)
+    assert provider_double.requests() == []
+    assert sample_scores(second) == scores
+
+    # another endpoint (same model names, same requests) is asked, not served from this cache
+    other = provider_double_factory()
+    eval_cached(tmp_path, other, tmp_path / "logs3", *options)
+    assert other.count(kind="answer") == 4
+    assert other.count(kind="judge") == 12
+    assert provider_double.requests() == []
+
+
+@pytest.mark.slow
+def test_eval_retry_of_a_failed_case_asks_the_judge_again(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """eval-retry keeps the run's cache policy: the failed case's invalid judge replies are
+    not kept in the cache, so the retry reaches the judge (the answer comes from the cache)."""
+    release = tmp_path / "release"
+    cases = write_release(release, per_benchmark=2)
+    target = cases["drug_safety"][0]["prompt"]
+    provider_double.configure(script=Script(judge=invalid_judge_always(target)))
+    env = {**provider_double.subprocess_env(), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    logs = tmp_path / "logs"
+    result = run_cli(
+        [
+            "eval",
+            "bedside_bench/drug_safety",
+            "--model",
+            "openai/gpt-4.1-mini",
+            "--model-role",
+            "grader=openai/gpt-4.1",
+            "--cache",
+            "-T",
+            f"data_dir={release}",
+            "-T",
+            "judge_retries=1",
+            "--log-dir",
+            str(logs),
+            "--display",
+            "plain",
+        ],
+        cwd=tmp_path,
+        env=env,
+    )
+    (log,) = read_logs(logs).values()
+    assert log.status == "error", result.stdout[-2000:]
+    assert [s.input for s in log.samples or [] if s.error is not None] == [target]
+    assert provider_double.count(kind="judge") == 3  # two invalid for the target, one valid
+
+    provider_double.configure(script=Script())
+    provider_double.reset()
+    retry_dir = tmp_path / "retried"
+    log_file = next(p for p in logs.iterdir() if p.suffix == ".eval")
+    result = run_cli(
+        ["eval-retry", str(log_file), "--log-dir", str(retry_dir), "--display", "plain"],
+        cwd=tmp_path,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    (retried,) = read_logs(retry_dir).values()
+    assert retried.status == "success", retried.error
+    assert provider_double.count(kind="answer") == 0  # the answer was cached and kept
+    judged = provider_double.requests(kind="judge")
+    assert [r.request.judge.prompt for r in judged] == [target]
+    scored = {s.input: s.scores["rubric_judge"] for s in retried.samples or []}  # type: ignore[index]
+    meta = scored[target].metadata or {}
+    assert [a["error"] is None for a in meta["judge_attempts"]] == [True]
+
+
+def test_endpoint_scope_holds_no_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspect_ai.model import CachePolicy, GenerateConfig, get_model
+
+    from bedside_bench.call_cache import ENDPOINT_SCOPE, endpoint_of, scoped_cache
+    from tests.doubles.fixtures import reset_inspect_model_cache
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
+    monkeypatch.setenv("OPENAI_BASE_URL", "https://user:tok3n@proxy.example:8443/v1/?key=abc#x")
+    reset_inspect_model_cache()
+    try:
+        model = get_model("openai/gpt-4.1", memoize=False)
+        assert endpoint_of(model) == "https://proxy.example:8443/v1"
+        assert scoped_cache(model, {"call": "answer"}) is None  # caching is off by default
+        cached = get_model(
+            "openai/gpt-4.1", config=GenerateConfig(cache=CachePolicy(expiry="1h")), memoize=False
+        )
+        policy = scoped_cache(cached, {"call": "judge", "pass": "2"})
+        assert policy is not None and policy.expiry == "1h"
+        assert set(policy.scopes) == {ENDPOINT_SCOPE, "call", "pass"}
+        text = policy.model_dump_json()
+        assert not any(s in text for s in ("tok3n", "sk-secret", "abc", "proxy.example"))
+        monkeypatch.setenv("OPENAI_BASE_URL", "https://other.example/v1")
+        other = get_model(
+            "openai/gpt-4.1", config=GenerateConfig(cache=CachePolicy(expiry="1h")), memoize=False
+        )
+        other_policy = scoped_cache(other, {"call": "judge", "pass": "2"})
+        assert other_policy is not None
+        assert other_policy.scopes[ENDPOINT_SCOPE] != policy.scopes[ENDPOINT_SCOPE]
+    finally:
+        reset_inspect_model_cache()

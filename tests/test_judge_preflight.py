@@ -1,0 +1,151 @@
+"""Fail before paying: a judge that cannot be used stops `inspect eval` and `inspect eval-set`
+with one clear line before the answer model is asked anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from tests.doubles import DEFAULT_OPENAI_KEY, ProviderDouble
+from tests.release_factory import write_release
+from tests.test_tasks_e2e import run_cli
+
+ANSWER_MODEL = "anthropic/claude-sonnet-4-6"  # its key is set; the judge's is not
+
+
+def env_without_openai_key(double: ProviderDouble) -> dict[str, str]:
+    env = double.subprocess_env()
+    env.pop("OPENAI_API_KEY")
+    env.pop("OPENAI_ACCESS_TOKEN", None)
+    env["COLUMNS"] = "400"  # the console wraps at its width; the message is one line
+    return env
+
+
+def judge_error_lines(output: str, judge: str) -> list[str]:
+    return [line for line in output.splitlines() if f"the judge {judge} cannot be used" in line]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["eval", "eval-set"])
+def test_default_judge_without_key_stops_before_any_answer(
+    tmp_path: Path, provider_double: ProviderDouble, command: str
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    result = run_cli(
+        [
+            command,
+            "bedside_bench/drug_safety",
+            "bedside_bench/safety_diagnostic",
+            "--model",
+            ANSWER_MODEL,
+            "-T",
+            f"data_dir={release}",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "plain",
+        ],
+        cwd=tmp_path,
+        env=env_without_openai_key(provider_double),
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    assert provider_double.requests() == []  # not one answer (nor anything else) was bought
+    (line,) = judge_error_lines(output, DEFAULT_JUDGE_MODEL)
+    assert "OPENAI_API_KEY" in line and "--model-role grader=" in line
+    assert "[bold]" not in line  # Inspect's console markup is not shown raw
+    assert "Traceback" not in output
+
+
+@pytest.mark.slow
+def test_unknown_judge_model_stops_before_any_answer(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    result = run_cli(
+        [
+            "eval",
+            "bedside_bench/drug_safety",
+            "--model",
+            "openai/gpt-4.1-mini",
+            "-T",
+            f"data_dir={release}",
+            "-T",
+            "judge_model=nosuchprovider/judge-1",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "plain",
+        ],
+        cwd=tmp_path,
+        env={**provider_double.subprocess_env(), "COLUMNS": "400"},
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    assert provider_double.requests() == []
+    (line,) = judge_error_lines(output, "nosuchprovider/judge-1")
+    assert "not recognized" in line
+
+
+@pytest.mark.slow
+def test_grader_role_key_is_checked_and_no_secret_is_printed(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """A grader bound with --model-role is created by Inspect up front; the run stops too."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    result = run_cli(
+        [
+            "eval",
+            "bedside_bench/drug_safety",
+            "--model",
+            ANSWER_MODEL,
+            "--model-role",
+            "grader=openai/gpt-4.1",
+            "-T",
+            f"data_dir={release}",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "plain",
+        ],
+        cwd=tmp_path,
+        env=env_without_openai_key(provider_double),
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    assert provider_double.requests() == []
+    assert "OPENAI_API_KEY" in output
+    assert DEFAULT_OPENAI_KEY not in output
+
+
+@pytest.mark.slow
+def test_judge_with_key_runs_normally(tmp_path: Path, provider_double: ProviderDouble) -> None:
+    """The check costs nothing when the judge is usable: one answer and one judge call."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    result = run_cli(
+        [
+            "eval",
+            "bedside_bench/drug_safety",
+            "--model",
+            ANSWER_MODEL,
+            "-T",
+            f"data_dir={release}",
+            "-T",
+            "judge_model=openai/gpt-4.1",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "plain",
+        ],
+        cwd=tmp_path,
+        env=provider_double.subprocess_env(),
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert provider_double.count(kind="answer") == 1
+    assert provider_double.count(kind="judge") == 1

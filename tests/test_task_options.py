@@ -1,0 +1,164 @@
+"""Every task takes every option and does what it says: the ten tasks share one option set,
+and a run of all ten through `inspect eval` with non-default options shows each one applied."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai._util.registry import registry_info
+
+from bedside_bench import tasks as bedside_tasks
+from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
+from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
+from bedside_bench.scorer import rubric_judge
+from tests.doubles import ProviderDouble, scripted_answer, scripted_three_level
+from tests.independent import WEIGHT, read_cases
+from tests.release_factory import write_release
+from tests.test_tasks_e2e import read_logs, run_cli
+
+OPTION_NAMES = [
+    "data_dir",
+    "revision",
+    "smoke",
+    "judge_model",
+    "judge_retries",
+    "severe_gate",
+    "judge_passes",
+    "grading",
+]
+
+
+@pytest.mark.parametrize("bench_name", BENCHMARK_NAMES)
+def test_every_task_declares_every_option(bench_name: str) -> None:
+    fn = getattr(bedside_tasks, bench_name)
+    params = inspect.signature(fn).parameters
+    assert list(params) == OPTION_NAMES
+    defaults = {f.name: f.default for f in dataclasses.fields(bedside_tasks.TaskOptions)}
+    assert {name: p.default for name, p in params.items()} == defaults
+    # what Inspect registered: the -T names it accepts, and the attributes `inspect list` shows
+    info = registry_info(fn)
+    assert info.name.split("/")[-1] == bench_name
+    assert info.metadata["params"] == OPTION_NAMES
+    spec = BENCHMARKS_BY_NAME[bench_name]
+    assert info.metadata["attribs"] == {
+        "description": spec.scope,
+        "grading": spec.grading_method,
+    }
+
+
+def test_options_split_into_scorer_and_case_options() -> None:
+    scorer_params = list(inspect.signature(rubric_judge).parameters)
+    assert list(bedside_tasks.SCORER_OPTIONS) == scorer_params
+    assert sorted(bedside_tasks.SCORER_OPTIONS + bedside_tasks.CASE_OPTIONS) == sorted(OPTION_NAMES)
+
+
+def test_unknown_option_is_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="judge_pases"):
+        bedside_tasks.bedside_task("drug_safety", judge_pases=3)
+
+
+def expected_gated_three_level(case: dict[str, Any], answer: str) -> tuple[Fraction, bool]:
+    """Three-level score of the scripted judge's levels, with the severe gate; and whether the
+    gate zeroed it (computed from the protocol text, not through the package)."""
+    value = {"MET": Fraction(1), "PARTIALLY_MET": Fraction(1, 2), "NOT_MET": Fraction(0)}
+    items = case["rubric_items"]
+    m = {}
+    for item in items:
+        level = scripted_three_level(answer, item["item_id"])
+        negative_partial = item["points"] < 0 and level == "PARTIALLY_MET"
+        m[item["item_id"]] = Fraction(1) if negative_partial else value[level]
+    if case["grading_method"] == "points_rubric":
+        raw = sum(i["points"] * m[i["item_id"]] for i in items) / sum(
+            max(i["points"], 0) for i in items
+        )
+        return min(Fraction(1), max(Fraction(0), raw)), False
+    pos = sum(WEIGHT[i["points"]] for i in items if i["points"] >= 1)
+    hit = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items if i["points"] >= 1)
+    den = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items)
+    r, p = Fraction(hit, pos), (Fraction(hit, den) if den else Fraction(0))
+    f1: Fraction = 2 * p * r / (p + r) if p + r else Fraction(0)
+    severe = any(
+        (i["points"] == 3 and m[i["item_id"]] < 1) or (i["points"] == -3 and m[i["item_id"]] > 0)
+        for i in items
+    )
+    return (Fraction(0) if severe else f1), bool(severe and f1 > 0)
+
+
+@pytest.mark.slow
+def test_all_ten_tasks_apply_judge_passes_severe_gate_and_grading(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    logs = tmp_path / "logs"
+    result = run_cli(
+        [
+            "eval",
+            *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
+            "--model",
+            "openai/gpt-4.1-mini",
+            "--model-role",
+            "grader=openai/gpt-4.1",
+            "-T",
+            f"data_dir={release}",
+            "-T",
+            "judge_passes=3",
+            "-T",
+            "severe_gate=true",
+            "-T",
+            "grading=three_level",
+            "-T",
+            "judge_retries=0",
+            "--log-dir",
+            str(logs),
+            "--display",
+            "plain",
+        ],
+        cwd=tmp_path,
+        env=provider_double.subprocess_env(),
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    by_task = read_logs(logs)
+    assert sorted(by_task) == sorted(BENCHMARK_NAMES)
+    # what the provider saw: per case one answer and exactly three three-level judge calls
+    judge_calls = Counter(r.request.judge.prompt for r in provider_double.requests(kind="judge"))
+    assert all(r.request.is_three_level for r in provider_double.requests(kind="judge"))
+    assert len(judge_calls) == 20 and set(judge_calls.values()) == {3}
+    assert provider_double.count(kind="answer") == 20
+    gated = 0
+    for benchmark, log in by_task.items():
+        assert log.status == "success", log.error
+        meta = log.eval.metadata or {}
+        assert meta["grading"] == "three_level"
+        assert meta["protocol_version"] == THREE_LEVEL_PROTOCOL_VERSION
+        assert meta["judge_passes"] == 3 and meta["severe_gate"] is True
+        assert log.eval.task_args["judge_passes"] == 3  # what `inspect view` shows
+        assert log.eval.task_args["grading"] == "three_level"
+        cases = {c["case_id"]: c for c in read_cases(release, benchmark)}
+        assert len(log.samples or []) == 2
+        for sample in log.samples or []:
+            case = cases[str(sample.id)]
+            score = sample.scores["rubric_judge"]  # type: ignore[index]
+            smeta = score.metadata or {}
+            answer = scripted_answer("gpt-4.1-mini", case["prompt"])
+            assert smeta["judge_passes"] == 3 and len(smeta["pass_decisions"]) == 3
+            assert smeta["severe_gate"] is True
+            assert len(smeta["judge_attempts"]) == 3
+            assert {a["pass"] for a in smeta["judge_attempts"]} == {1, 2, 3}
+            levels = {
+                i["item_id"]: scripted_three_level(answer, i["item_id"])
+                for i in case["rubric_items"]
+            }
+            assert smeta["decisions"] == levels
+            assert "match_values" in smeta  # the three-level scorer ran
+            expected, was_gated = expected_gated_three_level(case, answer)
+            gated += was_gated
+            assert score.value == pytest.approx(float(expected), abs=1e-12)
+    # the gate changed at least one score, so the check above could have failed
+    assert gated >= 1
