@@ -14,6 +14,7 @@ from typing import Any
 
 from bedside_bench.arguments import non_negative_int, positive_int
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.rejudge import register as add_rejudge_command
 
 Subcommands = Any  # argparse's _SubParsersAction is private
 EXIT_USAGE = 1
@@ -131,6 +132,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     add_list_command,
     add_report_command,
     add_sweep_command,
+    add_rejudge_command,
 )
 
 
