@@ -392,8 +392,8 @@ async def rejudge_log(
     done = {k for k, s in kept.items() if judged_ok(s, str(judge))}
     outcome.already_done = len(done)
     pending = to_judge(source.samples or [], done, options.failed_only)
-    if not pending and previous is not None:
-        return outcome
+    if not pending:
+        return outcome  # nothing (left) to judge: no new log
 
     started = previous.stats.started_at if previous is not None else _now()
     header = new_header(source, location, options.judge, opts, options.failed_only, started)

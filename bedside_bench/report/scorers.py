@@ -91,9 +91,11 @@ def case_judge(cases: Iterable[CaseRecord]) -> str | None:
 def rescored_judge_usage(
     record: LogRecord, judge: str, cases: Iterable[CaseRecord]
 ) -> TokenUsage | None:
-    """The header's judge tokens when the scores are the header judge's own; else (re-scored by
-    `inspect score`, or appended) the tokens the scores recorded."""
-    if record.scorer == PRIMARY and judge == record.judge_model:
+    """The header's judge tokens when the scores are the header judge's own and the header has
+    any (they include failed attempts); else (scored later by `inspect score`, re-scored by
+    another judge, or appended) the tokens the scores recorded."""
+    own = record.scorer == PRIMARY and judge == record.judge_model
+    if own and record.judge_usage != TokenUsage():
         return record.judge_usage
     total = TokenUsage()
     for case in cases:
