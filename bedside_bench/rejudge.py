@@ -13,7 +13,7 @@ only the cases not yet judged there, so an interrupted re-judge resumes where it
 from __future__ import annotations
 
 import argparse
-import asyncio
+import functools
 import os
 import sys
 import tempfile
@@ -463,15 +463,19 @@ async def rejudge_async(
     locations = await source_logs(options)
     if not locations:
         raise RejudgeError(f"no Inspect logs in {', '.join(options.log_paths)}")
-    outcomes = await asyncio.gather(*(rejudge_log(loc, options, judge, say) for loc in locations))
-    return list(outcomes)
+    # one log after another: each log's cases are judged concurrently by `score_async`, and
+    # Inspect's scoring context (display, transcript, task context) is not meant to be shared
+    # by several concurrent `score_async` calls
+    return [await rejudge_log(loc, options, judge, say) for loc in locations]
 
 
 def rejudge(options: RejudgeOptions) -> list[LogOutcome]:
+    import anyio
+    from inspect_ai._util._async import configured_async_backend
     from inspect_ai._util.platform import platform_init
 
     platform_init()
-    return asyncio.run(rejudge_async(options))
+    return anyio.run(functools.partial(rejudge_async, options), backend=configured_async_backend())
 
 
 # --------------------------------------------------------------------------------------------

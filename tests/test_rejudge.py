@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -67,6 +68,11 @@ def judge_usage(server: ProviderDouble, judge: str, model: str, since: int) -> d
         "input_tokens_cache_read": sum(u.cached_tokens for u in usage),
         "output_tokens": sum(u.output_tokens for u in usage),
     }
+
+
+def grader(roles: dict[str, Any]) -> str:
+    role = roles["grader"]
+    return str((role[0] if isinstance(role, list) else role).model)
 
 
 def last_seq(server: ProviderDouble) -> int:
@@ -129,8 +135,8 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
 
     # 3. every stored answer judged again by B; 4. the same command again judges nothing
     before = last_seq(server)
-    rejudge_args = ("rejudge", str(tmp_path / "logs"), "--judge", JUDGE_B)
-    rejudge_args += ("--output-dir", str(tmp_path / "rejudged"))
+    rejudge_args = ["rejudge", str(tmp_path / "logs"), "--judge", JUDGE_B]
+    rejudge_args += ["--output-dir", str(tmp_path / "rejudged")]
     first = cli(*rejudge_args, env=env, cwd=tmp_path)
     assert first.returncode == 0, shown(first)
     assert server.count(kind="answer") == answers  # zero answer calls, at the double
@@ -145,7 +151,7 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
     originals = {info.name for info in list_eval_logs(str(tmp_path / "logs"))}
     for info in list_eval_logs(str(tmp_path / "rejudged")):
         log = read_eval_log(info)
-        assert log.eval.model_roles and log.eval.model_roles["grader"].model == JUDGE_B
+        assert log.eval.model_roles and grader(log.eval.model_roles) == JUDGE_B
         assert log.eval.metadata and log.eval.metadata["rejudge"]["judge"] == JUDGE_B
         assert "sk-test-double" not in info.name
         assert log.stats.model_usage.keys() == {JUDGE_B}
@@ -153,7 +159,7 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
     assert {info.name for info in list_eval_logs(str(tmp_path / "logs"))} == originals
     for info in list_eval_logs(str(tmp_path / "logs")):  # the sources are untouched
         log = read_eval_log(info, header_only=True)
-        assert log.eval.model_roles and log.eval.model_roles["grader"].model == JUDGE_A
+        assert log.eval.model_roles and grader(log.eval.model_roles) == JUDGE_A
 
     # 5. the report over all of it
     report = cli(
