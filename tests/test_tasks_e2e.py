@@ -38,6 +38,7 @@ SCORE_KEYS_POINTS = {
     "answer_temperature",
     "judge_attempts",
     "severe_gate",
+    "judge_usage",
 }
 SCORE_KEYS_F1 = {
     "decisions",
@@ -50,6 +51,7 @@ SCORE_KEYS_F1 = {
     "answer_temperature",
     "judge_attempts",
     "severe_gate",
+    "judge_usage",
 }
 
 
