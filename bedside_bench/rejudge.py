@@ -458,8 +458,17 @@ async def rejudge_async(
 ) -> list[LogOutcome]:
     from inspect_ai.model import get_model
 
+    from bedside_bench.credentials import CredentialError, apply_aliases, check_credentials, redact
+
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    judge = get_model(options.judge)
+    apply_aliases()
+    try:
+        check_credentials([], options.judge)  # before any log is read or any call is made
+        judge = get_model(options.judge)
+    except CredentialError as ex:
+        raise RejudgeError(str(ex)) from ex
+    except Exception as ex:  # an unknown provider or model name
+        raise RejudgeError(f"cannot use judge {options.judge!r}: {redact(str(ex))}") from ex
     locations = await source_logs(options)
     if not locations:
         raise RejudgeError(f"no Inspect logs in {', '.join(options.log_paths)}")

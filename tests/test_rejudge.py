@@ -5,6 +5,7 @@ all through the CLIs against the provider double, with every figure computed ind
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -267,3 +268,18 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
         assert summary["cost"]["answer"] == 0.0
     text = (tmp_path / "report" / "report.md").read_text()
     assert "## Judge dependence" in text and "CHANGES with the judge" in text
+
+
+@pytest.mark.slow
+def test_bad_inputs_are_clear_errors(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    missing = cli("rejudge", str(tmp_path), "--judge", JUDGE_B, env=env, cwd=tmp_path)
+    assert missing.returncode == 1
+    assert "missing API credentials: set OPENAI_API_KEY" in missing.stderr
+    env["OPENAI_API_KEY"] = "sk-test-double"
+    empty = cli("rejudge", str(tmp_path / "none"), "--judge", JUDGE_B, env=env, cwd=tmp_path)
+    assert empty.returncode == 1 and "no Inspect logs found under" in empty.stderr
+    unknown = cli("rejudge", str(tmp_path), "--judge", "nosuch/judge", env=env, cwd=tmp_path)
+    assert unknown.returncode == 1 and "cannot use judge 'nosuch/judge'" in unknown.stderr
+    assert "sk-test-double" not in unknown.stderr + unknown.stdout
+    assert not (tmp_path / "logs").exists()
