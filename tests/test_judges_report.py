@@ -180,3 +180,13 @@ def test_judge_tokens_come_from_the_scores_once_another_judge_scored() -> None:
     assert rescored_judge_usage(base, "A", cases) == header  # the run's own judge
     assert rescored_judge_usage(base, "B", cases) == tokens  # overwritten by judge B
     assert case_judge([*cases, CaseRecord("d", 0.0, judge_model="A")]) == "mixed: A + B"
+
+
+def test_model_comparison_keeps_every_group_unless_the_judges_cover_every_model() -> None:
+    d = [{"x": True}]
+    both = [record(m, j, "drug_safety", d) for m in ("m", "n") for j in ("A", "B")]
+    groups = group_records(both)
+    assert [groups[i].key.judge_model for i in reference_groups(groups)] == ["A", "A"]
+    # model o only judged by C: every group goes to the comparison, which then refuses
+    groups = group_records([*both, record("o", "C", "drug_safety", d)])
+    assert reference_groups(groups) == list(range(len(groups)))

@@ -426,17 +426,23 @@ def validate_judges(document: Mapping[str, Any]) -> None:
 
 
 def reference_groups(groups: Sequence[RunGroup]) -> list[int]:
-    """Which groups the model comparison takes when the groups differ only in the judge: those
-    of the reference judge (the judge comparison covers the rest). Else all of them."""
+    """Which groups the model comparison takes: when the groups differ only in the judge and
+    every answer model has the reference judge's group, those groups (the judge comparison
+    covers the rest); else all of them (and the comparison refuses as before)."""
+    everything = list(range(len(groups)))
     setups = {setup_of(g.key) for g in groups}
     judges = {judge_label(g.key) for g in groups}
     if len(setups) != 1 or len(judges) < 2:
-        return list(range(len(groups)))
+        return everything
     counts: dict[str, int] = {}
     for g in groups:
         counts[judge_label(g.key)] = counts.get(judge_label(g.key), 0) + 1
     ref = order_judges(list(judges), counts)[0]
-    return [i for i, g in enumerate(groups) if judge_label(g.key) == ref]
+    picked = [i for i, g in enumerate(groups) if judge_label(g.key) == ref]
+    models = {g.key.answer_model for g in groups}
+    if {groups[i].key.answer_model for i in picked} != models:
+        return everything
+    return picked
 
 
 def read_item_points(groups: Sequence[RunGroup]) -> dict[str, int]:

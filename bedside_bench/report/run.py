@@ -101,7 +101,8 @@ def build_report(
 
     comparison: dict[str, Any] | None = None
     refused: str | None = None
-    picked = reference_groups(groups)  # groups differing only in the judge: see judges.json
+    # groups that differ only in the judge: the reference judge's (the rest is in judges.json)
+    picked = list(range(len(groups))) if options.force else reference_groups(groups)
     if len(picked) > 1:
         try:
             comparison = compare(
