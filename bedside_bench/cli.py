@@ -15,6 +15,7 @@ from typing import Any
 from bedside_bench.arguments import non_negative_int, positive_int
 from bedside_bench.data_cli import register as add_data_command
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.rejudge import register as add_rejudge_command
 
 Subcommands = Any  # argparse's _SubParsersAction is private
 EXIT_USAGE = 1
@@ -133,6 +134,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     add_report_command,
     add_sweep_command,
     add_data_command,
+    add_rejudge_command,
 )
 
 

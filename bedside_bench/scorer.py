@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from inspect_ai._util.error import PrerequisiteError
-from inspect_ai.model import Model, get_model
+from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info
+from inspect_ai.event import ModelEvent, ScoreEvent
+from inspect_ai.log import transcript
+from inspect_ai.model import Model, ModelUsage, get_model
 from inspect_ai.model._model import active_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
@@ -163,39 +167,115 @@ def _attempts(results: Sequence[PassResult]) -> list[dict[str, Any]]:
     return [{"pass": n, **a} for n, r in enumerate(results, start=1) for a in r.attempts]
 
 
+# --------------------------------------------------------------------------------------------
+# re-scoring a stored log (`inspect score`, `bedside-bench rejudge`)
+
+SCORER_NAME = "rubric_judge"
+# a second judge appended with `inspect score --action append` is keyed rubric_judge1, ...
+SCORE_KEY = re.compile(r"^(?:[A-Za-z0-9_]+/)?rubric_judge(?:-?\d+)?$")
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "judge_model": DEFAULT_JUDGE_MODEL,
+    "judge_retries": 2,
+    "severe_gate": False,
+    "judge_passes": 1,
+    "grading": "binary",
+}
+
+
+def logged_options() -> dict[str, Any]:
+    """The options this sample was scored with before, read from the score events Inspect
+    recorded in its transcript (empty while a sample is first scored)."""
+    options: dict[str, Any] = {}
+    for event in transcript().events:
+        if isinstance(event, ScoreEvent) and SCORE_KEY.match(event.scorer or ""):
+            options.update({k: v for k, v in (event.scorer_args or {}).items() if v is not None})
+    return options
+
+
+def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
+    """Tokens of the judge calls among `events`, by model: `inspect score` does not add them
+    to the log's stats, so the score carries them for the report."""
+    usage: dict[str, ModelUsage] = {}
+    for event in events:
+        if isinstance(event, ModelEvent) and event.output.usage is not None:
+            usage[event.model] = usage.get(event.model, ModelUsage()) + event.output.usage
+    return {
+        model: {
+            "input_tokens": u.input_tokens,
+            "output_tokens": u.output_tokens,
+            "input_tokens_cache_read": u.input_tokens_cache_read or 0,
+            "input_tokens_cache_write": u.input_tokens_cache_write or 0,
+            "reasoning_tokens": u.reasoning_tokens or 0,
+            "total_tokens": u.total_tokens,
+        }
+        for model, u in usage.items()
+    }
+
+
+def _check_options(judge_passes: int | None, grading: str | None) -> None:
+    if judge_passes is not None and judge_passes < 1:
+        raise ValueError(f"judge_passes must be >= 1, got {judge_passes}")
+    if grading is not None and grading not in GRADINGS:
+        raise ValueError(f"grading must be one of {', '.join(GRADINGS)}, got {grading!r}")
+
+
+def _resolve_judge(explicit: str | None, logged: str | None) -> Model:
+    """The `grader` role, unless a `judge_model` other than the one the sample was scored with
+    is asked for (`inspect score -S judge_model=M` over a log that bound the role)."""
+    if explicit is not None and logged is not None and explicit != logged:
+        return get_model(explicit)
+    return get_model(role=GRADER_ROLE, default=explicit or logged or DEFAULT_JUDGE_MODEL)
+
+
 @scorer(metrics=[mean(), stderr(), bootstrap_ci95(), f1_diagnostics(), judge_agreement()])
 def rubric_judge(
-    judge_model: str = DEFAULT_JUDGE_MODEL,
-    judge_retries: int = 2,
-    severe_gate: bool = False,
-    judge_passes: int = 1,
-    grading: Grading = "binary",
+    judge_model: str | None = None,
+    judge_retries: int | None = None,
+    severe_gate: bool | None = None,
+    judge_passes: int | None = None,
+    grading: Grading | None = None,
 ) -> Scorer:
     """Judge every rubric item of the case, then score it as protocol section 3 says.
 
     The judge is the model bound to the `grader` role, else `judge_model`. With
     `judge_passes` > 1 the passes are independent calls and an item's decision is their
-    strict majority (a tie is not matched).
+    strict majority (a tie is not matched). An option left out takes the value the sample was
+    scored with before (so `inspect score --scorer bedside_bench/rubric_judge -S ...` keeps
+    the run's other options), else the protocol default.
     """
-    if judge_passes < 1:
-        raise ValueError(f"judge_passes must be >= 1, got {judge_passes}")
-    if grading not in GRADINGS:
-        raise ValueError(f"grading must be one of {', '.join(GRADINGS)}, got {grading!r}")
+    _check_options(judge_passes, grading)
+    explicit: dict[str, Any] = {
+        "judge_model": judge_model,
+        "judge_retries": judge_retries,
+        "severe_gate": severe_gate,
+        "judge_passes": judge_passes,
+        "grading": grading,
+    }
 
     async def score(state: TaskState, target: Target) -> Score:
-        judge = get_model(role=GRADER_ROLE, default=judge_model)
+        logged = logged_options() if None in explicit.values() else {}
+        opts: dict[str, Any] = {
+            k: v if v is not None else logged.get(k, DEFAULT_OPTIONS[k])
+            for k, v in explicit.items()
+        }
+        _check_options(opts["judge_passes"], opts["grading"])
+        judge = _resolve_judge(judge_model, logged.get("judge_model"))
+        passes: int = opts["judge_passes"]
+        mode: Grading = opts["grading"]
+        gate: bool = bool(opts["severe_gate"])
+        first_event = transcript().history.event_count
         items = rubric_items(state.metadata)
         method = state.metadata["grading_method"]
         answer = state.output.completion
         results = await asyncio.gather(
             *(
-                _judge_pass(judge, grading, state.input_text, answer, items, judge_retries, n)
-                for n in range(1, judge_passes + 1)
+                _judge_pass(judge, mode, state.input_text, answer, items, opts["judge_retries"], n)
+                for n in range(1, passes + 1)
             )
         )
         combined: dict[str, Any]
         matches: dict[str, bool] | dict[str, float]
-        if grading == "binary":
+        if mode == "binary":
             combined = combine_passes([r.decisions for r in results], rank=int)
             matches = combined
         else:
@@ -204,7 +284,7 @@ def rubric_judge(
             )
             combined = dict(levels)
             matches = match_values(levels, items)
-        result = case_score(method, items, matches, severe_gate=severe_gate)
+        result = case_score(method, items, matches, severe_gate=gate)
         metadata = {
             "decisions": combined,
             **score_metadata(result, method),
@@ -213,10 +293,11 @@ def rubric_judge(
             "answer_temperature": state.metadata.get(ANSWER_TEMPERATURE_KEY),
             "judge_attempts": _attempts(results),
             "judge_message_format": JUDGE_MESSAGE_FORMAT,
-            "severe_gate": severe_gate,
-            **_pass_metadata(results, grading),
+            "severe_gate": gate,
+            "judge_usage": judge_usage(transcript().history.events_from(first_event)),
+            **_pass_metadata(results, mode),
         }
-        if grading == "three_level":
+        if mode == "three_level":
             metadata["match_values"] = matches
         return Score(
             value=result.score,
@@ -226,3 +307,29 @@ def rubric_judge(
         )
 
     return score
+
+
+def _register_logged_name() -> None:
+    """Make the name a log records resolvable by `inspect score LOG`.
+
+    Inspect records a scorer without its package prefix (`rubric_judge`) but looks package
+    scorers up only as `bedside_bench/rubric_judge`; registering the short name as well (it is
+    loaded through the package's entry point) lets `inspect score` rebuild the scorer with the
+    options the log recorded.
+    """
+    if registry_info(rubric_judge).name == SCORER_NAME:
+        return  # not installed as a package: already registered under the short name
+
+    @functools.wraps(rubric_judge)
+    def by_logged_name(*args: Any, **kwargs: Any) -> Scorer:
+        return rubric_judge(*args, **kwargs)
+
+    registry_add(
+        by_logged_name,
+        RegistryInfo(
+            type="scorer", name=SCORER_NAME, metadata=registry_info(rubric_judge).metadata
+        ),
+    )
+
+
+_register_logged_name()

@@ -39,7 +39,9 @@ __all__ = [
     "Interval",
     "PairedResult",
     "clear_resample_cache",
+    "cohen_kappa",
     "fleiss_kappa",
+    "kendall_tau",
     "macro_mean",
     "paired_bootstrap",
     "paired_bootstrap_single",
@@ -382,3 +384,57 @@ def pass_fail_counts(pass_decisions: Sequence[Sequence[bool | np.bool_]]) -> NDA
     passes = np.array([sum(bool(d) for d in item) for item in pass_decisions], dtype=np.int64)
     totals = np.array([len(item) for item in pass_decisions], dtype=np.int64)
     return np.stack([passes, totals - passes], axis=1)
+
+
+# --------------------------------------------------------------------------------------------
+# Agreement between two judges, and between two rankings
+
+
+def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
+    """Cohen's kappa of two raters' matched / unmatched decisions on the same items.
+
+    ``(p_o - p_e) / (1 - p_e)`` with ``p_e`` from each rater's own marginals. ``None`` when
+    undefined (both raters put every item in the same single category, so ``p_e`` is 1).
+    """
+    if len(a) != len(b):
+        raise ValueError(f"raters judged different numbers of items ({len(a)} and {len(b)})")
+    if len(a) == 0:
+        raise ValueError("no items: kappa needs at least one item judged by both raters")
+    for d in (*a, *b):
+        if not isinstance(d, bool | np.bool_):
+            raise ValueError(f"decisions must be booleans, got {d!r}")
+    n = len(a)
+    p_o = sum(1 for x, y in zip(a, b, strict=True) if bool(x) == bool(y)) / n
+    pa, pb = sum(map(bool, a)) / n, sum(map(bool, b)) / n
+    p_e = pa * pb + (1 - pa) * (1 - pb)
+    if p_e == 1.0:
+        return None
+    return (p_o - p_e) / (1.0 - p_e)
+
+
+def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Kendall's tau-b between two scorings of the same objects (ties allowed).
+
+    ``(concordant - discordant) / sqrt((n0 - ties_x) * (n0 - ties_y))`` over all pairs;
+    ``None`` when undefined (fewer than two objects, or every value tied in one scoring).
+    """
+    if len(x) != len(y):
+        raise ValueError(f"rankings have different lengths ({len(x)} and {len(y)})")
+    concordant = discordant = ties_x = ties_y = pairs = 0
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            pairs += 1
+            dx, dy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+            if dx == 0:
+                ties_x += 1
+            if dy == 0:
+                ties_y += 1
+            if dx != 0 and dy != 0:
+                if dx == dy:
+                    concordant += 1
+                else:
+                    discordant += 1
+    denominator = float(np.sqrt(float(pairs - ties_x) * float(pairs - ties_y)))
+    if pairs == 0 or denominator == 0.0:
+        return None
+    return (concordant - discordant) / denominator

@@ -41,6 +41,7 @@ SCORE_KEYS_POINTS = {
     "judge_attempts",
     "judge_message_format",
     "severe_gate",
+    "judge_usage",
 }
 SCORE_KEYS_F1 = {
     "decisions",
@@ -54,6 +55,7 @@ SCORE_KEYS_F1 = {
     "judge_attempts",
     "judge_message_format",
     "severe_gate",
+    "judge_usage",
 }
 
 

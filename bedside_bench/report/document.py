@@ -311,6 +311,7 @@ def report_blocks(
     comparison: Mapping[str, Any] | None,
     refused: str | None,
     png: bytes | None,
+    judges: Sequence[Block] = (),
 ) -> list[Block]:
     return [
         Heading(1, "BedsideBench report"),
@@ -324,6 +325,7 @@ def report_blocks(
         *f1_section(summaries, labels),
         *agreement_section(summaries, labels),
         *differences_section(comparison, refused, len(summaries)),
+        *judges,
         *plot_section(png),
         *usage_section(summaries, labels),
         *notes_section(summaries, labels),

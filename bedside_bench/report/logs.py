@@ -34,6 +34,13 @@ from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
 from bedside_bench.credentials import redact_credentials
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
+from bedside_bench.report.scorers import (
+    appended_records,
+    bool_decisions,
+    case_judge,
+    rescored_judge_usage,
+    scored_usage,
+)
 from bedside_bench.report.usage import split_usage
 
 SCORER = "rubric_judge"
@@ -141,15 +148,17 @@ def _token_usage(usage: ModelUsage | None) -> TokenUsage:
     )
 
 
-def case_record(case_id: str, error: str | None, scores: Mapping[str, Any] | None) -> CaseRecord:
+def case_record(
+    case_id: str, error: str | None, scores: Mapping[str, Any] | None, scorer: str = SCORER
+) -> CaseRecord:
     """A case from one sample's error and scores (summary or full sample alike)."""
     score = None
     for name, candidate in (scores or {}).items():
-        if name == SCORER or name.endswith("/" + SCORER):
+        if name == scorer or name.endswith("/" + scorer):
             score = candidate
             break
     if error is not None or score is None:
-        return CaseRecord(case_id=case_id, score=None, error=error or "no rubric_judge score")
+        return CaseRecord(case_id=case_id, score=None, error=error or f"no {scorer} score")
     value = _number(score.value)
     meta: Mapping[str, Any] = score.metadata or {}
     return CaseRecord(
@@ -164,6 +173,8 @@ def case_record(case_id: str, error: str | None, scores: Mapping[str, Any] | Non
         answer_temperature=_number(meta.get("answer_temperature")),
         judge_agreement=_number(meta.get("judge_agreement")),
         pass_decisions=_pass_decisions(meta.get("pass_decisions")),
+        decisions=bool_decisions(meta.get("decisions")),
+        judge_usage=scored_usage(meta.get("judge_usage")),
     )
 
 
@@ -237,6 +248,8 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         sample_ids=tuple(str(i) for i in header.eval.dataset.sample_ids or ()),
         answer_usage=answer_usage,
         judge_usage=judge_usage,
+        answer_source=str((metadata.get("rejudge") or {}).get("source_task_id") or "")
+        or header.eval.task_id,
     )
 
 
@@ -244,20 +257,17 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
 # samples
 
 
-def _summary_cases(summaries: Iterable[EvalSampleSummary]) -> dict[str, CaseRecord]:
+def _summary_cases(
+    summaries: Iterable[EvalSampleSummary], scorer: str = SCORER
+) -> dict[str, CaseRecord]:
     cases: dict[str, CaseRecord] = {}
     for s in summaries:
         if s.epoch == 1:  # the protocol asks for one answer per case
-            cases[str(s.id)] = case_record(str(s.id), s.error, s.scores)
+            cases[str(s.id)] = case_record(str(s.id), s.error, s.scores, scorer)
     return cases
 
 
-def _uniform_judge(cases: Iterable[CaseRecord]) -> str | None:
-    judges = {c.judge_model for c in cases if c.completed and c.judge_model}
-    return judges.pop() if len(judges) == 1 else None
-
-
-def full_cases(location: str, ids: Sequence[str]) -> dict[str, CaseRecord]:
+def full_cases(location: str, ids: Sequence[str], scorer: str = SCORER) -> dict[str, CaseRecord]:
     """Re-read samples whose summary is not enough (thinned metadata, invalidation).
 
     Synchronous on purpose: Inspect's sync reader sets up the async filesystem it needs, which
@@ -271,7 +281,7 @@ def full_cases(location: str, ids: Sequence[str]) -> dict[str, CaseRecord]:
         error = sample.error.message if sample.error else None
         if sample.invalidation is not None:
             error = "sample invalidated"
-        cases[str(sample.id)] = case_record(str(sample.id), error, sample.scores)
+        cases[str(sample.id)] = case_record(str(sample.id), error, sample.scores, scorer)
     return cases
 
 
@@ -284,37 +294,46 @@ def needs_full_read(record: LogRecord, invalidated: bool) -> list[str]:
     ]
 
 
-async def read_record(location: str) -> tuple[LogRecord, list[str]] | str:
-    """One log as a record plus the cases to re-read in full, or why it is not ours."""
+async def read_record(location: str) -> list[tuple[LogRecord, list[str]]] | str:
+    """One log as records (one per judge's score key) plus the cases to re-read in full, or
+    why it is not ours."""
     header = await read_eval_log_async(location, header_only=True)
     reason = skip_reason(header)
     if reason is not None:
         return reason
     record = header_record(location, header)
-    cases = _summary_cases(await read_eval_log_sample_summaries_async(location))
+    summaries = await read_eval_log_sample_summaries_async(location)
+    cases = _summary_cases(summaries)
     record = replace(record, cases=cases, sample_ids=record.sample_ids or tuple(cases))
-    return record, needs_full_read(record, bool(header.invalidated))
+    records = [record, *appended_records(record, summaries, _summary_cases)]
+    return [(r, needs_full_read(r, bool(header.invalidated))) for r in records]
 
 
 def finish_record(record: LogRecord, reread: Sequence[str]) -> LogRecord:
     cases = dict(record.cases)
     if reread:
-        cases.update(full_cases(record.location, reread))
-    judge = _uniform_judge(cases.values()) or record.judge_model
+        cases.update(full_cases(record.location, reread, record.scorer))
+    judge = case_judge(cases.values()) or record.judge_model
+    judge_usage = rescored_judge_usage(record, judge, cases.values())
+    shown = display_location(record.location)
     return replace(
-        record, cases=cases, judge_model=judge, location=display_location(record.location)
+        record,
+        cases=cases,
+        judge_model=judge,
+        judge_usage=judge_usage,
+        location=shown if record.scorer == SCORER else f"{shown}#{record.scorer}",
     )
 
 
 async def read_headers_and_summaries(
     paths: Sequence[str], progress_stream: TextIO | None
-) -> list[tuple[str, tuple[LogRecord, list[str]] | str]]:
+) -> list[tuple[str, list[tuple[LogRecord, list[str]]] | str]]:
     """(location, record and cases to re-read | reason skipped) for every log, concurrently."""
     locations = await resolve_locations(paths)
     progress = Progress(len(locations), progress_stream)
     semaphore = asyncio.Semaphore(READ_CONCURRENCY)
 
-    async def one(location: str) -> tuple[LogRecord, list[str]] | str:
+    async def one(location: str) -> list[tuple[LogRecord, list[str]]] | str:
         async with semaphore:
             try:
                 return await read_record(location)
@@ -334,5 +353,5 @@ def read_records(paths: Sequence[str], progress_stream: TextIO | None = None) ->
         if isinstance(outcome, str):
             result.skipped.append((display_location(location), outcome))
         else:
-            result.records.append(finish_record(*outcome))
+            result.records += [finish_record(*pair) for pair in outcome]
     return result

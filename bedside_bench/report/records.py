@@ -65,6 +65,9 @@ class CaseRecord:
     judge_agreement: float | None = None
     # one {item_id: matched} mapping per judge pass; None when not recorded or not read
     pass_decisions: tuple[Mapping[str, bool], ...] | None = None
+    # the combined {item_id: matched} decisions, and the judge tokens the score recorded
+    decisions: Mapping[str, bool] | None = None
+    judge_usage: TokenUsage | None = None
 
     @property
     def completed(self) -> bool:
@@ -97,6 +100,10 @@ class LogRecord:
     answer_usage: TokenUsage = field(default_factory=TokenUsage)
     # None when the judge's tokens cannot be told apart from the answer model's
     judge_usage: TokenUsage | None = field(default_factory=TokenUsage)
+    # the score key read (a judge appended by `inspect score` is rubric_judge1, ...) and the
+    # task whose answers were judged (a re-judged log names its source)
+    scorer: str = "rubric_judge"
+    answer_source: str = ""
 
 
 def parse_time(value: str | None) -> datetime | None:

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from bedside_bench.report.comparison import ComparisonRefused, compare
 from bedside_bench.report.document import PLOT_FILE, report_blocks
 from bedside_bench.report.groups import group_labels, group_records, group_slugs
+from bedside_bench.report.judges import JUDGES_FILE, cross_judge, judges_section, reference_groups
 from bedside_bench.report.logs import read_records
 from bedside_bench.report.plot import forest_png
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
@@ -100,27 +101,41 @@ def build_report(
 
     comparison: dict[str, Any] | None = None
     refused: str | None = None
-    if len(groups) > 1:
+    # groups that differ only in the judge: the reference judge's (the rest is in judges.json)
+    picked = list(range(len(groups))) if options.force else reference_groups(groups)
+    if len(picked) > 1:
         try:
-            comparison = compare(groups, labels, summaries, files, options.bootstrap, options.force)
+            comparison = compare(
+                [groups[i] for i in picked],
+                [labels[i] for i in picked],
+                [summaries[i] for i in picked],
+                [files[i] for i in picked],
+                options.bootstrap,
+                options.force,
+            )
             validate(comparison, COMPARISON_SCHEMA)
         except ComparisonRefused as ex:
             refused = str(ex)
     png = forest_png(summaries, labels)
+    judges = cross_judge(groups, options.bootstrap)
 
     out_dir = options.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     written = [write_json(out_dir / name, s) for name, s in zip(files, summaries, strict=True)]
     # never leave a previous run's comparison or plot beside this run's report
-    for stale, produced in ((COMPARISON_FILE, comparison), (PLOT_FILE, png)):
+    for stale, produced in ((COMPARISON_FILE, comparison), (PLOT_FILE, png), (JUDGES_FILE, judges)):
         if produced is None:
             (out_dir / stale).unlink(missing_ok=True)
     if comparison is not None:
         written.append(write_json(out_dir / COMPARISON_FILE, comparison))
+    if judges is not None:
+        written.append(write_json(out_dir / JUDGES_FILE, judges))
     if png is not None:
         (out_dir / PLOT_FILE).write_bytes(png)
         written.append(out_dir / PLOT_FILE)
-    blocks = report_blocks(summaries, labels, files, comparison, refused, png)
+    blocks = report_blocks(
+        summaries, labels, files, comparison, refused, png, judges_section(judges)
+    )
     (out_dir / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
     (out_dir / "report.html").write_text(to_html(blocks), encoding="utf-8")
     written += [out_dir / "report.md", out_dir / "report.html"]

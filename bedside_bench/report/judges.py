@@ -1,0 +1,586 @@
+"""How much the results depend on the judge: the same answers judged by two or more judges.
+
+Run groups that differ only in the judge (model and passes) and hold the same answers (the
+same source task per benchmark: a re-judged log names its source, an appended judge shares its
+log) form one judge comparison. For each answer model it gives every judge's means on the cases
+all judges completed, and the judge effect as a paired difference over the same answers (the
+paired stratified bootstrap of `bedside_bench.stats`); over all answer models, item-level
+agreement and Cohen's kappa for each pair of judges (Fleiss' kappa for three or more), per
+benchmark, overall and per item point value; and with two or more answer models, whether the
+ranking changes (Kendall's tau and the swapped pairs). Everything but `read_item_points` is a
+pure function of the run groups.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.report.document import Block, Bullets, Heading, Paragraph, Table, interval, num
+from bedside_bench.report.groups import GroupKey, RunGroup
+from bedside_bench.report.records import CaseRecord
+from bedside_bench.report.scorers import MIXED_PREFIX
+from bedside_bench.report.summary import BootstrapOptions
+from bedside_bench.stats import (
+    cohen_kappa,
+    fleiss_kappa,
+    kendall_tau,
+    macro_mean,
+    paired_bootstrap,
+    paired_bootstrap_single,
+    pass_fail_counts,
+    percentile_bootstrap,
+    stratified_bootstrap,
+)
+
+JUDGES_FILE = "judges.json"
+SETUP_FIELDS = ("protocol_version", "dataset_sha256", "severe_gate", "grading", "smoke")
+ItemPoints = Mapping[str, int]
+
+
+def judge_label(key: GroupKey) -> str:
+    return key.judge_model if key.judge_passes == 1 else f"{key.judge_model} x{key.judge_passes}"
+
+
+def setup_of(key: GroupKey) -> tuple[Any, ...]:
+    return tuple(getattr(key, f) for f in SETUP_FIELDS)
+
+
+def answer_sources(group: RunGroup) -> dict[str, frozenset[str]]:
+    """Per benchmark, the tasks whose answers the group's logs hold."""
+    sources: dict[str, set[str]] = {}
+    for log in group.logs:
+        sources.setdefault(log.benchmark, set()).add(log.answer_source or log.task_id)
+    return {b: frozenset(s) for b, s in sources.items()}
+
+
+def order_judges(labels: Sequence[str], counts: Mapping[str, int]) -> list[str]:
+    """The protocol's judge first when present, else the judge of the most groups."""
+    return sorted(labels, key=lambda j: (j != DEFAULT_JUDGE_MODEL, -counts.get(j, 0), j))
+
+
+@dataclass(frozen=True)
+class JudgeSet:
+    """One set-up; `groups[model][judge]` are the run groups to compare."""
+
+    setup: tuple[Any, ...]
+    judges: tuple[str, ...]
+    models: tuple[str, ...]
+    groups: Mapping[str, Mapping[str, RunGroup]]
+    excluded: tuple[tuple[str, str], ...]  # (group description, reason)
+
+
+def find_judge_sets(groups: Sequence[RunGroup]) -> tuple[list[JudgeSet], list[tuple[str, str]]]:
+    """Judge sets with two or more judges; groups left out with the reason why."""
+    excluded: list[tuple[str, str]] = []
+    by_setup: dict[tuple[Any, ...], list[RunGroup]] = {}
+    for g in groups:
+        if g.key.judge_model.startswith(MIXED_PREFIX):
+            excluded.append(
+                (
+                    f"{g.key.answer_model} judged by {g.key.judge_model[len(MIXED_PREFIX) :]}",
+                    "its cases were scored by several judges; re-judge it with one judge",
+                )
+            )
+            continue
+        by_setup.setdefault(setup_of(g.key), []).append(g)
+    sets = []
+    for setup, members in by_setup.items():
+        counts: dict[str, int] = {}
+        for g in members:
+            counts[judge_label(g.key)] = counts.get(judge_label(g.key), 0) + 1
+        if len(counts) < 2:
+            continue
+        judges = order_judges(list(counts), counts)
+        set_excluded: list[tuple[str, str]] = []
+        table: dict[str, dict[str, RunGroup]] = {}
+        for model in sorted({g.key.answer_model for g in members}):
+            mine = {judge_label(g.key): g for g in members if g.key.answer_model == model}
+            ref = next((j for j in judges if j in mine), None)
+            if ref is None or len(mine) < 2:
+                continue
+            kept = {ref: mine[ref]}
+            for judge, g in mine.items():
+                if judge == ref:
+                    continue
+                if answer_sources(g) != answer_sources(mine[ref]):
+                    set_excluded.append(
+                        (
+                            f"{model} judged by {judge}",
+                            f"its answers are not those {ref} judged (another answer run)",
+                        )
+                    )
+                else:
+                    kept[judge] = g
+            if len(kept) >= 2:
+                table[model] = kept
+        if table:
+            present = [j for j in judges if any(j in t for t in table.values())]
+            sets.append(JudgeSet(setup, tuple(present), tuple(table), table, tuple(set_excluded)))
+        excluded += set_excluded
+    return sets, excluded
+
+
+# --------------------------------------------------------------------------------------------
+# paired cases
+
+
+def common_cases(groups: Sequence[RunGroup], benchmark: str) -> list[tuple[CaseRecord, ...]] | None:
+    """Per case completed by every group (dataset order), the groups' records of it."""
+    if any(benchmark not in g.benchmarks for g in groups):
+        return None
+    maps = [g.benchmarks[benchmark].by_case() for g in groups]
+    ids = groups[0].benchmarks[benchmark].case_ids
+    return [tuple(m[i] for m in maps) for i in ids if all(i in m for m in maps)]
+
+
+def score_of(case: CaseRecord) -> float:
+    """A completed case's score (the groups hold completed cases only)."""
+    if case.score is None:
+        raise ValueError(f"case {case.case_id} has no score")
+    return float(case.score)
+
+
+def _score_entry(scores: Sequence[float], options: BootstrapOptions) -> dict[str, Any]:
+    arr = np.array(scores, dtype=np.float64)
+    if not arr.size:
+        return {"n": 0, "mean": None, "ci95": None}
+    ci = percentile_bootstrap(arr, options.resamples, options.seed)
+    return {"n": int(arr.size), "mean": float(arr.mean()), "ci95": list(ci.as_tuple())}
+
+
+def _overall_entry(strata: Sequence[Sequence[float]], options: BootstrapOptions) -> Any:
+    if len(strata) != len(BENCHMARK_NAMES) or any(not s for s in strata):
+        return None
+    arrays = [np.array(s, dtype=np.float64) for s in strata]
+    ci = stratified_bootstrap(arrays, options.resamples, options.seed)
+    return {
+        "n": int(sum(a.size for a in arrays)),
+        "mean": macro_mean(arrays),
+        "ci95": list(ci.as_tuple()),
+    }
+
+
+def _effect(diffs: Sequence[float], options: BootstrapOptions) -> dict[str, Any]:
+    if not diffs:
+        return {"n": 0, "b_minus_a": None, "ci95": None, "excludes_zero": None}
+    r = paired_bootstrap_single(np.array(diffs), options.resamples, options.seed)
+    return {
+        "n": len(diffs),
+        "b_minus_a": r.estimate,
+        "ci95": list(r.interval.as_tuple()),
+        "excludes_zero": r.excludes_zero,
+    }
+
+
+def model_entry(
+    model: str, judges: Sequence[str], groups: Mapping[str, RunGroup], options: BootstrapOptions
+) -> dict[str, Any]:
+    """Means on the cases every judge completed, and each pair's paired judge effect."""
+    present = [j for j in judges if j in groups]
+    ordered = [groups[j] for j in present]
+    names = [b for b in BENCHMARK_NAMES if all(b in g.benchmarks for g in ordered)]
+    per_judge: dict[str, Any] = {j: {"benchmarks": {}, "overall": None} for j in present}
+    strata: dict[str, list[list[float]]] = {j: [] for j in present}
+    for name in names:
+        rows = common_cases(ordered, name) or []
+        for k, judge in enumerate(present):
+            scores = [score_of(r[k]) for r in rows]
+            per_judge[judge]["benchmarks"][name] = _score_entry(scores, options)
+            strata[judge].append(scores)
+    for judge in present:
+        per_judge[judge]["overall"] = _overall_entry(strata[judge], options)
+    effects = []
+    for a, b in itertools.combinations(range(len(present)), 2):
+        benchmarks: dict[str, Any] = {}
+        diff_strata: list[list[float]] = []
+        for name in names:
+            rows = common_cases([ordered[a], ordered[b]], name) or []
+            diffs = [score_of(r[1]) - score_of(r[0]) for r in rows]
+            benchmarks[name] = _effect(diffs, options)
+            diff_strata.append(diffs)
+        overall = None
+        if len(diff_strata) == len(BENCHMARK_NAMES) and all(diff_strata):
+            r = paired_bootstrap(
+                [np.array(d) for d in diff_strata], options.resamples, options.seed
+            )
+            overall = {
+                "n": sum(len(d) for d in diff_strata),
+                "b_minus_a": r.estimate,
+                "ci95": list(r.interval.as_tuple()),
+                "excludes_zero": r.excludes_zero,
+            }
+        effects.append(
+            {"a": present[a], "b": present[b], "benchmarks": benchmarks, "overall": overall}
+        )
+    return {"answer_model": model, "judges": per_judge, "effects": effects}
+
+
+# --------------------------------------------------------------------------------------------
+# item agreement
+
+
+@dataclass(frozen=True)
+class ItemRow:
+    benchmark: str
+    item_id: str
+    points: int | None
+    decisions: tuple[bool, ...]  # one per judge, in judge order
+
+
+def item_rows(judge_set: JudgeSet, judges: Sequence[str], points: ItemPoints) -> list[ItemRow]:
+    """Every rubric item of every case all `judges` completed, for every answer model."""
+    rows: list[ItemRow] = []
+    for model in judge_set.models:
+        table = judge_set.groups[model]
+        if not all(j in table for j in judges):
+            continue
+        ordered = [table[j] for j in judges]
+        for name in BENCHMARK_NAMES:
+            for records in common_cases(ordered, name) or []:
+                maps = [r.decisions for r in records if r.decisions is not None]
+                if len(maps) != len(records):
+                    continue  # decisions not recorded (three-level grading) or not read
+                shared = [i for i in maps[0] if all(i in m for m in maps)]
+                for item in shared:
+                    decided = tuple(bool(m[item]) for m in maps)
+                    rows.append(ItemRow(name, item, points.get(item), decided))
+    return rows
+
+
+def _agreement(rows: Sequence[ItemRow]) -> dict[str, Any]:
+    if not rows:
+        return {"n_items": 0, "agreement": None, "kappa": None}
+    a = [r.decisions[0] for r in rows]
+    b = [r.decisions[1] for r in rows]
+    agree = sum(1 for x, y in zip(a, b, strict=True) if x == y) / len(rows)
+    return {"n_items": len(rows), "agreement": agree, "kappa": cohen_kappa(a, b)}
+
+
+def _fleiss(rows: Sequence[ItemRow]) -> dict[str, Any]:
+    if not rows:
+        return {"n_items": 0, "unanimous": None, "kappa": None}
+    decisions = [list(r.decisions) for r in rows]
+    unanimous = sum(1 for d in decisions if all(d) or not any(d)) / len(rows)
+    return {
+        "n_items": len(rows),
+        "unanimous": unanimous,
+        "kappa": fleiss_kappa(pass_fail_counts(decisions)),
+    }
+
+
+def _breakdown(rows: Sequence[ItemRow], measure: Any) -> dict[str, Any]:
+    values = sorted({r.points for r in rows if r.points is not None}, reverse=True)
+    return {
+        "overall": measure(rows),
+        "benchmarks": {
+            name: measure([r for r in rows if r.benchmark == name])
+            for name in BENCHMARK_NAMES
+            if any(r.benchmark == name for r in rows)
+        },
+        "points": {f"{p:+d}": measure([r for r in rows if r.points == p]) for p in values},
+    }
+
+
+def agreement_entries(judge_set: JudgeSet, points: ItemPoints) -> dict[str, Any]:
+    pairs = []
+    for a, b in itertools.combinations(judge_set.judges, 2):
+        rows = item_rows(judge_set, [a, b], points)
+        pairs.append({"a": a, "b": b, **_breakdown(rows, _agreement)})
+    fleiss = None
+    if len(judge_set.judges) >= 3:
+        fleiss = {
+            "judges": list(judge_set.judges),
+            **_breakdown(item_rows(judge_set, judge_set.judges, points), _fleiss),
+        }
+    return {"pairs": pairs, "fleiss": fleiss}
+
+
+# --------------------------------------------------------------------------------------------
+# rankings
+
+
+def rank_scores(
+    models: Sequence[Mapping[str, Any]], judges: Sequence[str]
+) -> tuple[str, dict[str, dict[str, float]]]:
+    """Per judge, each model's score to rank by: the overall mean when every model has one
+    under every judge, else the mean of the benchmark means all of them share."""
+    overall = all(m["judges"].get(j, {}).get("overall") for m in models for j in judges)
+    if overall:
+        return "overall", {
+            j: {m["answer_model"]: m["judges"][j]["overall"]["mean"] for m in models}
+            for j in judges
+        }
+    shared = [
+        b
+        for b in BENCHMARK_NAMES
+        if all(
+            (m["judges"].get(j, {}).get("benchmarks", {}).get(b) or {}).get("mean") is not None
+            for m in models
+            for j in judges
+        )
+    ]
+    if not shared:
+        return "none", {}
+    return "mean of shared benchmark means: " + ", ".join(shared), {
+        j: {
+            m["answer_model"]: float(
+                np.mean([m["judges"][j]["benchmarks"][b]["mean"] for b in shared])
+            )
+            for m in models
+        }
+        for j in judges
+    }
+
+
+def ranking_entry(
+    models: Sequence[Mapping[str, Any]], judges: Sequence[str]
+) -> dict[str, Any] | None:
+    usable = [m for m in models if all(j in m["judges"] for j in judges)]
+    if len(usable) < 2:
+        return None
+    basis, scores = rank_scores(usable, judges)
+    if not scores:
+        return None
+    names = [m["answer_model"] for m in usable]
+    pairs = []
+    for a, b in itertools.combinations(judges, 2):
+        x = [scores[a][n] for n in names]
+        y = [scores[b][n] for n in names]
+        swapped = [
+            [names[i], names[k]]
+            for i, k in itertools.combinations(range(len(names)), 2)
+            if np.sign(x[i] - x[k]) != np.sign(y[i] - y[k])
+        ]
+        pairs.append({"a": a, "b": b, "kendall_tau": kendall_tau(x, y), "swapped": swapped})
+    return {
+        "basis": basis,
+        "order": {j: sorted(names, key=lambda n: (-scores[j][n], n)) for j in judges},
+        "scores": scores,
+        "pairs": pairs,
+        "changes": any(p["swapped"] for p in pairs),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# the document
+
+
+def judge_comparison(
+    groups: Sequence[RunGroup], options: BootstrapOptions, points: ItemPoints
+) -> dict[str, Any] | None:
+    """`judges.json`, or None when no answers were judged by more than one judge."""
+    sets, excluded = find_judge_sets(groups)
+    if not sets:
+        return None
+    comparisons = []
+    for js in sets:
+        models = [model_entry(m, js.judges, js.groups[m], options) for m in js.models]
+        comparisons.append(
+            {
+                "setup": dict(zip(SETUP_FIELDS, js.setup, strict=True)),
+                "judges": list(js.judges),
+                "answer_models": list(js.models),
+                "models": models,
+                "agreement": agreement_entries(js, points),
+                "ranking": ranking_entry(models, js.judges),
+            }
+        )
+    return {
+        "bootstrap": options.as_json(),
+        "comparisons": comparisons,
+        "excluded": [{"group": g, "reason": r} for g, r in excluded],
+    }
+
+
+def cross_judge(groups: Sequence[RunGroup], options: BootstrapOptions) -> dict[str, Any] | None:
+    """`judge_comparison` with the item point values read from the logs (only when needed)."""
+    sets, _ = find_judge_sets(groups)
+    if not sets:
+        return None
+    members = [g for js in sets for table in js.groups.values() for g in table.values()]
+    document = judge_comparison(groups, options, read_item_points(members))
+    if document is not None:
+        validate_judges(document)
+    return document
+
+
+def validate_judges(document: Mapping[str, Any]) -> None:
+    """A failed validation is a bug in this package, never in the logs."""
+    from bedside_bench.schema_files import validator
+
+    errors = sorted(
+        validator("judges.schema.json").iter_errors(document), key=lambda e: list(e.path)
+    )
+    if errors:
+        where = "/".join(str(p) for p in errors[0].path)
+        raise AssertionError(
+            f"judges.schema.json violated at {where or '<root>'}: {errors[0].message}"
+        )
+
+
+def reference_groups(groups: Sequence[RunGroup]) -> list[int]:
+    """Which groups the model comparison takes: when the groups differ only in the judge and
+    every answer model has the reference judge's group, those groups (the judge comparison
+    covers the rest); else all of them (and the comparison refuses as before)."""
+    everything = list(range(len(groups)))
+    setups = {setup_of(g.key) for g in groups}
+    judges = {judge_label(g.key) for g in groups}
+    if len(setups) != 1 or len(judges) < 2:
+        return everything
+    counts: dict[str, int] = {}
+    for g in groups:
+        counts[judge_label(g.key)] = counts.get(judge_label(g.key), 0) + 1
+    ref = order_judges(list(judges), counts)[0]
+    picked = [i for i, g in enumerate(groups) if judge_label(g.key) == ref]
+    models = {g.key.answer_model for g in groups}
+    if {groups[i].key.answer_model for i in picked} != models:
+        return everything
+    return picked
+
+
+def read_item_points(groups: Sequence[RunGroup]) -> dict[str, int]:
+    """Point value of every rubric item, from the sample metadata of one log per benchmark
+    (item ids are unique to their case); read only when there is a judge comparison."""
+    from inspect_ai.log import read_eval_log
+
+    points: dict[str, int] = {}
+    seen: set[tuple[str, str]] = set()
+    for g in groups:
+        for log in g.logs:
+            key = (log.benchmark, g.key.dataset_sha256)
+            location = log.location.split("#", 1)[0]
+            if key in seen:
+                continue
+            seen.add(key)
+            full = read_eval_log(
+                location, exclude_fields={"messages", "events", "attachments", "store", "output"}
+            )
+            for sample in full.samples or []:
+                for item in (sample.metadata or {}).get("rubric_items", []):
+                    if isinstance(item, dict) and isinstance(item.get("points"), int):
+                        points[str(item["item_id"])] = int(item["points"])
+    return points
+
+
+def _cell(entry: Mapping[str, Any] | None) -> str:
+    if not entry or entry.get("mean") is None:
+        return "n/a"
+    return f"{num(entry['mean'])} {interval(entry['ci95'])} (n={entry['n']})"
+
+
+def _effect_cell(entry: Mapping[str, Any] | None) -> str:
+    if not entry or entry.get("b_minus_a") is None:
+        return "n/a"
+    mark = " *" if entry["excludes_zero"] else ""
+    return f"{num(entry['b_minus_a'], signed=True)} {interval(entry['ci95'])}{mark}"
+
+
+def _agree_cell(entry: Mapping[str, Any]) -> str:
+    if not entry["n_items"]:
+        return "n/a"
+    share = entry.get("agreement", entry.get("unanimous"))
+    return f"{num(share)} agree, kappa {num(entry['kappa'])} ({entry['n_items']} items)"
+
+
+def judges_section(document: Mapping[str, Any] | None) -> list[Block]:
+    """The report's section on judge dependence (empty without a judge comparison)."""
+    if document is None:
+        return []
+    blocks: list[Block] = [
+        Heading(2, "Judge dependence"),
+        Paragraph(
+            "The same answers judged by different judges. Means are over the cases every judge "
+            "completed; the judge effect is B minus A over the same answers with the paired "
+            "bootstrap (overall: stratified over benchmarks; * the interval excludes 0). "
+            f"Agreement is item-level; written to {JUDGES_FILE}."
+        ),
+    ]
+    for comp in document["comparisons"]:
+        judges = comp["judges"]
+        for model in comp["models"]:
+            present = [j for j in judges if j in model["judges"]]
+            header = (
+                "benchmark",
+                *present,
+                *(f"{e['b']} minus {e['a']}" for e in model["effects"]),
+            )
+            rows = []
+            for name in [*BENCHMARK_NAMES, "overall"]:
+                cells = [
+                    _cell(
+                        model["judges"][j]["overall"]
+                        if name == "overall"
+                        else model["judges"][j]["benchmarks"].get(name)
+                    )
+                    for j in present
+                ]
+                if name != "overall" and all(c == "n/a" for c in cells):
+                    continue
+                effects = [
+                    _effect_cell(e["overall"] if name == "overall" else e["benchmarks"].get(name))
+                    for e in model["effects"]
+                ]
+                rows.append((name, *cells, *effects))
+            blocks += [
+                Heading(3, f"{model['answer_model']}: scores by judge"),
+                Table(header, tuple(rows)),
+            ]
+        agreement = comp["agreement"]
+        entries = [(f"{p['a']} vs {p['b']}", p) for p in agreement["pairs"]]
+        if agreement["fleiss"]:
+            entries.append(("all judges (Fleiss)", agreement["fleiss"]))
+        keys = [
+            "overall",
+            *entries[0][1]["benchmarks"],
+            *(f"items {p}" for p in entries[0][1]["points"]),
+        ]
+        rows = []
+        for key in keys:
+            cells = []
+            for _, e in entries:
+                if key == "overall":
+                    entry = e["overall"]
+                elif key.startswith("items "):
+                    entry = e["points"].get(key[6:], {"n_items": 0})
+                else:
+                    entry = e["benchmarks"].get(key, {"n_items": 0})
+                cells.append(_agree_cell(entry))
+            rows.append((key, *cells))
+        blocks += [
+            Heading(3, "Item agreement between judges"),
+            Table(("items", *(label for label, _ in entries)), tuple(rows)),
+        ]
+        ranking = comp["ranking"]
+        if ranking is not None:
+            lines = [f"{j}: {' > '.join(order)}" for j, order in ranking["order"].items()]
+            for p in ranking["pairs"]:
+                swapped = "; ".join(f"{x} / {y}" for x, y in p["swapped"]) or "none"
+                lines.append(
+                    f"{p['a']} vs {p['b']}: Kendall's tau {num(p['kendall_tau'])}, "
+                    f"swapped pairs: {swapped}"
+                )
+            blocks += [
+                Heading(3, "Ranking of answer models by judge"),
+                Paragraph(
+                    f"Ranked by {ranking['basis']}. The ranking "
+                    + (
+                        "CHANGES with the judge."
+                        if ranking["changes"]
+                        else "is the same under every judge."
+                    )
+                ),
+                Bullets(tuple(lines)),
+            ]
+    if document["excluded"]:
+        blocks += [
+            Heading(3, "Left out of the judge comparison"),
+            Bullets(tuple(f"{e['group']}: {e['reason']}" for e in document["excluded"])),
+        ]
+    return blocks

@@ -1,0 +1,104 @@
+"""Which judge's scores a log holds, and what that judging cost (pure functions).
+
+`inspect score --action append` adds a second judge's scores to a log under `rubric_judge1`,
+`rubric_judge2`, ...; each key is read as its own record, so the report never takes one
+judge's scores for another's. `inspect score` adds no judge tokens to a log's stats, so a
+record whose scores came from a judge other than the one the header ran with takes its judge
+tokens from the scores themselves (`judge_usage` in the score metadata).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
+
+PRIMARY = "rubric_judge"
+APPENDED_KEY = re.compile(r"^(?:[A-Za-z0-9_]+/)?rubric_judge-?\d+$")
+MIXED_PREFIX = "mixed: "
+USAGE_FIELDS = (
+    "input_tokens",
+    "output_tokens",
+    "input_tokens_cache_read",
+    "input_tokens_cache_write",
+    "reasoning_tokens",
+    "total_tokens",
+)
+
+
+def bool_decisions(value: Any) -> Mapping[str, bool] | None:
+    """`{item_id: matched}`, or None when absent, thinned out of a summary, or not binary."""
+    if not isinstance(value, dict) or not all(isinstance(v, bool) for v in value.values()):
+        return None
+    return {str(k): bool(v) for k, v in value.items()}
+
+
+def scored_usage(value: Any) -> TokenUsage | None:
+    """The judge tokens a score recorded (summed over judge models), None when absent."""
+    if not isinstance(value, dict) or not value:
+        return None
+    total = TokenUsage()
+    for entry in value.values():
+        if not isinstance(entry, dict):
+            return None
+        counts = {k: entry.get(k, 0) for k in USAGE_FIELDS}
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in counts.values()):
+            return None
+        total = total + TokenUsage(**counts)
+    return total
+
+
+def appended_keys(summaries: Iterable[Any]) -> list[str]:
+    """Score keys of judges appended after the first, in the order they first appear."""
+    keys: dict[str, None] = {}
+    for summary in summaries:
+        for key in summary.scores or {}:
+            if APPENDED_KEY.match(key):
+                keys.setdefault(key, None)
+    return list(keys)
+
+
+def appended_records(
+    record: LogRecord,
+    summaries: Sequence[Any],
+    read_cases: Callable[[Sequence[Any], str], dict[str, CaseRecord]],
+) -> list[LogRecord]:
+    """One record per appended judge: same answers and header, that judge's scores. The answer
+    tokens stay with the first record (they were spent once)."""
+    return [
+        replace(
+            record,
+            scorer=key,
+            task_id=f"{record.task_id}#{key}",
+            cases=read_cases(summaries, key),
+            answer_usage=TokenUsage(),
+        )
+        for key in appended_keys(summaries)
+    ]
+
+
+def case_judge(cases: Iterable[CaseRecord]) -> str | None:
+    """The judge the scores name; several are never merged silently: "mixed: a + b"."""
+    judges = sorted({c.judge_model for c in cases if c.completed and c.judge_model})
+    if not judges:
+        return None
+    return judges[0] if len(judges) == 1 else MIXED_PREFIX + " + ".join(judges)
+
+
+def rescored_judge_usage(
+    record: LogRecord, judge: str, cases: Iterable[CaseRecord]
+) -> TokenUsage | None:
+    """The header's judge tokens when the scores are the header judge's own and the header has
+    any (they include failed attempts); else (scored later by `inspect score`, re-scored by
+    another judge, or appended) the tokens the scores recorded."""
+    own = record.scorer == PRIMARY and judge == record.judge_model
+    if own and record.judge_usage != TokenUsage():
+        return record.judge_usage
+    total = TokenUsage()
+    for case in cases:
+        if case.completed and case.judge_usage is not None:
+            total = total + case.judge_usage
+    return total

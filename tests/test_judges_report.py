@@ -1,0 +1,192 @@
+"""The judge comparison's statistics and grouping on hand-built records, numbers by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.report.groups import group_records
+from bedside_bench.report.judges import (
+    find_judge_sets,
+    judge_comparison,
+    judges_section,
+    reference_groups,
+)
+from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
+from bedside_bench.report.scorers import case_judge, rescored_judge_usage, scored_usage
+from bedside_bench.report.summary import BootstrapOptions
+from bedside_bench.stats import cohen_kappa, kendall_tau
+
+OPTIONS = BootstrapOptions(resamples=50, seed=1)
+
+
+def test_cohen_kappa_by_hand() -> None:
+    # p_o = 3/4, p_e = 1/2 * 1/4 + 1/2 * 3/4 = 1/2 -> (3/4 - 1/2) / (1/2) = 1/2
+    assert cohen_kappa([True, True, False, False], [True, False, False, False]) == 0.5
+    assert cohen_kappa([True, False], [True, False]) == 1.0
+    assert cohen_kappa([True, False], [False, True]) == -1.0
+    assert cohen_kappa([True, True], [True, True]) is None  # p_e = 1
+    with pytest.raises(ValueError, match="different numbers"):
+        cohen_kappa([True], [True, False])
+    with pytest.raises(ValueError, match="booleans"):
+        cohen_kappa([1], [0])  # type: ignore[list-item]
+
+
+def test_kendall_tau_b_by_hand() -> None:
+    assert kendall_tau([1, 2, 3], [1, 2, 3]) == 1.0
+    assert kendall_tau([1, 2], [2, 1]) == -1.0
+    assert kendall_tau([1, 2, 3], [1, 3, 2]) == pytest.approx(1 / 3)  # C=2, D=1 of 3 pairs
+    # C=3, D=2, one tie in each: (3 - 2) / sqrt(5 * 5)
+    assert kendall_tau([1, 2, 3, 3], [1, 3, 2, 2]) == pytest.approx(0.2)
+    assert kendall_tau([1, 1], [1, 2]) is None
+    assert kendall_tau([1], [1]) is None
+
+
+def record(
+    model: str,
+    judge: str,
+    benchmark: str,
+    decisions: list[dict[str, bool]],
+    source: str = "T",
+    judge_of_cases: str | None = None,
+) -> LogRecord:
+    cases = {}
+    for n, d in enumerate(decisions):
+        score = sum(d.values()) / len(d)
+        cases[f"{benchmark}-{n}"] = CaseRecord(
+            case_id=f"{benchmark}-{n}",
+            score=score,
+            judge_model=judge_of_cases or judge,
+            decisions=d,
+        )
+    return LogRecord(
+        location=f"{model}-{judge}-{benchmark}",
+        benchmark=benchmark,
+        answer_model=model,
+        judge_model=judge_of_cases or judge,
+        dataset_sha256="d" * 64,
+        task_id=f"{source}-{model}-{benchmark}",
+        answer_source=f"{source}-{model}-{benchmark}",
+        sample_ids=tuple(cases),
+        cases=cases,
+    )
+
+
+def test_judge_effect_agreement_and_ranking_on_one_benchmark() -> None:
+    name = "drug_safety"
+    # judge A vs B on model m1: items x (agree), y (disagree on case 0)
+    m1_a = [{"x": True, "y": True}, {"x": False, "y": False}]
+    m1_b = [{"x": True, "y": False}, {"x": False, "y": False}]
+    m2_a = [{"x": False, "y": False}, {"x": False, "y": True}]
+    m2_b = [{"x": True, "y": True}, {"x": True, "y": True}]
+    records = [
+        record("m1", "A", name, m1_a),
+        record("m1", "B", name, m1_b),
+        record("m2", "A", name, m2_a),
+        record("m2", "B", name, m2_b),
+    ]
+    groups = group_records(records)
+    doc = judge_comparison(groups, OPTIONS, {"x": 2, "y": -1})
+    assert doc is not None
+    (comp,) = doc["comparisons"]
+    assert comp["judges"] == ["A", "B"]
+    m1, m2 = comp["models"]
+    # m1: A scores (1, 0), B scores (0.5, 0): effect mean((-0.5, 0)) = -0.25
+    assert m1["judges"]["A"]["benchmarks"][name]["mean"] == 0.5
+    assert m1["judges"]["B"]["benchmarks"][name]["mean"] == 0.25
+    assert m1["effects"][0]["benchmarks"][name]["b_minus_a"] == -0.25
+    assert m1["judges"]["A"]["overall"] is None  # nine benchmarks missing
+    # m2: A (0, 0.5), B (1, 1): +0.75
+    assert m2["effects"][0]["benchmarks"][name]["b_minus_a"] == 0.75
+    # 8 items: disagreements m1 y0; m2 x0, x1, y0 -> 4 of 8 agree
+    # A matched 3 of 8, B 5 of 8: p_e = 2 * 3/8 * 5/8 = 30/64; kappa = (1/2 - 30/64) / (34/64)
+    (pair,) = comp["agreement"]["pairs"]
+    assert pair["overall"]["n_items"] == 8
+    assert pair["overall"]["agreement"] == 0.5
+    assert pair["overall"]["kappa"] == pytest.approx((0.5 - 30 / 64) / (34 / 64))
+    # x (+2): m1 agrees twice, m2 disagrees twice; y (-1): each model disagrees on case 0
+    assert pair["points"]["+2"]["agreement"] == 0.5
+    assert pair["points"]["-1"]["agreement"] == 0.5
+    assert comp["agreement"]["fleiss"] is None
+    ranking = comp["ranking"]
+    assert ranking["basis"] == "mean of shared benchmark means: drug_safety"
+    assert ranking["order"] == {"A": ["m1", "m2"], "B": ["m2", "m1"]}
+    assert ranking["pairs"][0]["kendall_tau"] == -1.0
+    assert ranking["pairs"][0]["swapped"] == [["m1", "m2"]]
+    # the model comparison takes only the reference judge's groups
+    picked = [groups[i] for i in reference_groups(groups)]
+    assert {g.key.judge_model for g in picked} == {"A"}
+    text = repr(judges_section(doc))
+    assert "CHANGES with the judge" in text
+
+
+def test_three_judges_give_fleiss_kappa() -> None:
+    name = "drug_safety"
+    a = [{"x": True, "y": False}]
+    b = [{"x": True, "y": True}]
+    c = [{"x": False, "y": True}]
+    groups = group_records([record("m", j, name, d) for j, d in (("A", a), ("B", b), ("C", c))])
+    doc = judge_comparison(groups, OPTIONS, {})
+    assert doc is not None
+    fleiss = doc["comparisons"][0]["agreement"]["fleiss"]
+    # item x: 2 matched 1 not; item y: 2 matched 1 not -> P_i = 1/3 each; p_j = (2/3, 1/3)
+    # P_e = 4/9 + 1/9 = 5/9 -> kappa = (1/3 - 5/9) / (4/9) = -1/2
+    assert fleiss["overall"]["kappa"] == pytest.approx(-0.5)
+    assert fleiss["overall"]["unanimous"] == 0.0
+    assert len(doc["comparisons"][0]["agreement"]["pairs"]) == 3
+
+
+def test_other_answers_and_mixed_judges_are_never_paired() -> None:
+    name = "drug_safety"
+    d = [{"x": True}]
+    records = [
+        record("m", "A", name, d),
+        record("m", "B", name, d, source="another-run"),
+        record("n", "A", name, d, judge_of_cases="mixed: A + B"),
+        record("n", "B", name, d),
+    ]
+    sets, excluded = find_judge_sets(group_records(records))
+    assert sets == []
+    reasons = " | ".join(f"{g}: {r}" for g, r in excluded)
+    # B judged more groups than A, so B is the reference
+    assert "m judged by A: its answers are not those B judged" in reasons
+    assert "n judged by A + B: its cases were scored by several judges" in reasons
+    assert judge_comparison(group_records(records), OPTIONS, {}) is None
+
+
+def test_overall_effect_uses_all_ten_benchmarks() -> None:
+    records = []
+    for name in BENCHMARK_NAMES:
+        records.append(record("m", "A", name, [{"x": True}, {"x": False}]))
+        records.append(record("m", "B", name, [{"x": True}, {"x": True}]))
+    doc = judge_comparison(group_records(records), OPTIONS, {})
+    assert doc is not None
+    (model,) = doc["comparisons"][0]["models"]
+    assert model["judges"]["A"]["overall"]["mean"] == 0.5
+    assert model["judges"]["B"]["overall"]["mean"] == 1.0
+    effect = model["effects"][0]["overall"]
+    assert effect["b_minus_a"] == 0.5 and effect["n"] == 20
+    assert get_benchmark("drug_safety").grading_method == "points_rubric"
+
+
+def test_judge_tokens_come_from_the_scores_once_another_judge_scored() -> None:
+    usage = {"openai/x": {"input_tokens": 10, "output_tokens": 4, "total_tokens": 14}}
+    tokens = scored_usage(usage)
+    assert tokens == TokenUsage(input_tokens=10, output_tokens=4, total_tokens=14)
+    assert scored_usage("Key removed from summary (> 1k)") is None
+    header = TokenUsage(input_tokens=999, output_tokens=1, total_tokens=1000)
+    cases = [CaseRecord("c", 1.0, judge_model="B", judge_usage=tokens)]
+    base = LogRecord("l", "drug_safety", "m", "A", "d", judge_usage=header)
+    assert rescored_judge_usage(base, "A", cases) == header  # the run's own judge
+    assert rescored_judge_usage(base, "B", cases) == tokens  # overwritten by judge B
+    assert case_judge([*cases, CaseRecord("d", 0.0, judge_model="A")]) == "mixed: A + B"
+
+
+def test_model_comparison_keeps_every_group_unless_the_judges_cover_every_model() -> None:
+    d = [{"x": True}]
+    both = [record(m, j, "drug_safety", d) for m in ("m", "n") for j in ("A", "B")]
+    groups = group_records(both)
+    assert [groups[i].key.judge_model for i in reference_groups(groups)] == ["A", "A"]
+    # model o only judged by C: every group goes to the comparison, which then refuses
+    groups = group_records([*both, record("o", "C", "drug_safety", d)])
+    assert reference_groups(groups) == list(range(len(groups)))
