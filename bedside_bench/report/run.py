@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bedside_bench.report.comparison import ComparisonRefused, compare
-from bedside_bench.report.document import PLOT_FILE, report_blocks
+from bedside_bench.report.document import PLOT_FILE, ReportContext, report_blocks
 from bedside_bench.report.groups import group_labels, group_records, group_slugs
 from bedside_bench.report.logs import read_records
 from bedside_bench.report.plot import forest_png
@@ -94,7 +94,7 @@ def build_report(
     groups = group_records(read.records)
     labels = group_labels(groups)
     files = [f"{s}.summary.json" for s in group_slugs(groups)]
-    summaries = [summarise(g, options.bootstrap, prices) for g in groups]
+    summaries = [summarise(g, options.bootstrap, prices, read.skipped) for g in groups]
     for summary in summaries:
         validate(summary, SUMMARY_SCHEMA)
 
@@ -120,18 +120,29 @@ def build_report(
     if png is not None:
         (out_dir / PLOT_FILE).write_bytes(png)
         written.append(out_dir / PLOT_FILE)
-    blocks = report_blocks(summaries, labels, files, comparison, refused, png)
+    context = ReportContext(
+        summaries=summaries,
+        labels=labels,
+        files=files,
+        comparison=comparison,
+        refused=refused,
+        png=png,
+        skipped=read.skipped,
+        groups=groups,
+    )
+    blocks = report_blocks(context)
     (out_dir / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
     (out_dir / "report.html").write_text(to_html(blocks), encoding="utf-8")
     written += [out_dir / "report.md", out_dir / "report.html"]
 
-    table = terminal_table(summaries, labels)
+    table = terminal_table(summaries, labels, read.skipped)
     print(table, file=out)
     for label, summary in zip(labels, summaries, strict=True):
         if not summary["complete"]:
             print(
                 f"{label}: INCOMPLETE ({summary['cases_failed']} failed, missing: "
-                f"{', '.join(summary['missing_benchmarks']) or 'none'})",
+                f"{', '.join(summary['missing_benchmarks']) or 'none'}; "
+                f"{summary['scope']['description']})",
                 file=out,
             )
     if refused:
