@@ -52,7 +52,8 @@ code { background: #f3f3f3; padding: 0 0.2em; overflow-wrap: anywhere; }
 
 # characters that are Markdown (or raw HTML) anywhere in a line; backslash-escaping ASCII
 # punctuation is always literal in CommonMark
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&|~!])")
+# (an underscore inside a word is never emphasis, so `judge_model` stays readable)
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>&|~!]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 _MD_LINE_START = re.compile(r"^(\s*)([#+\->=]|\d+[.)])")
 
 
