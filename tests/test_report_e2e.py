@@ -19,6 +19,8 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.schema_files import validator
 from tests import report_helpers as helpers
 
+pytestmark = pytest.mark.slow
+
 A, B = "bbscript/model-one", "bbscript/model-two"
 
 

@@ -42,6 +42,8 @@ from bedside_bench.schema_files import validator
 from tests import report_helpers as helpers
 from tests.release_factory import write_release
 
+pytestmark = pytest.mark.slow
+
 A, B, C = "bbscript/answer-a", "bbscript/answer-b", "bbscript/answer-c"
 SMALL = BootstrapOptions(resamples=2_000, seed=42)
 
