@@ -51,10 +51,12 @@ code { background: #f3f3f3; padding: 0 0.2em; overflow-wrap: anywhere; }
 
 
 # characters that are Markdown (or raw HTML) anywhere in a line; backslash-escaping ASCII
-# punctuation is always literal in CommonMark
-# (an underscore inside a word is never emphasis, so `judge_model` stays readable)
-_MD_SPECIAL = re.compile(r"([\\`*\[\]<>&|~!]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
-_MD_LINE_START = re.compile(r"^(\s*)([#+\->=]|\d+[.)])")
+# punctuation is always literal in CommonMark. A bracket makes a link only as `](`, `][` or a
+# `]:` definition (and an image as `![`), so only those are escaped: `[0.470, 0.553]` stays
+# readable. An underscore inside a word is never emphasis, so `judge_model` stays as it is.
+_MD_SPECIAL = re.compile(r"([\\`*<>&|~]|\](?=[(\[:])|!(?=\[)|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+# block markers at the start of a paragraph or list item: heading, quote, list, rule
+_MD_LINE_START = re.compile(r"^(\s*)([#+\-=]|\d{1,9}(?=[.)](?:\s|$)))")
 
 
 def md_text(text: str) -> str:
@@ -71,7 +73,14 @@ def md_text(text: str) -> str:
             out.append(f"`{piece}`" if code else _MD_SPECIAL.sub(r"\\\1", f"`{piece}`"))
         else:
             out.append(_MD_SPECIAL.sub(r"\\\1", piece))
-    return _MD_LINE_START.sub(r"\1\\\2", "".join(out))
+    text = "".join(out)
+    match = _MD_LINE_START.match(text)
+    if match is None:
+        return text
+    if match.group(2)[0].isdigit():  # "1. x" is a list: escape the dot, "1\\. x"
+        end = match.end()
+        return f"{text[:end]}\\{text[end:]}"
+    return f"{match.group(1)}\\{text[len(match.group(1)) :]}"
 
 
 def _md_cell(text: str) -> str:
