@@ -40,6 +40,7 @@ class Bullets:
 class Table:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    long_values: bool = False  # digests, ids, paths: may break anywhere to fit the page
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ def runs_section(context: ReportContext) -> list[Block]:
         row("logs", [str(len(s["logs"])) for s in summaries]),
         row("summary file", list(files)),
     ]
-    return [Heading(2, "Runs"), Table(("", *labels), tuple(rows))]
+    return [Heading(2, "Runs"), Table(("", *labels), tuple(rows), long_values=True)]
 
 
 def release_text(summary: Mapping[str, Any]) -> str:

@@ -33,12 +33,13 @@ from bedside_bench.report.document import (
 # with many models scrolls inside its own box, never the page
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
-       max-width: 84em; padding: 0 1em; color: #222; overflow-wrap: anywhere; }
+       max-width: 84em; padding: 0 1em; color: #222; overflow-wrap: break-word; }
 .table { max-width: 100%; overflow-x: auto; margin: 0.8em 0 1.4em; }
 table { border-collapse: collapse; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top;
-         overflow-wrap: anywhere; min-width: 4em; }
-th { background: #f3f3f3; }
+         overflow-wrap: break-word; }
+.anywhere td { overflow-wrap: anywhere; min-width: 6em; }
+th { background: #f3f3f3; overflow-wrap: anywhere; }
 td { font-variant-numeric: tabular-nums; }
 ul.warnings li { color: #8a1c00; font-weight: 600; }
 img { max-width: 100%; height: auto; }
@@ -127,8 +128,9 @@ def _html_table(table: Table) -> str:
     body = "".join(
         "<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in row) + "</tr>" for row in table.rows
     )
+    kind = "table anywhere" if table.long_values else "table"
     return (
-        f'<div class="table"><table><thead><tr>{head}</tr></thead>'
+        f'<div class="{kind}"><table><thead><tr>{head}</tr></thead>'
         f"<tbody>{body}</tbody></table></div>"
     )
 
