@@ -183,9 +183,9 @@ def completeness_notes(group: RunGroup) -> list[str]:
         notes.append(f"missing benchmarks: {', '.join(group.missing_benchmarks)}; no overall score")
     elif any(not b.completed for b in group.benchmarks.values()):
         notes.append("a benchmark has no completed case; no overall score")
-    if key_epochs(group) > 1:
+    if group.key.epochs > 1:
         notes.append(
-            f"{key_epochs(group)} epochs per case: a case's score is the mean over its epochs "
+            f"{group.key.epochs} epochs per case: a case's score is the mean over its epochs "
             "(Inspect's mean reducer) and counts only when every epoch scored; intervals "
             "resample cases, not epochs; usage counts every epoch (usage.by_epoch)"
         )
@@ -197,10 +197,6 @@ def completeness_notes(group: RunGroup) -> list[str]:
             "the mean over epochs"
         )
     return notes
-
-
-def key_epochs(group: RunGroup) -> int:
-    return group.key.epochs
 
 
 def scope_notes(group: RunGroup, scope: Mapping[str, Any]) -> list[str]:
