@@ -11,11 +11,13 @@ summary (over 1 kB), and logs with invalidated samples.
 from __future__ import annotations
 
 import asyncio
+import gc
 import math
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 from urllib.parse import unquote, urlsplit
@@ -403,10 +405,30 @@ async def read_headers_and_summaries(
     return list(zip(locations, outcomes, strict=True))
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while logs are parsed.
+
+    Parsing builds many small pydantic objects that stay alive, so each full collection walks
+    everything read so far and reading slows down with the size of the store (100 logs: about
+    40% of the read time). Reference counting still frees what is dropped; collection resumes
+    afterwards.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def read_records(paths: Sequence[str], progress_stream: TextIO | None = None) -> ReadResult:
     """Read every BedsideBench log under `paths` (directories or log files, local or remote)."""
     result = ReadResult(records=[])
-    for location, outcome in asyncio.run(read_headers_and_summaries(paths, progress_stream)):
+    with _gc_paused():
+        outcomes = asyncio.run(read_headers_and_summaries(paths, progress_stream))
+    for location, outcome in outcomes:
         if isinstance(outcome, str):
             result.skipped.append((display_location(location), outcome))
         else:
