@@ -170,7 +170,7 @@ def test_a_limited_run_says_how_many_of_how_many_cases_ran(runs: Runs) -> None:
 
     # the terminal: the warning and the headline come before the benchmark table
     stdout = run.report.stdout
-    warning = f"! {LIMITED[0]}: NOT A FULL RUN, {description}."
+    warning = f"! every model: NOT A FULL RUN, {description}."
     assert warning in stdout
     assert stdout.index(warning) < stdout.index("rank") < stdout.index("benchmark  ")
     headline = [line for line in stdout.splitlines() if line.startswith(("1 ", "2 "))]
@@ -178,7 +178,7 @@ def test_a_limited_run_says_how_many_of_how_many_cases_ran(runs: Runs) -> None:
 
     # report.md and report.html: in words, at the top, next to the numbers
     md = run.text("report.md")
-    top = md.index(f"{LIMITED[0]}: NOT A FULL RUN, {description}.")
+    top = md.index(f"every model: NOT A FULL RUN, {description}.")
     assert top < md.index("| rank |") < md.index("## Benchmark scores") < md.index("## Runs")
     rank_rows = [line for line in md.splitlines() if line.startswith(("| 1 |", "| 2 |"))]
     assert len(rank_rows) == 2 and all(description in row for row in rank_rows)

@@ -392,24 +392,35 @@ def headline_section(context: ReportContext) -> list[Block]:
     ]
 
 
+def group_warnings(summary: Mapping[str, Any]) -> list[str]:
+    found = []
+    if not summary["scope"]["full"]:
+        found.append(f"NOT A FULL RUN, {summary['scope']['description']}.")
+    if summary["cases_failed"]:
+        found.append(
+            f"{summary['cases_failed']} case(s) failed and are left out of the means "
+            "(never scored 0)."
+        )
+    if summary["epochs"] > 1:
+        found.append(
+            f"{summary['epochs']} epochs per case; a case's score is the mean over its "
+            "epochs, and intervals resample cases."
+        )
+    if summary["release"] is None or summary["release"] == "unrecognised":
+        found.append(f"release: {release_text(summary)}.")
+    return found
+
+
 def warnings_section(context: ReportContext) -> list[Block]:
-    """What the reader must know before reading any number: in words, at the top."""
-    items: list[str] = []
-    for label, s in zip(context.labels, context.summaries, strict=True):
-        if not s["scope"]["full"]:
-            items.append(f"{label}: NOT A FULL RUN, {s['scope']['description']}.")
-        if s["cases_failed"]:
-            items.append(
-                f"{label}: {s['cases_failed']} case(s) failed and are left out of the means "
-                "(never scored 0)."
-            )
-        if s["epochs"] > 1:
-            items.append(
-                f"{label}: {s['epochs']} epochs per case; a case's score is the mean over its "
-                "epochs, and intervals resample cases."
-            )
-        if s["release"] is None or s["release"] == "unrecognised":
-            items.append(f"{label}: release: {release_text(s)}.")
+    """What the reader must know before reading any number: in words, at the top. A warning
+    that holds for every one of several models is said once."""
+    per_group = [group_warnings(s) for s in context.summaries]
+    shared = (
+        [w for w in per_group[0] if all(w in ws for ws in per_group)] if len(per_group) > 1 else []
+    )
+    items = [f"every model: {w}" for w in shared]
+    for label, warnings in zip(context.labels, per_group, strict=True):
+        items += [f"{label}: {w}" for w in warnings if w not in shared]
     if context.skipped:
         items.append(
             f"{len(context.skipped)} log(s) found were not used (unreadable or not "
