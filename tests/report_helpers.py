@@ -271,10 +271,18 @@ def expected_summary_numbers(
     return {"benchmarks": benchmarks, "overall": overall}
 
 
+def verdict(lo: float, hi: float, n: int) -> dict[str, Any]:
+    """The protocol's reading of a paired interval: no verdict on fewer than 10 pairs."""
+    if n < 10:
+        return {"excludes_zero": None, "verdict_withheld": f"fewer than 10 paired cases (n={n})"}
+    return {"excludes_zero": lo > 0 or hi < 0, "verdict_withheld": None}
+
+
 def expected_paired(
     log_dir: Path, a: str, b: str, resamples: int = 10_000, seed: int = 42
 ) -> dict[str, Any]:
-    """A minus B on the cases both completed, per benchmark and stratified overall."""
+    """A minus B on the cases both completed, per benchmark and stratified overall (both
+    groups full runs)."""
     cases_a, cases_b = expected_cases(log_dir, a), expected_cases(log_dir, b)
     result: dict[str, Any] = {}
     strata = []
@@ -290,14 +298,15 @@ def expected_paired(
             "n": len(diffs),
             "difference": float(np.mean(diffs)),
             "ci95": [lo, hi],
-            "excludes_zero": lo > 0 or hi < 0,
+            **verdict(lo, hi, len(diffs)),
         }
         strata.append(diffs)
     lo, hi = expected_stratified(strata, resamples, seed)
+    n = sum(len(s) for s in strata)
     result["overall"] = {
-        "n": sum(len(s) for s in strata),
+        "n": n,
         "difference": float(np.mean([np.mean(s) for s in strata])),
         "ci95": [lo, hi],
-        "excludes_zero": lo > 0 or hi < 0,
+        **verdict(lo, hi, n),
     }
     return result

@@ -142,7 +142,7 @@ def test_other_answers_and_mixed_judges_are_never_paired() -> None:
     records = [
         record("m", "A", name, d),
         record("m", "B", name, d, source="another-run"),
-        record("n", "A", name, d, judge_of_cases="mixed: A + B"),
+        record("n", "A", name, d, judge_of_cases="mixed: A, B"),
         record("n", "B", name, d),
     ]
     sets, excluded = find_judge_sets(group_records(records))
@@ -179,7 +179,7 @@ def test_judge_tokens_come_from_the_scores_once_another_judge_scored() -> None:
     base = LogRecord("l", "drug_safety", "m", "A", "d", judge_usage=header)
     assert rescored_judge_usage(base, "A", cases) == header  # the run's own judge
     assert rescored_judge_usage(base, "B", cases) == tokens  # overwritten by judge B
-    assert case_judge([*cases, CaseRecord("d", 0.0, judge_model="A")]) == "mixed: A + B"
+    assert case_judge([*cases, CaseRecord("d", 0.0, judge_model="A")]) == "mixed: A, B"
 
 
 def test_model_comparison_keeps_every_group_unless_the_judges_cover_every_model() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 import pytest
@@ -45,6 +47,9 @@ def rec(
         started_at=started_at,
         completed_at=fields.pop("completed_at", started_at),
         sample_ids=sample_ids if sample_ids is not None else tuple(cases),
+        dataset_samples=fields.pop(
+            "dataset_samples", len(sample_ids) if sample_ids is not None else len(cases)
+        ),
         cases={k: CaseRecord(k, v, None if v is not None else "error") for k, v in cases.items()},
         **fields,
     )
@@ -106,6 +111,55 @@ def test_group_completeness() -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# scope: how many of how many cases ran
+
+
+def ten(**fields: Any) -> list[LogRecord]:
+    return [rec({"c1": 0.5}, T1, benchmark=b, **fields) for b in BENCHMARK_NAMES]
+
+
+def test_a_limited_run_is_never_complete_and_says_why() -> None:
+    (group,) = group_records(ten(dataset_samples=25, limit="1"))
+    assert group.cases_failed == 0 and not group.missing_benchmarks
+    assert not group.full_scope and not group.complete
+    evidence = group.benchmarks["drug_safety"]
+    assert (evidence.cases_run, evidence.cases_in_benchmark) == (1, 25)
+    assert evidence.scope_reasons == ("limit",) and evidence.limits == ("1",)
+
+
+def test_sample_id_and_smoke_runs_are_partial() -> None:
+    (group,) = group_records(ten(dataset_samples=25, sample_id=True))
+    assert group.benchmarks["health_equity"].scope_reasons == ("sample_id",)
+    assert not group.complete
+    # smoke: the dataset is already cut to one case, so only the release's count says how many
+    (group,) = group_records(ten(dataset_samples=1, smoke=True))
+    evidence = group.benchmarks["drug_safety"]
+    assert (evidence.cases_in_benchmark, evidence.scope_reasons) == (None, ("smoke",))
+    assert not group.complete
+    counts = dict.fromkeys(BENCHMARK_NAMES, 25)
+    (group,) = group_records(ten(dataset_samples=1, smoke=True, release_case_counts=counts))
+    assert group.benchmarks["drug_safety"].cases_in_benchmark == 25
+    assert not group.complete
+
+
+def test_the_release_count_wins_over_the_dataset_size() -> None:
+    counts = {**dict.fromkeys(BENCHMARK_NAMES, 1), "drug_safety": 2}
+    (group,) = group_records(ten(dataset_samples=1, release_case_counts=counts))
+    assert group.benchmarks["drug_safety"].scope_reasons == ("unknown",)
+    assert group.benchmarks["health_equity"].full
+    assert not group.complete
+
+
+def test_a_limited_run_and_a_full_run_of_one_group_cover_every_case() -> None:
+    limited = rec({"c1": 0.5}, T1, dataset_samples=2, limit="1")
+    full = rec({"c1": 0.5, "c2": 0.25}, T2, dataset_samples=2)
+    others = [rec({"c1": 0.5}, T1, benchmark=b) for b in BENCHMARK_NAMES[1:]]
+    (group,) = group_records([limited, full, *others])
+    evidence = group.benchmarks["drug_safety"]
+    assert evidence.full and evidence.scope_reasons == () and group.complete
+
+
+# --------------------------------------------------------------------------------------------
 # group keys
 
 
@@ -120,6 +174,9 @@ def test_group_completeness() -> None:
         {"judge_passes": 2},
         {"grading": "three_level"},
         {"smoke": True},
+        {"epochs": 3},
+        {"release": "unrecognised"},
+        {"release": "bedside-bench-public-v1"},
     ],
 )
 def test_every_key_field_splits_groups(change: dict[str, Any]) -> None:
@@ -127,7 +184,23 @@ def test_every_key_field_splits_groups(change: dict[str, Any]) -> None:
     b = rec({"c": 0.1}, T2, **change)
     groups = group_records([a, b])
     assert len(groups) == 2
-    assert [g.benchmarks["drug_safety"].scores for g in groups] != [[0.1], [0.1]]
+    ((name, value),) = change.items()
+    by_value = {getattr(g.key, name): g.benchmarks["drug_safety"].scores for g in groups}
+    # each score stays with its own log's group; none is pooled with the other
+    assert by_value == {getattr(GroupKey.of(a), name): [0.5], value: [0.1]}
+
+
+def test_an_unknown_release_sorts_after_named_ones_and_keeps_old_digests() -> None:
+    old = rec({"c": 0.5}, T1)  # a log from before releases were recorded
+    named = rec({"c": 0.1}, T2, release="bedside-bench-public-v1")
+    groups = group_records([old, named])
+    assert [g.key.release for g in groups] == ["bedside-bench-public-v1", None]
+    key = GroupKey.of(old)
+    # the digest of a key with the new fields at their defaults is the one it always had
+    legacy = {k: v for k, v in key.as_json().items() if k not in ("epochs", "release")}
+    text = json.dumps(legacy, sort_keys=True, separators=(",", ":"))
+    assert key.digest() == hashlib.sha256(text.encode()).hexdigest()[:8]
+    assert GroupKey.of(named).digest() != key.digest()
 
 
 def test_slugs_are_filesystem_safe_and_unique() -> None:

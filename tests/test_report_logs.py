@@ -42,6 +42,8 @@ from bedside_bench.schema_files import validator
 from tests import report_helpers as helpers
 from tests.release_factory import write_release
 
+pytestmark = pytest.mark.slow
+
 A, B, C = "bbscript/answer-a", "bbscript/answer-b", "bbscript/answer-c"
 SMALL = BootstrapOptions(resamples=2_000, seed=42)
 
@@ -474,3 +476,114 @@ def test_progress_is_printed_only_when_slow() -> None:
     assert quiet.getvalue() == ""
     assert loud.getvalue().splitlines()[0].startswith("report: read 1/2 logs")
     assert loud.getvalue().splitlines()[1].endswith("s3://b/c.eval")
+
+
+# --------------------------------------------------------------------------------------------
+# what the outputs must never hide
+
+
+def copy_logs(source: Path, target: Path, model: str | None = None, **metadata: Any) -> Path:
+    """Every log of `source` (of `model`, if given) rewritten into `target` with Inspect's own
+    writer, its task metadata updated with `metadata`."""
+    target.mkdir(parents=True, exist_ok=True)
+    for info in list_eval_logs(str(source)):
+        log = read_eval_log(info.name)
+        if model is not None and log.eval.model != model:
+            continue
+        assert log.eval.metadata is not None
+        log.eval.metadata.update(metadata)
+        write_eval_log(log, str(target / Path(info.name).name))
+    return target
+
+
+def test_skipped_logs_are_listed_in_the_summary_and_the_report(runs: Runs, tmp_path: Path) -> None:
+    mixed = copy_logs(runs.other_judge, tmp_path / "mixed")
+    broken = mixed / "2026-01-01T00-00-00+00-00_broken_x.eval"
+    broken.write_bytes(b"not a zip")
+    inspect_eval(
+        Task(dataset=[Sample(input="hi", target="x")], solver=generate(), scorer=match()),
+        model="bbscript/other",
+        log_dir=str(mixed),
+        display="none",
+    )
+    result = report([mixed], tmp_path / "out")
+    assert result.exit_code == 0 and len(result.skipped) == 2
+    (summary,) = result.summaries
+    skipped_notes = [n for n in summary["notes"] if n.startswith("skipped log ")]
+    assert len(skipped_notes) == 2
+    assert any(n.startswith(f"skipped log {broken}: cannot be read (") for n in skipped_notes)
+    assert any("is not a BedsideBench benchmark" in n for n in skipped_notes)
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "## Skipped logs" in md and "2 log(s) found were not used" in md
+    assert md.index("2 log(s) found were not used") < md.index("| rank |")
+    assert str(broken).replace("_", "\\_") in md or str(broken) in md
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.hrefs += [v or "" for k, v in attrs if k in ("href", "src")]
+
+
+def test_text_from_logs_is_escaped_in_markdown_and_html(runs: Runs, tmp_path: Path) -> None:
+    from markdown_it import MarkdownIt
+
+    hostile = "<script>alert(1)</script> [click](javascript:alert(2)) <img src=x onerror=y> *b*"
+    logs = copy_logs(runs.logs, tmp_path / "logs", model=A, data_source=hostile)
+    result = report([logs], tmp_path / "out")
+    (summary,) = result.summaries
+    assert summary["data_source"] == hostile  # the JSON keeps the text as it is
+    md = (tmp_path / "out" / "report.md").read_text()
+    rendered = MarkdownIt("commonmark").enable("table").render(md)
+    tags = _Tags()
+    tags.feed(rendered)
+    assert not {"script", "a", "em", "strong"} & set(tags.tags)
+    # the only image is the forest plot; no link or image came from the log's text
+    assert tags.hrefs == ["forest.png"]
+    assert html.escape(hostile, quote=False) in rendered  # shown as text, exactly
+    page = (tmp_path / "out" / "report.html").read_text()
+    page_tags = _Tags()
+    page_tags.feed(page)
+    assert "script" not in page_tags.tags and "a" not in page_tags.tags
+    assert html.escape(hostile) in page
+
+
+def test_release_is_part_of_the_group_and_shown(runs: Runs, tmp_path: Path) -> None:
+    counts = dict.fromkeys(BENCHMARK_NAMES, 3)
+    logs = tmp_path / "logs"
+    copy_logs(runs.logs, logs, model=A)  # older logs: no release recorded
+    copy_logs(runs.logs, logs, model=B, release="unrecognised", release_case_counts=counts)
+    refused = report([logs], tmp_path / "out")
+    assert refused.refused is not None and "release differs" in refused.refused
+    a, b = summary_of(refused, A), summary_of(refused, B)
+    assert (a["release"], a["release_case_counts"]) == (None, None)
+    assert (b["release"], b["release_case_counts"]) == ("unrecognised", counts)
+    assert b["scope"]["cases_in_benchmarks"] == 30
+    md = (tmp_path / "out" / "report.md").read_text()
+    shown = ", ".join(f"{name} 3" for name in BENCHMARK_NAMES)
+    assert f"{B}: release: unrecognised (cases found: {shown})." in md
+    assert f"{A}: release: unknown (not recorded in the logs)." in md
+    assert "release: unknown (the logs do not record" in " ".join(a["notes"])
+    forced = report([logs], tmp_path / "forced", force=True)
+    assert forced.comparison is not None
+    assert [m["field"] for m in forced.comparison["mismatches"]] == ["release"]
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e400", "-1", "1e7"])
+def test_prices_that_are_not_prices_stop_before_anything_is_written(
+    runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    prices = tmp_path / "prices.json"
+    prices.write_text('{"bbscript/answer-a": {"input": 1, "output": ' + value + "}}")
+    out = tmp_path / "out"
+    assert cli_main(["report", str(runs.logs), "-o", str(out), "--prices", str(prices)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot use prices file {prices}" in err
+    assert "prices['bbscript/answer-a']['output']" in err
+    assert "Traceback" not in err
+    assert not out.exists()

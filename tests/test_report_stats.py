@@ -49,6 +49,7 @@ def log(
         completed_at=started_at,
         task_id=f"{model}-{benchmark}",
         sample_ids=tuple(scores),
+        dataset_samples=fields.pop("dataset_samples", len(scores)),
         cases={k: case(k, v) for k, v in scores.items()},
         **fields,
     )
@@ -362,6 +363,7 @@ def test_comparison_numbers_equal_numpy_recomputation() -> None:
             "difference": float(np.mean(diffs)),
             "ci95": [lo, hi],
             "excludes_zero": lo > 0 or hi < 0,
+            "verdict_withheld": None,
         }
         assert (
             result["benchmarks"][name]["models"]["test/a"]["mean"]
@@ -386,7 +388,12 @@ def test_a_constant_shift_is_recovered_exactly() -> None:
     pair = result["benchmarks"]["health_equity"]["pairs"][0]
     assert pair["difference"] == pytest.approx(0.125, abs=1e-15)
     assert pair["ci95"] == pytest.approx([0.125, 0.125], abs=1e-15)
-    assert pair["excludes_zero"] is True
+    # six paired cases: the interval is shown, the verdict is not
+    assert pair["excludes_zero"] is None
+    assert pair["verdict_withheld"] == "fewer than 10 paired cases (n=6)"
+    (overall,) = result["overall"]["pairs"]
+    assert overall["n"] == 60 and overall["excludes_zero"] is True
+    assert overall["verdict_withheld"] is None
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,9 @@ from bedside_bench.report.groups import COMPARABLE_FIELDS, BenchmarkEvidence, Ru
 from bedside_bench.report.summary import BootstrapOptions
 from bedside_bench.stats import PairedResult, paired_bootstrap, paired_bootstrap_single
 
+# fewer paired cases than this give an interval, never an "excludes 0" verdict
+MIN_PAIRED = 10
+
 
 @dataclass(frozen=True)
 class Mismatch:
@@ -63,14 +66,31 @@ def paired_differences(a: BenchmarkEvidence, b: BenchmarkEvidence) -> NDArray[np
     return np.array(diffs, dtype=np.float64)
 
 
-def _pair_json(a: str, b: str, n: int, result: PairedResult | None) -> dict[str, Any]:
+def withheld(a: RunGroup, b: RunGroup, n: int, labels: tuple[str, str]) -> str | None:
+    """Why an interval must not be read as a verdict, or None when it may."""
+    if n == 0:
+        return "no case both completed"
+    partial = [
+        label for label, g in zip(labels, (a, b), strict=True) if g.key.smoke or not g.full_scope
+    ]
+    if partial:
+        return f"not a full run: {', '.join(partial)} (smoke or partial scope)"
+    if n < MIN_PAIRED:
+        return f"fewer than {MIN_PAIRED} paired cases (n={n})"
+    return None
+
+
+def _pair_json(
+    a: str, b: str, n: int, result: PairedResult | None, reason: str | None
+) -> dict[str, Any]:
     return {
         "a": a,
         "b": b,
         "n": n,
         "difference": result.estimate if result else None,
         "ci95": list(result.interval.as_tuple()) if result else None,
-        "excludes_zero": result.excludes_zero if result else None,
+        "excludes_zero": result.excludes_zero if result and reason is None else None,
+        "verdict_withheld": reason,
     }
 
 
@@ -78,10 +98,11 @@ def benchmark_pair(
     a: RunGroup, b: RunGroup, name: str, labels: tuple[str, str], options: BootstrapOptions
 ) -> dict[str, Any]:
     if name not in a.benchmarks or name not in b.benchmarks:
-        return _pair_json(*labels, 0, None)
+        return _pair_json(*labels, 0, None, "benchmark missing from a group")
     diffs = paired_differences(a.benchmarks[name], b.benchmarks[name])
     result = paired_bootstrap_single(diffs, options.resamples, options.seed) if diffs.size else None
-    return _pair_json(*labels, int(diffs.size), result)
+    n = int(diffs.size)
+    return _pair_json(*labels, n, result, withheld(a, b, n, labels))
 
 
 def overall_pair(
@@ -92,13 +113,14 @@ def overall_pair(
     strata = []
     for name in BENCHMARK_NAMES:
         if name not in a.benchmarks or name not in b.benchmarks:
-            return _pair_json(*labels, 0, None)
+            return _pair_json(*labels, 0, None, f"{name} missing from a group")
         diffs = paired_differences(a.benchmarks[name], b.benchmarks[name])
         if not diffs.size:
-            return _pair_json(*labels, 0, None)
+            return _pair_json(*labels, 0, None, f"no {name} case both completed")
         strata.append(diffs)
     result = paired_bootstrap(strata, options.resamples, options.seed)
-    return _pair_json(*labels, int(sum(s.size for s in strata)), result)
+    n = int(sum(s.size for s in strata))
+    return _pair_json(*labels, n, result, withheld(a, b, n, labels))
 
 
 def _model_cell(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -146,6 +168,7 @@ def compare(
                 "summary": summary_file,
                 "group": g.key.as_json(),
                 "complete": g.complete,
+                "full_scope": g.full_scope,
             }
             for label, g, summary_file in zip(labels, groups, summary_files, strict=True)
         ],

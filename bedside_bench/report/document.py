@@ -6,7 +6,7 @@ disagree about a number.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,12 +33,14 @@ class Paragraph:
 @dataclass(frozen=True)
 class Bullets:
     items: tuple[str, ...]
+    warning: bool = False  # shown as a caveat the reader must not miss
 
 
 @dataclass(frozen=True)
 class Table:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    long_values: bool = False  # digests, ids, paths: may break anywhere to fit the page
 
 
 @dataclass(frozen=True)
@@ -100,15 +102,32 @@ def seconds(value: float | None) -> str:
 # sections
 
 
+@dataclass(frozen=True)
+class ReportContext:
+    """Everything a section may show. `groups` are the run groups behind the summaries (same
+    order), for sections that need more than the summaries hold."""
+
+    summaries: Sequence[Mapping[str, Any]]
+    labels: Sequence[str]
+    files: Sequence[str]
+    comparison: Mapping[str, Any] | None = None
+    refused: str | None = None
+    png: bytes | None = None
+    skipped: Sequence[tuple[str, str]] = ()
+    groups: Sequence[Any] = ()
+
+
+Section = Callable[[ReportContext], list[Block]]
+
+
 def benchmark_names(summaries: Sequence[Mapping[str, Any]]) -> list[str]:
     present = {name for s in summaries for name in s["benchmarks"]}
     return [name for name in BENCHMARK_NAMES if name in present]
 
 
-def runs_section(
-    summaries: Sequence[Mapping[str, Any]], labels: Sequence[str], files: Sequence[str]
-) -> list[Block]:
+def runs_section(context: ReportContext) -> list[Block]:
     """The protocol's section 6 checklist, one column per run group."""
+    summaries, labels, files = context.summaries, context.labels, context.files
 
     def row(title: str, values: Sequence[str]) -> tuple[str, ...]:
         return (title, *values)
@@ -127,6 +146,9 @@ def runs_section(
         row(
             "missing benchmarks", [", ".join(s["missing_benchmarks"]) or "none" for s in summaries]
         ),
+        row("scope", [s["scope"]["description"] for s in summaries]),
+        row("epochs per case", [str(s["epochs"]) for s in summaries]),
+        row("release", [release_text(s) for s in summaries]),
         row("judge passes per answer", [str(s["judge_passes_per_answer"]) for s in summaries]),
         row("answer temperature", [temperature(s["answer_temperature"]) for s in summaries]),
         row("judge temperature", [temperature(s["judge_temperature"]) for s in summaries]),
@@ -137,10 +159,22 @@ def runs_section(
         row("logs", [str(len(s["logs"])) for s in summaries]),
         row("summary file", list(files)),
     ]
-    return [Heading(2, "Runs"), Table(("", *labels), tuple(rows))]
+    return [Heading(2, "Runs"), Table(("", *labels), tuple(rows), long_values=True)]
 
 
-def scores_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
+def release_text(summary: Mapping[str, Any]) -> str:
+    release = summary["release"]
+    if release is None:
+        return "unknown (not recorded in the logs)"
+    if release == "unrecognised":
+        counts = summary["release_case_counts"]
+        found = ", ".join(f"{name} {n}" for name, n in counts.items()) if counts else "not recorded"
+        return f"unrecognised (cases found: {found})"
+    return str(release)
+
+
+def scores_section(context: ReportContext) -> list[Block]:
+    summaries, labels = context.summaries, context.labels
     rows = [
         (name, *(score_cell(s["benchmarks"].get(name)) for s in summaries))
         for name in benchmark_names(summaries)
@@ -172,7 +206,8 @@ def scores_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]
     return blocks
 
 
-def f1_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
+def f1_section(context: ReportContext) -> list[Block]:
+    summaries, labels = context.summaries, context.labels
     rows = []
     for name in benchmark_names(summaries):
         entries = [s["benchmarks"].get(name) for s in summaries]
@@ -185,7 +220,8 @@ def f1_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) ->
     return [Heading(3, "F1 diagnostics"), Table(("", *labels), tuple(rows))]
 
 
-def agreement_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
+def agreement_section(context: ReportContext) -> list[Block]:
+    summaries, labels = context.summaries, context.labels
     if all(s["judge_passes_per_answer"] == 1 for s in summaries):
         return []
     rows = []
@@ -205,9 +241,8 @@ def agreement_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[s
     return [Heading(3, "Judge agreement across passes"), Table(("benchmark", *labels), tuple(rows))]
 
 
-def differences_section(
-    comparison: Mapping[str, Any] | None, refused: str | None, n_groups: int
-) -> list[Block]:
+def differences_section(context: ReportContext) -> list[Block]:
+    comparison, refused, n_groups = context.comparison, context.refused, len(context.summaries)
     blocks: list[Block] = [Heading(2, "Pairwise differences")]
     if refused:
         return [*blocks, Paragraph(refused)]
@@ -239,14 +274,13 @@ def differences_section(
         rows = []
         for name, section in sections:
             pair = section["pairs"][p]
-            excludes = pair["excludes_zero"]
             rows.append(
                 (
                     name,
                     str(pair["n"]),
                     num(pair["difference"], signed=True),
                     interval(pair["ci95"]),
-                    "n/a" if excludes is None else ("yes" if excludes else "no"),
+                    verdict(pair),
                 )
             )
         blocks.append(Heading(3, f"{first['a']} minus {first['b']}"))
@@ -256,7 +290,16 @@ def differences_section(
     return blocks
 
 
-def plot_section(png: bytes | None) -> list[Block]:
+def verdict(pair: Mapping[str, Any]) -> str:
+    withheld = pair.get("verdict_withheld")
+    if withheld:
+        return f"no verdict: {withheld}"
+    excludes = pair["excludes_zero"]
+    return "n/a" if excludes is None else ("yes" if excludes else "no")
+
+
+def plot_section(context: ReportContext) -> list[Block]:
+    png = context.png
     blocks: list[Block] = [Heading(2, "Forest plot")]
     if png is None:
         return [*blocks, Paragraph(INSTALL_PLOT)]
@@ -266,7 +309,8 @@ def plot_section(png: bytes | None) -> list[Block]:
     ]
 
 
-def usage_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
+def usage_section(context: ReportContext) -> list[Block]:
+    summaries, labels = context.summaries, context.labels
     rows = []
     for label, s in zip(labels, summaries, strict=True):
         usage, cost = s["usage"], s["cost"]
@@ -297,36 +341,130 @@ def usage_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str])
     ]
 
 
-def notes_section(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[Block]:
+def notes_section(context: ReportContext) -> list[Block]:
+    summaries, labels = context.summaries, context.labels
     blocks: list[Block] = [Heading(2, "Notes")]
     for label, s in zip(labels, summaries, strict=True):
         blocks += [Heading(3, label), Bullets(tuple(s["notes"]) or ("none",))]
     return blocks
 
 
-def report_blocks(
-    summaries: Sequence[Mapping[str, Any]],
-    labels: Sequence[str],
-    files: Sequence[str],
-    comparison: Mapping[str, Any] | None,
-    refused: str | None,
-    png: bytes | None,
-    judges: Sequence[Block] = (),
-) -> list[Block]:
+# --------------------------------------------------------------------------------------------
+# the report: the answer first, run metadata last
+
+
+def ranked(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[int]:
+    """Group indices by overall score, best first; groups without one last, by label."""
+
+    def key(i: int) -> tuple[int, float, str]:
+        overall = summaries[i]["overall"]
+        return (0, -overall["mean"], labels[i]) if overall else (1, 0.0, labels[i])
+
+    return sorted(range(len(summaries)), key=key)
+
+
+def cases_cell(summary: Mapping[str, Any]) -> str:
+    return f"{summary['cases_completed']} / {summary['cases_failed']}"
+
+
+def overall_cell(summary: Mapping[str, Any]) -> str:
+    overall = summary["overall"]
+    if overall is None:
+        return "n/a (a benchmark is missing or has no completed case)"
+    return f"{num(overall['mean'])} {interval(overall['ci95'])}"
+
+
+def headline_section(context: ReportContext) -> list[Block]:
+    """One row per model, best overall first: the answer, with its scope beside it."""
+    summaries, labels = context.summaries, context.labels
+    rows = tuple(
+        (
+            str(rank + 1),
+            labels[i],
+            overall_cell(summaries[i]),
+            cases_cell(summaries[i]),
+            summaries[i]["scope"]["description"],
+        )
+        for rank, i in enumerate(ranked(summaries, labels))
+    )
+    return [
+        Table(("rank", "model", "overall (95% CI)", "completed / failed", "scope"), rows),
+    ]
+
+
+def group_warnings(summary: Mapping[str, Any]) -> list[str]:
+    found = []
+    if not summary["scope"]["full"]:
+        found.append(f"NOT A FULL RUN, {summary['scope']['description']}.")
+    if summary["cases_failed"]:
+        found.append(
+            f"{summary['cases_failed']} case(s) failed and are left out of the means "
+            "(never scored 0)."
+        )
+    if summary["epochs"] > 1:
+        found.append(
+            f"{summary['epochs']} epochs per case; a case's score is the mean over its "
+            "epochs, and intervals resample cases."
+        )
+    if summary["release"] is None or summary["release"] == "unrecognised":
+        found.append(f"release: {release_text(summary)}.")
+    return found
+
+
+def warnings_section(context: ReportContext) -> list[Block]:
+    """What the reader must know before reading any number: in words, at the top. A warning
+    that holds for every one of several models is said once."""
+    per_group = [group_warnings(s) for s in context.summaries]
+    shared = (
+        [w for w in per_group[0] if all(w in ws for ws in per_group)] if len(per_group) > 1 else []
+    )
+    items = [f"every model: {w}" for w in shared]
+    for label, warnings in zip(context.labels, per_group, strict=True):
+        items += [f"{label}: {w}" for w in warnings if w not in shared]
+    if context.skipped:
+        items.append(
+            f"{len(context.skipped)} log(s) found were not used (unreadable or not "
+            "BedsideBench's); they are listed under Skipped logs."
+        )
+    return [Bullets(tuple(items), warning=True)] if items else []
+
+
+def intro_section(context: ReportContext) -> list[Block]:
     return [
         Heading(1, "BedsideBench report"),
         Paragraph(
             "Written by `bedside-bench report` from Inspect logs. Intervals measure "
             "case-sampling uncertainty only, not variation from answer generation, judge calls "
-            "or later provider changes to a model."
+            "or later provider changes to a model (docs/numbers.md)."
         ),
-        *runs_section(summaries, labels, files),
-        *scores_section(summaries, labels),
-        *f1_section(summaries, labels),
-        *agreement_section(summaries, labels),
-        *differences_section(comparison, refused, len(summaries)),
-        *judges,
-        *plot_section(png),
-        *usage_section(summaries, labels),
-        *notes_section(summaries, labels),
     ]
+
+
+def skipped_section(context: ReportContext) -> list[Block]:
+    if not context.skipped:
+        return []
+    return [
+        Heading(2, "Skipped logs"),
+        Bullets(tuple(f"{location}: {reason}" for location, reason in context.skipped)),
+    ]
+
+
+SECTIONS: tuple[Section, ...] = (
+    intro_section,
+    warnings_section,
+    headline_section,
+    scores_section,
+    f1_section,
+    agreement_section,
+    differences_section,
+    plot_section,
+    usage_section,
+    runs_section,
+    skipped_section,
+    notes_section,
+)
+
+
+def report_blocks(context: ReportContext, sections: Sequence[Section] = SECTIONS) -> list[Block]:
+    """The report's blocks, section by section; pass `sections` to add or reorder sections."""
+    return [block for section in sections for block in section(context)]

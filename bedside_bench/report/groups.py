@@ -1,10 +1,13 @@
 """Run groups and completeness (pure functions).
 
 A run group is everything that must match for case scores to be pooled: answer model, judge
-model, protocol version, dataset digest and grading options. Within a group each case takes the
-newest successful score found in any of its logs, so a case that errored and was later completed
-by `inspect eval-retry` or `eval_set` counts once, as completed. A case no log scored is failed:
-it is left out of means and counted, never scored 0.
+model, protocol version, dataset digest, grading options, epochs and the release. Within a group
+each case takes the newest successful score found in any of its logs, so a case that errored and
+was later completed by `inspect eval-retry` or `eval_set` counts once, as completed. A case no log
+scored is failed: it is left out of means and counted, never scored 0.
+
+A group is complete only when every case of every benchmark ran and scored: a run limited by
+`--limit`, `--sample-id` or `smoke` never is, and its scope says how many of how many cases ran.
 """
 
 from __future__ import annotations
@@ -19,8 +22,13 @@ from typing import Any
 from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
 from bedside_bench.report.records import CaseRecord, LogRecord, newest_first
 
+SCOPE_REASONS = ("smoke", "limit", "sample_id", "unknown")
+# group-key fields added after the first release; left out of the digest at these values, so
+# the file names of groups that existed before keep their digest
+_DIGEST_DEFAULTS: dict[str, Any] = {"epochs": 1, "release": None}
 
-@dataclass(frozen=True, order=True)
+
+@dataclass(frozen=True)
 class GroupKey:
     answer_model: str
     judge_model: str
@@ -30,6 +38,9 @@ class GroupKey:
     judge_passes: int
     grading: str
     smoke: bool
+    epochs: int = 1
+    # the release's name, "unrecognised", or None when the logs do not record it
+    release: str | None = None
 
     @classmethod
     def of(cls, log: LogRecord) -> GroupKey:
@@ -42,14 +53,25 @@ class GroupKey:
             judge_passes=log.judge_passes,
             grading=log.grading,
             smoke=log.smoke,
+            epochs=log.epochs,
+            release=log.release,
         )
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    def sort_key(self) -> tuple[Any, ...]:
+        """Field by field, with None (unknown release) after every name."""
+        return tuple((v is None, v if v is not None else "") for v in asdict(self).values())
+
     def digest(self) -> str:
         """Short stable hash, to tell apart groups that share an answer model."""
-        text = json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"))
+        fields_ = {
+            k: v
+            for k, v in self.as_json().items()
+            if k not in _DIGEST_DEFAULTS or v != _DIGEST_DEFAULTS[k]
+        }
+        text = json.dumps(fields_, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
@@ -69,6 +91,23 @@ class BenchmarkEvidence:
     completed: tuple[CaseRecord, ...]  # newest successful score per case, in dataset order
     failed: tuple[str, ...]
     logs: tuple[str, ...]
+    # how many cases the benchmark has (None: the logs do not say) and why fewer ran
+    cases_in_benchmark: int | None = None
+    scope_reasons: tuple[str, ...] = ()
+    limits: tuple[str, ...] = ()  # the --limit values of the logs, as given
+
+    @property
+    def cases_run(self) -> int:
+        return len(self.case_ids)
+
+    @property
+    def full(self) -> bool:
+        """Every case of the benchmark ran (smoke never counts as full)."""
+        return (
+            "smoke" not in self.scope_reasons
+            and self.cases_in_benchmark is not None
+            and self.cases_run >= self.cases_in_benchmark
+        )
 
     @property
     def scores(self) -> list[float]:
@@ -97,8 +136,12 @@ class RunGroup:
         return sum(len(b.failed) for b in self.benchmarks.values())
 
     @property
+    def full_scope(self) -> bool:
+        return not self.missing_benchmarks and all(b.full for b in self.benchmarks.values())
+
+    @property
     def complete(self) -> bool:
-        return self.cases_failed == 0 and not self.missing_benchmarks
+        return self.cases_failed == 0 and self.full_scope
 
 
 def expected_case_ids(logs: Sequence[LogRecord]) -> tuple[str, ...]:
@@ -114,6 +157,31 @@ def expected_case_ids(logs: Sequence[LogRecord]) -> tuple[str, ...]:
     for log in ordered:
         ids.update(dict.fromkeys(log.cases))
     return tuple(ids)
+
+
+def cases_in_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> int | None:
+    """From the release's own count when the task recorded it (newest log first), else from
+    the dataset size Inspect recorded before any --limit / --sample-id (not for smoke, whose
+    dataset is already cut to one case)."""
+    for log in newest_first(logs):
+        if log.release_case_counts is not None and benchmark in log.release_case_counts:
+            return log.release_case_counts[benchmark]
+    sizes = [log.dataset_samples for log in logs if not log.smoke and log.dataset_samples]
+    return max(sizes) if sizes else None
+
+
+def scope_reasons(logs: Sequence[LogRecord], cases_run: int, total: int | None) -> tuple[str, ...]:
+    """Why fewer cases ran than the benchmark has: empty when all ran."""
+    smoke = any(log.smoke for log in logs)
+    if not smoke and total is not None and cases_run >= total:
+        return ()
+    found = {
+        "smoke": smoke,
+        "limit": any(log.limit is not None for log in logs),
+        "sample_id": any(log.sample_id for log in logs),
+    }
+    reasons = tuple(r for r in SCOPE_REASONS if found.get(r))
+    return reasons or ("unknown",)
 
 
 def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvidence:
@@ -135,6 +203,7 @@ def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvide
             failed.append(case_id)
         else:
             completed.append(found)
+    total = cases_in_benchmark(benchmark, logs)
     return BenchmarkEvidence(
         benchmark=benchmark,
         grading_method=get_benchmark(benchmark).grading_method,
@@ -142,6 +211,9 @@ def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvide
         completed=tuple(completed),
         failed=tuple(failed),
         logs=tuple(log.location for log in reversed(newest)),
+        cases_in_benchmark=total,
+        scope_reasons=scope_reasons(logs, len(case_ids), total),
+        limits=tuple(dict.fromkeys(log.limit for log in reversed(newest) if log.limit)),
     )
 
 
@@ -151,7 +223,7 @@ def group_records(records: Iterable[LogRecord]) -> list[RunGroup]:
     for record in records:
         by_key.setdefault(GroupKey.of(record), []).append(record)
     groups = []
-    for key in sorted(by_key):
+    for key in sorted(by_key, key=GroupKey.sort_key):
         logs = list(reversed(newest_first(by_key[key])))
         benchmarks = {
             name: merge_benchmark(name, [log for log in logs if log.benchmark == name])

@@ -68,6 +68,8 @@ class CaseRecord:
     # the combined {item_id: matched} decisions, and the judge tokens the score recorded
     decisions: Mapping[str, bool] | None = None
     judge_usage: TokenUsage | None = None
+    # with several epochs: the record of each epoch, in epoch order (this record is their mean)
+    epoch_records: tuple[CaseRecord, ...] = ()
 
     @property
     def completed(self) -> bool:
@@ -94,8 +96,19 @@ class LogRecord:
     completed_at: str | None = None
     task_id: str = ""
     epochs: int = 1
-    # the dataset's case ids in dataset (manifest) order, as the log header lists them
+    # the reducer Inspect was asked for (None: its default, the mean)
+    epochs_reducer: tuple[str, ...] | None = None
+    # the case ids that ran, in dataset (manifest) order, as the log header lists them
     sample_ids: tuple[str, ...] = ()
+    # cases in the task's dataset before --limit / --sample-id (None: not recorded)
+    dataset_samples: int | None = None
+    limit: str | None = None  # --limit as given (e.g. "1" or "2-5"); None without one
+    sample_id: bool = False  # --sample-id was given
+    # the release the task recognised ("unrecognised" if none); None: the log does not say
+    release: str | None = None
+    release_case_counts: Mapping[str, int] | None = None
+    # judge models named by the scores, when they differ from each other
+    judges_seen: tuple[str, ...] = ()
     cases: Mapping[str, CaseRecord] = field(default_factory=dict)
     answer_usage: TokenUsage = field(default_factory=TokenUsage)
     # None when the judge's tokens cannot be told apart from the answer model's
@@ -104,6 +117,8 @@ class LogRecord:
     # task whose answers were judged (a re-judged log names its source)
     scorer: str = "rubric_judge"
     answer_source: str = ""
+    # (epoch, answer, judge) usage summed over the log's samples of each epoch
+    usage_by_epoch: tuple[tuple[int, TokenUsage, TokenUsage | None], ...] = ()
 
 
 def parse_time(value: str | None) -> datetime | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,21 +17,33 @@ from bedside_bench.report.document import (
     Figure,
     Heading,
     Paragraph,
+    ReportContext,
     Table,
     benchmark_names,
+    cases_cell,
     num,
+    overall_cell,
+    ranked,
+    release_text,
     score_cell,
+    warnings_section,
 )
 
+# long digests, ids and locations wrap inside their cell rather than widen the page; a table
+# with many models scrolls inside its own box, never the page
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
-       max-width: 72em; padding: 0 1em; color: #222; }
-table { border-collapse: collapse; margin: 0.8em 0 1.4em; font-size: 0.92em; }
-th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; }
+       max-width: 84em; padding: 0 1em; color: #222; overflow-wrap: break-word; }
+.table { max-width: 100%; overflow-x: auto; margin: 0.8em 0 1.4em; }
+table { border-collapse: collapse; font-size: 0.92em; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top;
+         overflow-wrap: break-word; }
+.anywhere td { overflow-wrap: anywhere; min-width: 6em; }
+th { background: #f3f3f3; overflow-wrap: anywhere; }
 td { font-variant-numeric: tabular-nums; }
-img { max-width: 100%; }
-code { background: #f3f3f3; padding: 0 0.2em; }
+ul.warnings li { color: #8a1c00; font-weight: 600; }
+img { max-width: 100%; height: auto; }
+code { background: #f3f3f3; padding: 0 0.2em; overflow-wrap: anywhere; }
 """
 
 
@@ -38,8 +51,41 @@ code { background: #f3f3f3; padding: 0 0.2em; }
 # Markdown
 
 
+# characters that are Markdown (or raw HTML) anywhere in a line; backslash-escaping ASCII
+# punctuation is always literal in CommonMark. A bracket makes a link only as `](`, `][` or a
+# `]:` definition (and an image as `![`), so only those are escaped: `[0.470, 0.553]` stays
+# readable. An underscore inside a word is never emphasis, so `judge_model` stays as it is.
+_MD_SPECIAL = re.compile(r"([\\`*<>&|~]|\](?=[(\[:])|!(?=\[)|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+# block markers at the start of a paragraph or list item: heading, quote, list, rule
+_MD_LINE_START = re.compile(r"^(\s*)([#+\-=]|\d{1,9}(?=[.)](?:\s|$)))")
+
+
+def md_text(text: str) -> str:
+    """Text as Markdown that shows exactly that text: `backticked` spans become code spans
+    (their content is literal there), everything else has every Markdown and HTML character
+    escaped, so a model name or a note from a log can never become markup or a link."""
+    pieces = " ".join(text.split()).split("`")
+    if len(pieces) % 2 == 0:  # an unpaired backtick is text, not the start of a span
+        pieces[-2:] = [pieces[-2] + "`" + pieces[-1]]
+    out = []
+    for i, piece in enumerate(pieces):
+        if i % 2:
+            code = piece.strip() and "|" not in piece  # a pipe would split a table cell
+            out.append(f"`{piece}`" if code else _MD_SPECIAL.sub(r"\\\1", f"`{piece}`"))
+        else:
+            out.append(_MD_SPECIAL.sub(r"\\\1", piece))
+    text = "".join(out)
+    match = _MD_LINE_START.match(text)
+    if match is None:
+        return text
+    if match.group(2)[0].isdigit():  # "1. x" is a list: escape the dot, "1\\. x"
+        end = match.end()
+        return f"{text[:end]}\\{text[end:]}"
+    return f"{match.group(1)}\\{text[len(match.group(1)) :]}"
+
+
 def _md_cell(text: str) -> str:
-    return " ".join(text.replace("|", "\\|").split()) or " "
+    return md_text(text) or " "
 
 
 def _md_table(table: Table) -> str:
@@ -55,11 +101,11 @@ def to_markdown(blocks: Sequence[Block]) -> str:
     parts = []
     for block in blocks:
         if isinstance(block, Heading):
-            parts.append("#" * block.level + " " + block.text)
+            parts.append("#" * block.level + " " + md_text(block.text))
         elif isinstance(block, Paragraph):
-            parts.append(block.text)
+            parts.append(md_text(block.text))
         elif isinstance(block, Bullets):
-            parts.append("\n".join(f"- {item}" for item in block.items))
+            parts.append("\n".join(f"- {md_text(item)}" for item in block.items))
         elif isinstance(block, Table):
             parts.append(_md_table(block))
         else:
@@ -82,7 +128,11 @@ def _html_table(table: Table) -> str:
     body = "".join(
         "<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in row) + "</tr>" for row in table.rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    kind = "table anywhere" if table.long_values else "table"
+    return (
+        f'<div class="{kind}"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 def _html_figure(figure: Figure) -> str:
@@ -99,7 +149,9 @@ def to_html(blocks: Sequence[Block], title: str = "BedsideBench report") -> str:
         elif isinstance(block, Paragraph):
             parts.append(f"<p>{_inline(block.text)}</p>")
         elif isinstance(block, Bullets):
-            parts.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in block.items) + "</ul>")
+            opening = '<ul class="warnings">' if block.warning else "<ul>"
+            items = "".join(f"<li>{_inline(i)}</li>" for i in block.items)
+            parts.append(f"{opening}{items}</ul>")
         elif isinstance(block, Table):
             parts.append(_html_table(block))
         else:
@@ -121,9 +173,11 @@ def run_lines(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
 
     def describe(s: Mapping[str, Any]) -> str:
         passes = s["judge_passes_per_answer"]
+        epochs = s["epochs"]
         return (
             f"judge {s['judge_model']}, {s['protocol_version']}, dataset "
-            f"{s['dataset_sha256'][:12]}, {passes} judge pass{'es' if passes > 1 else ''}"
+            f"{s['dataset_sha256'][:12]}, {passes} judge pass{'es' if passes > 1 else ''}, "
+            f"{epochs} epoch{'s' if epochs > 1 else ''}, release {release_text(s)}"
         )
 
     described = [describe(s) for s in summaries]
@@ -132,8 +186,31 @@ def run_lines(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
     return [f"{label}: {d}" for label, d in zip(labels, described, strict=True)]
 
 
-def terminal_table(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> str:
-    """benchmark x model: mean [lo, hi] (n, failed), plus the overall row."""
+def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
+def terminal_table(
+    summaries: Sequence[Mapping[str, Any]],
+    labels: Sequence[str],
+    skipped: Sequence[tuple[str, str]] = (),
+) -> str:
+    """What the run depends on, the warnings in words, the ranked headline (overall score,
+    cases and scope per model), then benchmark x model: mean [lo, hi] (n, failed)."""
+    context = ReportContext(summaries=summaries, labels=labels, files=(), skipped=skipped)
+    blocks = warnings_section(context)
+    warnings = [item for b in blocks if isinstance(b, Bullets) for item in b.items]
+    headline = [["rank", "model", "overall (95% CI)", "completed / failed", "scope"]]
+    for rank, i in enumerate(ranked(summaries, labels)):
+        s = summaries[i]
+        headline.append(
+            [str(rank + 1), labels[i], overall_cell(s), cases_cell(s), s["scope"]["description"]]
+        )
     rows: list[list[str]] = [["benchmark", *labels]]
     for name in benchmark_names(summaries):
         rows.append([name, *(score_cell(s["benchmarks"].get(name)) for s in summaries)])
@@ -150,9 +227,5 @@ def terminal_table(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]
             ),
         ]
     )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = [
-        "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join([*run_lines(summaries, labels), "", *lines])
+    top = [*run_lines(summaries, labels), *(f"! {w}" for w in warnings)]
+    return "\n".join([*top, "", *_columns(headline), "", *_columns(rows)])

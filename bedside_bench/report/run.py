@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bedside_bench.report.comparison import ComparisonRefused, compare
-from bedside_bench.report.document import PLOT_FILE, report_blocks
+from bedside_bench.report.document import (
+    PLOT_FILE,
+    SECTIONS,
+    ReportContext,
+    differences_section,
+    report_blocks,
+)
 from bedside_bench.report.groups import group_labels, group_records, group_slugs
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, judges_section, reference_groups
 from bedside_bench.report.logs import read_records
@@ -95,7 +101,7 @@ def build_report(
     groups = group_records(read.records)
     labels = group_labels(groups)
     files = [f"{s}.summary.json" for s in group_slugs(groups)]
-    summaries = [summarise(g, options.bootstrap, prices) for g in groups]
+    summaries = [summarise(g, options.bootstrap, prices, read.skipped) for g in groups]
     for summary in summaries:
         validate(summary, SUMMARY_SCHEMA)
 
@@ -133,20 +139,33 @@ def build_report(
     if png is not None:
         (out_dir / PLOT_FILE).write_bytes(png)
         written.append(out_dir / PLOT_FILE)
-    blocks = report_blocks(
-        summaries, labels, files, comparison, refused, png, judges_section(judges)
+    context = ReportContext(
+        summaries=summaries,
+        labels=labels,
+        files=files,
+        comparison=comparison,
+        refused=refused,
+        png=png,
+        skipped=read.skipped,
+        groups=groups,
     )
+    judge_blocks = judges_section(judges)
+    sections = list(SECTIONS)
+    # how much the scores depend on the judge, right after the differences between models
+    sections.insert(sections.index(differences_section) + 1, lambda _: judge_blocks)
+    blocks = report_blocks(context, sections)
     (out_dir / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
     (out_dir / "report.html").write_text(to_html(blocks), encoding="utf-8")
     written += [out_dir / "report.md", out_dir / "report.html"]
 
-    table = terminal_table(summaries, labels)
+    table = terminal_table(summaries, labels, read.skipped)
     print(table, file=out)
     for label, summary in zip(labels, summaries, strict=True):
         if not summary["complete"]:
             print(
                 f"{label}: INCOMPLETE ({summary['cases_failed']} failed, missing: "
-                f"{', '.join(summary['missing_benchmarks']) or 'none'})",
+                f"{', '.join(summary['missing_benchmarks']) or 'none'}; "
+                f"{summary['scope']['description']})",
                 file=out,
             )
     if refused:

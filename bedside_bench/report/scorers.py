@@ -10,7 +10,7 @@ tokens from the scores themselves (`judge_usage` in the score metadata).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -61,31 +61,39 @@ def appended_keys(summaries: Iterable[Any]) -> list[str]:
     return list(keys)
 
 
-def appended_records(
-    record: LogRecord,
-    summaries: Sequence[Any],
-    read_cases: Callable[[Sequence[Any], str], dict[str, CaseRecord]],
-) -> list[LogRecord]:
-    """One record per appended judge: same answers and header, that judge's scores. The answer
-    tokens stay with the first record (they were spent once)."""
+def appended_records(record: LogRecord, summaries: Sequence[Any]) -> list[LogRecord]:
+    """One record per appended judge: same answers and header, read for that judge's scores.
+    The answer tokens stay with the first record (they were spent once), and so does the
+    per-epoch usage."""
     return [
         replace(
             record,
             scorer=key,
             task_id=f"{record.task_id}#{key}",
-            cases=read_cases(summaries, key),
             answer_usage=TokenUsage(),
+            usage_by_epoch=(),
         )
         for key in appended_keys(summaries)
     ]
 
 
+def case_judges(cases: Iterable[CaseRecord]) -> list[str]:
+    """Distinct judge models the successful scores name (each epoch's own), sorted."""
+    found = {
+        r.judge_model
+        for c in cases
+        for r in (c.epoch_records or (c,))
+        if r.completed and r.judge_model
+    }
+    return sorted(found)
+
+
 def case_judge(cases: Iterable[CaseRecord]) -> str | None:
-    """The judge the scores name; several are never merged silently: "mixed: a + b"."""
-    judges = sorted({c.judge_model for c in cases if c.completed and c.judge_model})
+    """The judge the scores name; several are never merged silently: "mixed: a, b"."""
+    judges = case_judges(cases)
     if not judges:
         return None
-    return judges[0] if len(judges) == 1 else MIXED_PREFIX + " + ".join(judges)
+    return judges[0] if len(judges) == 1 else MIXED_PREFIX + ", ".join(judges)
 
 
 def rescored_judge_usage(

@@ -7,7 +7,7 @@ beside them so that a reader can judge comparability.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from bedside_bench.protocol import (
     PROTOCOL_VERSION,
     THREE_LEVEL_PROTOCOL_VERSION,
 )
-from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
+from bedside_bench.report.groups import SCOPE_REASONS, BenchmarkEvidence, RunGroup
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json
 from bedside_bench.stats import (
@@ -33,6 +33,7 @@ from bedside_bench.stats import (
 
 PUBLIC_SPLIT_N = 25
 FULL_N = 50
+UNRECOGNISED = "unrecognised"
 PUBLIC_SPLIT_NOTE = "public split: n = 25 per benchmark; not comparable with 50-case results"
 
 
@@ -59,8 +60,9 @@ def judge_kappa(cases: Sequence[CaseRecord]) -> float | None:
     """Fleiss' kappa over every rubric item of the cases: raters = judge passes, categories =
     matched / unmatched. None when any case lacks usable per-pass decisions."""
     items: list[list[bool]] = []
-    for case in cases:
-        passes = case.pass_decisions
+    # with several epochs each epoch's answer is rated on its own: its items are subjects too
+    for record in (r for case in cases for r in (case.epoch_records or (case,))):
+        passes = record.pass_decisions
         if not passes or len(passes) < 2:
             return None
         for item_id in passes[0]:
@@ -122,7 +124,12 @@ def single_value(
 
 
 def n_note(group: RunGroup) -> str | None:
-    sizes = {name: len(b.case_ids) for name, b in group.benchmarks.items()}
+    """What the dataset size means for comparability (the cases the benchmark has, not the
+    cases a limited run happened to cover)."""
+    sizes = {
+        name: b.cases_in_benchmark if b.cases_in_benchmark is not None else len(b.case_ids)
+        for name, b in group.benchmarks.items()
+    }
     if sizes and set(sizes.values()) == {PUBLIC_SPLIT_N}:
         return PUBLIC_SPLIT_NOTE
     if not sizes or set(sizes.values()) == {FULL_N}:
@@ -136,6 +143,13 @@ def comparability_notes(group: RunGroup) -> list[str]:
     notes = []
     if key.smoke:
         notes.append("smoke run: one case per benchmark; a set-up check, not a result")
+    if key.release is None:
+        notes.append("release: unknown (the logs do not record which release the cases came from)")
+    elif key.release == UNRECOGNISED:
+        notes.append(
+            "release: unrecognised (the cases match no known release); cases found: "
+            + release_counts_text(release_case_counts(group))
+        )
     if key.protocol_version == THREE_LEVEL_PROTOCOL_VERSION:
         notes.append(
             f"{key.protocol_version} is a non-reference variant; never comparable with "
@@ -169,9 +183,35 @@ def completeness_notes(group: RunGroup) -> list[str]:
         notes.append(f"missing benchmarks: {', '.join(group.missing_benchmarks)}; no overall score")
     elif any(not b.completed for b in group.benchmarks.values()):
         notes.append("a benchmark has no completed case; no overall score")
-    if any(log.epochs > 1 for log in group.logs):
-        notes.append("logs ran several epochs; only epoch 1 is used (one answer per case)")
+    if group.key.epochs > 1:
+        notes.append(
+            f"{group.key.epochs} epochs per case: a case's score is the mean over its epochs "
+            "(Inspect's mean reducer) and counts only when every epoch scored; intervals "
+            "resample cases, not epochs; usage counts every epoch (usage.by_epoch)"
+        )
+    reducers = {log.epochs_reducer for log in group.logs if log.epochs_reducer}
+    if reducers - {("mean",)}:
+        shown = ", ".join(sorted("+".join(r) for r in reducers))
+        notes.append(
+            f"the logs asked Inspect for epoch reducer(s) {shown}; this report always uses "
+            "the mean over epochs"
+        )
     return notes
+
+
+def scope_notes(group: RunGroup, scope: Mapping[str, Any]) -> list[str]:
+    notes = [] if scope["full"] else [f"scope: {scope['description']}; not a full result"]
+    mixed = sorted({j for log in group.logs for j in log.judges_seen})
+    if mixed:
+        notes.append(
+            f"scores of one log name several judges ({', '.join(mixed)}): filed as their own "
+            "group, never pooled with a single judge's"
+        )
+    return notes
+
+
+def skipped_notes(skipped: Sequence[tuple[str, str]]) -> list[str]:
+    return [f"skipped log {location}: {reason}" for location, reason in skipped]
 
 
 def _times(group: RunGroup) -> tuple[str | None, str | None]:
@@ -200,17 +240,24 @@ def _data_source(group: RunGroup, notes: list[str]) -> str | None:
 
 
 def summarise(
-    group: RunGroup, options: BootstrapOptions, prices: Prices | None = None
+    group: RunGroup,
+    options: BootstrapOptions,
+    prices: Prices | None = None,
+    skipped: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
-    """The summary of one run group, keys in the documented order."""
+    """The summary of one run group, keys in the documented order; `skipped` are the logs that
+    were found but not used (unreadable or not BedsideBench's), listed in the notes."""
     key = group.key
     notes: list[str] = []
     completed = [c for b in group.benchmarks.values() for c in b.completed]
+    scope = scope_json(group)
     note = n_note(group)
     if note:
         notes.append(note)
+    notes += scope_notes(group, scope)
     notes += comparability_notes(group)
     notes += completeness_notes(group)
+    notes += skipped_notes(skipped)
     answer_temperature = single_value(
         [c.answer_temperature for c in completed], "answer_temperature", notes
     )
@@ -252,4 +299,79 @@ def summarise(
         "notes": notes,
         "usage": usage_json(usage),
         "cost": cost,
+        "epochs": key.epochs,
+        "release": key.release,
+        "release_case_counts": release_case_counts(group),
+        "scope": scope,
     }
+
+
+# --------------------------------------------------------------------------------------------
+# scope and release
+
+
+def release_case_counts(group: RunGroup) -> dict[str, int] | None:
+    """The newest log's count of cases per benchmark in the release (None: not recorded)."""
+    for log in reversed(group.logs):
+        if log.release_case_counts is not None:
+            return dict(log.release_case_counts)
+    return None
+
+
+def release_counts_text(counts: Mapping[str, int] | None) -> str:
+    if counts is None:
+        return "not recorded"
+    return ", ".join(f"{name} {n}" for name, n in counts.items()) or "none"
+
+
+def _limits_text(limits: Sequence[str]) -> str:
+    return ", ".join(f"--limit {v}" for v in limits)
+
+
+def scope_words(scope: Mapping[str, Any]) -> str:
+    """The scope in one line: full, or how many of how many cases ran and why not all."""
+    run, total = scope["cases_run"], scope["cases_in_benchmarks"]
+    of = f"{run} of {total}" if total is not None else f"{run} of an unrecorded number of"
+    missing = scope["missing_benchmarks"]
+    present = 10 - len(missing)
+    if scope["full"]:
+        return f"full: all {run} cases of the ten benchmarks ran"
+    why = []
+    for reason in scope["reasons"]:
+        if reason == "smoke":
+            why.append("smoke run, one case per benchmark")
+        elif reason == "limit":
+            why.append(_limits_text(scope["limits"]) or "--limit")
+        elif reason == "sample_id":
+            why.append("--sample-id")
+        else:
+            why.append("cause not recorded in the logs")
+    if missing:
+        why.append(f"{len(missing)} benchmark(s) not run: {', '.join(missing)}")
+    kind = "smoke" if "smoke" in scope["reasons"] else "partial"
+    where = f" of the {present} benchmark(s) run" if missing else ""
+    return f"{kind}: {of} cases ran{where} ({'; '.join(why)})"
+
+
+def scope_json(group: RunGroup) -> dict[str, Any]:
+    benchmarks: dict[str, Any] = {}
+    for name, b in group.benchmarks.items():
+        benchmarks[name] = {
+            "cases_run": b.cases_run,
+            "cases_in_benchmark": b.cases_in_benchmark,
+            "full": b.full,
+            "reasons": list(b.scope_reasons),
+        }
+    totals = [b.cases_in_benchmark for b in group.benchmarks.values()]
+    reasons = {r for b in group.benchmarks.values() for r in b.scope_reasons}
+    scope: dict[str, Any] = {
+        "full": group.full_scope,
+        "cases_run": sum(b.cases_run for b in group.benchmarks.values()),
+        "cases_in_benchmarks": None if None in totals else sum(t for t in totals if t),
+        "reasons": [r for r in SCOPE_REASONS if r in reasons],
+        "limits": list(dict.fromkeys(v for b in group.benchmarks.values() for v in b.limits)),
+        "missing_benchmarks": group.missing_benchmarks,
+        "benchmarks": benchmarks,
+    }
+    scope["description"] = scope_words(scope)
+    return scope

@@ -8,6 +8,7 @@ the newest log of each task id and summed over task ids.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -24,6 +25,9 @@ from bedside_bench.report.records import (
 PER_MILLION = 1_000_000
 Prices = Mapping[str, Mapping[str, float]]
 PRICE_KEYS = ("input", "output", "cached_input", "cache_write")
+# no model has cost this much per million tokens: a bigger figure is a unit slip (per billion?)
+MAX_PRICE = 10_000.0
+EpochUsage = tuple[tuple[int, TokenUsage, TokenUsage | None], ...]
 
 
 def split_usage(
@@ -65,6 +69,22 @@ class GroupUsage:
     wall_time_span: float | None
     counted_logs: tuple[str, ...]
     notes: tuple[str, ...] = field(default=())
+    # (epoch, answer, judge) over the samples of the counted logs
+    by_epoch: EpochUsage = field(default=())
+
+
+def epoch_usage(heads: Sequence[LogRecord]) -> EpochUsage:
+    """Per epoch, the tokens the samples of the counted logs record (a retried attempt's calls
+    are in the log totals but no longer in any sample, so these can add up to less)."""
+    totals: dict[int, tuple[TokenUsage, TokenUsage | None]] = {}
+    for head in heads:
+        for epoch, answer, judge in head.usage_by_epoch:
+            old_answer, old_judge = totals.get(epoch, (TokenUsage(), TokenUsage()))
+            totals[epoch] = (
+                old_answer + answer,
+                None if old_judge is None or judge is None else old_judge + judge,
+            )
+    return tuple((e, *totals[e]) for e in sorted(totals))
 
 
 def group_usage(logs: Sequence[LogRecord]) -> GroupUsage:
@@ -101,6 +121,7 @@ def group_usage(logs: Sequence[LogRecord]) -> GroupUsage:
         wall_time_span=span,
         counted_logs=tuple(h.location for h in heads),
         notes=tuple(notes),
+        by_epoch=epoch_usage(heads),
     )
 
 
@@ -113,6 +134,14 @@ def usage_json(usage: GroupUsage) -> dict[str, Any]:
             "first_start_to_last_finish": usage.wall_time_span,
         },
         "counted_logs": list(usage.counted_logs),
+        "by_epoch": [
+            {
+                "epoch": epoch,
+                "answer": asdict(answer),
+                "judge": asdict(judge) if judge is not None else None,
+            }
+            for epoch, answer, judge in usage.by_epoch
+        ],
     }
 
 
@@ -135,8 +164,18 @@ def check_prices(raw: Any) -> dict[str, dict[str, float]]:
             if key not in entry:
                 raise ValueError(f"prices[{model!r}] needs {key!r} (USD per million tokens)")
         for key, value in entry.items():
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ValueError(f"prices[{model!r}][{key!r}] must be a non-negative number")
+            if (isinstance(value, float) and not math.isfinite(value)) or value < 0:
+                raise ValueError(
+                    f"prices[{model!r}][{key!r}] is {value!r}: must be a finite, non-negative "
+                    "number (USD per million tokens)"
+                )
+            if value > MAX_PRICE:
+                raise ValueError(
+                    f"prices[{model!r}][{key!r}] is {value!r} USD per million tokens, above "
+                    f"{MAX_PRICE:,.0f}: not a real price (prices are per million tokens)"
+                )
         prices[str(model)] = {k: float(v) for k, v in entry.items()}
     return prices
 
