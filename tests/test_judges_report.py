@@ -150,7 +150,7 @@ def test_other_answers_and_mixed_judges_are_never_paired() -> None:
     reasons = " | ".join(f"{g}: {r}" for g, r in excluded)
     # B judged more groups than A, so B is the reference
     assert "m judged by A: its answers are not those B judged" in reasons
-    assert "n judged by A + B: its cases were scored by several judges" in reasons
+    assert "n judged by A, B: its cases were scored by several judges" in reasons
     assert judge_comparison(group_records(records), OPTIONS, {}) is None
 
 
