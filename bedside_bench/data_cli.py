@@ -20,7 +20,7 @@ from typing import Any
 
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from bedside_bench.releases import KNOWN_RELEASES
-from bedside_bench.sources import DATA_ENV_VAR, HF_PATTERNS, DataSource
+from bedside_bench.sources import DATA_ENV_VAR, DataSource, cached_snapshot
 
 PROG = "bedside-bench data"
 EXIT_OK = 0
@@ -52,24 +52,6 @@ class Resolution:
     reason: str
     root: Path | None
     label: str
-
-
-def cached_snapshot(revision: str) -> Path | None:
-    """The snapshot of `revision` in the Hugging Face cache, without any request."""
-    from huggingface_hub import snapshot_download
-    from huggingface_hub.errors import LocalEntryNotFoundError
-
-    try:
-        path = snapshot_download(
-            repo_id=HF_DATASET_REPO,
-            repo_type="dataset",
-            revision=revision,
-            allow_patterns=HF_PATTERNS,
-            local_files_only=True,
-        )
-    except LocalEntryNotFoundError:
-        return None
-    return Path(path)
 
 
 def resolve(data_dir: str | None, revision: str | None) -> Resolution:

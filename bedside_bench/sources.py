@@ -92,6 +92,27 @@ def _hub_reachable(endpoint: str, timeout: float) -> bool:
         return False
 
 
+def _snapshot(revision: str, local_files_only: bool) -> str:
+    from huggingface_hub import snapshot_download
+
+    return snapshot_download(
+        repo_id=HF_DATASET_REPO,
+        repo_type="dataset",
+        revision=revision,
+        allow_patterns=HF_PATTERNS,
+        local_files_only=local_files_only,
+    )
+
+
+def cached_snapshot(revision: str) -> Path | None:
+    """The snapshot of `revision` in the Hugging Face cache, without any request; None when it
+    is not there (or is incomplete)."""
+    try:
+        return Path(_snapshot(revision, local_files_only=True))
+    except Exception:
+        return None
+
+
 def hugging_face_source(revision: str) -> DataSource:
     """The release at a pinned revision: from the normal Hugging Face cache, else downloaded.
 
@@ -99,20 +120,12 @@ def hugging_face_source(revision: str) -> DataSource:
     HF_HUB_OFFLINE=1). Before a download the Hub's host gets one short connection attempt, so
     an unreachable Hub fails in seconds with advice instead of after minutes of retries.
     """
-    from huggingface_hub import constants, snapshot_download
+    from huggingface_hub import constants
 
     spec = f"{HF_DATASET_REPO}@{revision}"
-    try:
-        path = snapshot_download(
-            repo_id=HF_DATASET_REPO,
-            repo_type="dataset",
-            revision=revision,
-            allow_patterns=HF_PATTERNS,
-            local_files_only=True,
-        )
-        return _hf(Path(path), spec)
-    except Exception:
-        pass  # not in the cache (or the cache is incomplete)
+    cached = cached_snapshot(revision)
+    if cached is not None:
+        return _hf(cached, spec)
     if constants.HF_HUB_OFFLINE:
         raise DataSourceError(
             _advice(f"{spec} is not in the Hugging Face cache and HF_HUB_OFFLINE is set")
@@ -126,12 +139,7 @@ def hugging_face_source(revision: str) -> DataSource:
             )
         ) from None
     try:
-        path = snapshot_download(
-            repo_id=HF_DATASET_REPO,
-            repo_type="dataset",
-            revision=revision,
-            allow_patterns=HF_PATTERNS,
-        )
+        path = _snapshot(revision, local_files_only=False)
     except Exception as ex:
         reason = str(ex).strip().splitlines()[0][:200] if str(ex).strip() else type(ex).__name__
         raise DataSourceError(

@@ -238,7 +238,7 @@ def test_pull_finds_a_cached_snapshot_and_fails_clearly_offline(tmp_path: Path) 
 
     missing = run_data("pull", "--revision", "1" * 40, env=env)
     assert missing.returncode == 1
-    assert f"could not get {HF_DATASET_REPO}@{'1' * 40}" in missing.stderr
+    assert f"no BedsideBench release found: {HF_DATASET_REPO}@{'1' * 40}" in missing.stderr
     assert "Traceback" not in missing.stderr
 
 
