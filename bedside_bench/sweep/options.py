@@ -62,6 +62,16 @@ class SweepOptions:
     shard: Shard = Shard(1, 1)
 
     @property
+    def run_log_dir(self) -> str:
+        """Where this run's eval_set writes: the log directory, or for shard K of N its
+        `shard-K-of-N` folder. eval_set reads every log header under its directory, and a log
+        another machine is still writing can be caught half written, so shards do not share
+        one; Inspect's readers (`inspect view`, the report, a later whole sweep) recurse."""
+        if self.shard.whole:
+            return self.log_dir
+        return f"{self.log_dir.rstrip('/')}/{self.shard.tag}"
+
+    @property
     def report_out_dir(self) -> Path:
         """LOG_DIR/report for a local log directory; ./reports for a remote one (s3://...)."""
         if self.report_dir:

@@ -77,7 +77,7 @@ def was_interrupted(log_dir: str, logs: Sequence[EvalLog], runs: set[tuple[str, 
     Inspect (0.3.285, asyncio) turns SIGINT into a cancellation that eval_set does not always
     raise: it can return `(True, logs)` with only the runs that had finished, leaving the
     others on disk with status "cancelled". A short result is therefore checked against the
-    log directory (this sweep's runs only: other shards may share it) rather than trusted.
+    log directory (this sweep's runs only) rather than trusted.
     """
     if any(log.status == "cancelled" for log in logs):
         return True

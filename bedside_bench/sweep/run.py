@@ -138,7 +138,7 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
     try:
         _, logs = eval_set(
             work.tasks,
-            log_dir=options.log_dir,
+            log_dir=options.run_log_dir,
             model=work.models,
             model_roles={GRADER_ROLE: judge_role(options)},
             retry_attempts=options.retry_attempts,
@@ -147,18 +147,16 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             # throttle, and a task left queued would leave connections idle
             max_tasks=len(work.runs),
             display=options.display,  # type: ignore[arg-type]
-            # the other shards' logs share the directory
-            log_dir_allow_dirty=not options.shard.whole,
             **generate_config_args(options),
         )
     except inspect_private.PrerequisiteError as ex:
         raise SweepError(_inspect_message(ex)) from None
     runs = set(work.runs)
-    if was_interrupted(options.log_dir, logs, runs):
+    if was_interrupted(options.run_log_dir, logs, runs):
         raise KeyboardInterrupt
     complete = runs <= complete_runs(logs)
     if complete:
-        remove_superseded_crash_logs(options.log_dir, logs)
+        remove_superseded_crash_logs(options.run_log_dir, logs)
     return complete, list(logs)
 
 
