@@ -320,6 +320,72 @@ def test_operational_options_reach_the_judge_role(monkeypatch: Any) -> None:
     assert sweep.judge_role(sweep.SweepOptions(models=["openai/a"])) == "openai/gpt-5.6-sol"
 
 
+def test_judge_gets_connections_of_its_own(monkeypatch: Any) -> None:
+    """Every answer model's cases share the one judge pool, each answer judged
+    `judge_passes` times: the default keeps a judge as fast as the models from throttling."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-double")
+    two = ["openai/gpt-4.1-mini", "openai/gpt-4.1-nano"]
+    assert sweep.judge_connections(sweep.SweepOptions(models=two)) is None  # Inspect adaptive
+    assert sweep.judge_connections(sweep.SweepOptions(models=two, max_connections=5)) == 10
+    passes = sweep.SweepOptions(models=two, max_connections=5, task_args={"judge_passes": 3})
+    assert sweep.judge_connections(passes) == 30
+    given = sweep.SweepOptions(models=two, max_connections=5, judge_max_connections=7)
+    assert sweep.judge_connections(given) == 7
+    judge = sweep.judge_role(given)
+    assert judge.config.max_connections == 7
+    # the answer models keep their own limit
+    assert sweep.generate_config_args(given)["max_connections"] == 5
+    only_judge = sweep.SweepOptions(models=two, judge_max_connections=4)
+    assert sweep.judge_role(only_judge).config.max_connections == 4
+    assert "max_connections" not in sweep.generate_config_args(only_judge)
+
+
+def most_in_flight(requests: Iterable[RecordedRequest]) -> int:
+    """The largest number of these requests the double was answering at one moment."""
+    edges = sorted(
+        edge
+        for r in requests
+        if r.duration is not None
+        for edge in ((r.time, 1), (r.time + r.duration, -1))
+    )
+    level = peak = 0
+    for _, step in edges:
+        level += step
+        peak = max(peak, level)
+    return peak
+
+
+@pytest.mark.slow
+def test_judge_max_connections_sizes_the_judge_pool_apart_from_the_answers(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """A judge slower than the answer model: its pool is sized by --judge-max-connections,
+    the answer model's by --max-connections, each reached and never exceeded."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    provider_double.configure(latency=0.05, judge_latency=1.0)
+    logs = tmp_path / "logs"
+    args = sweep_args(
+        ["openai/gpt-4.1-mini"],
+        logs,
+        "--judge",
+        "openai/gpt-4.1",
+        "--max-connections",
+        "1",
+        "--judge-max-connections",
+        "4",
+        "--no-report",
+        data_dir=release,
+    )
+    result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path)
+    assert result.returncode == 0, output(result)
+    answers = ok(provider_double.requests(kind="answer"))
+    judges = ok(provider_double.requests(kind="judge"))
+    assert len(answers) == len(judges) == 20
+    assert most_in_flight(answers) == 1
+    assert most_in_flight(judges) == 4
+
+
 def test_register_adds_the_sweep_subcommand() -> None:
     parser = argparse.ArgumentParser(prog="bedside-bench")
     subcommands = parser.add_subparsers(dest="command", required=True)
@@ -333,6 +399,7 @@ def test_register_adds_the_sweep_subcommand() -> None:
 # credentials, end to end
 
 
+@pytest.mark.slow
 def test_missing_credential_fails_before_any_call(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -365,6 +432,7 @@ def test_missing_credential_fails_before_any_call(
 # the two-provider sweep
 
 
+@pytest.mark.slow
 def test_two_provider_smoke_sweep_resumes_and_never_writes_a_secret(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -455,6 +523,7 @@ def test_two_provider_smoke_sweep_resumes_and_never_writes_a_secret(
     assert leaks(["Bearer ", "x-api-key"], written) == []
 
 
+@pytest.mark.slow
 def test_temperature_sent_or_null_and_prices_give_a_cost(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -513,6 +582,7 @@ def test_temperature_sent_or_null_and_prices_give_a_cost(
         assert summary["cost"] is not None and summary["cost"]["total"] > 0
 
 
+@pytest.mark.slow
 def test_invalid_judge_reply_is_asked_again_and_an_always_invalid_one_fails_the_case(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -570,6 +640,7 @@ def test_invalid_judge_reply_is_asked_again_and_an_always_invalid_one_fails_the_
     assert (summary["cases_completed"], summary["cases_failed"]) == (2, 0)
 
 
+@pytest.mark.slow
 def test_full_public_release_two_providers(
     tmp_path: Path, provider_double: ProviderDouble, real_release: str
 ) -> None:
