@@ -391,7 +391,7 @@ def test_register_adds_the_sweep_subcommand() -> None:
     subcommands = parser.add_subparsers(dest="command", required=True)
     sweep.register(subcommands)
     args = parser.parse_args(["sweep", "--model", "openai/gpt-5.4-mini", "--smoke"])
-    assert args.handler is sweep.run_sweep_command
+    assert args.handler is sweep.sweep_and_exit
     assert sweep.options_from_args(args).smoke is True
 
 

@@ -15,6 +15,7 @@ from bedside_bench.sweep.command import (
     options_from_args,
     register,
     run_sweep_command,
+    sweep_and_exit,
 )
 from bedside_bench.sweep.lock import Holder, LogDirBusy
 from bedside_bench.sweep.options import (
@@ -75,5 +76,6 @@ __all__ = [
     "run_sweep_command",
     "shard_runs",
     "split_list",
+    "sweep_and_exit",
     "task_arguments",
 ]

@@ -4,9 +4,11 @@ input problem). Progress is Inspect's own display; `--display` picks it."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from bedside_bench.arguments import non_negative_int, positive_int
 from bedside_bench.benchmarks import BENCHMARK_NAMES
@@ -255,6 +257,30 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
+def exit_now(code: int) -> NoReturn:
+    """End the process with `code`, skipping the interpreter's teardown.
+
+    Once the sweep has printed its result nothing is left to do, but Python's teardown frees
+    every object Inspect and the sweep still hold (models, clients, logs): measured at 1-6 s
+    on a busy two-core machine, after the last line was printed. Exit handlers still run
+    (Inspect's trace-log compression, logging's flush) and the streams are flushed; only the
+    freeing of memory the OS reclaims anyway is skipped."""
+    import atexit
+
+    try:
+        atexit._run_exitfuncs()  # what sys.exit would run before teardown
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(code)
+
+
+def sweep_and_exit(args: argparse.Namespace) -> int:
+    """The `sweep` subcommand's handler: the sweep, then `exit_now`."""
+    exit_now(run_sweep_command(args))
+
+
 def register(subparsers: Subcommands) -> None:
     """Add the `sweep` subcommand to `bedside-bench` (call from cli.py's COMMANDS)."""
     parser = subparsers.add_parser(
@@ -263,10 +289,10 @@ def register(subparsers: Subcommands) -> None:
         description=configure_parser.__doc__,
     )
     configure_parser(parser)
-    parser.set_defaults(handler=run_sweep_command)
+    parser.set_defaults(handler=sweep_and_exit)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description=configure_parser.__doc__)
     configure_parser(parser)
-    return run_sweep_command(parser.parse_args(argv))
+    return sweep_and_exit(parser.parse_args(argv))

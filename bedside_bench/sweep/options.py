@@ -159,6 +159,27 @@ def generate_config_args(options: SweepOptions) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+def eval_config_args(options: SweepOptions) -> dict[str, Any]:
+    """The generation options given to eval_set itself: all but max_connections.
+
+    Inspect (0.3.285) lets a role model inherit the eval's max_connections over its own
+    (`Model._resolve_config`), so an eval-wide limit would also cap the judge. The answer
+    models carry their limit in their own config instead (`answer_model`), and the judge
+    role carries its own (`judge_role`)."""
+    config = generate_config_args(options)
+    config.pop("max_connections", None)
+    return config
+
+
+def answer_model(options: SweepOptions, name: str) -> Any:
+    """An answer model with `--max-connections` in its own config (see `eval_config_args`)."""
+    if options.max_connections is None:
+        return name
+    from inspect_ai.model import GenerateConfig, get_model
+
+    return get_model(name, config=GenerateConfig(max_connections=options.max_connections))
+
+
 def judge_passes(options: SweepOptions) -> int:
     value = options.task_args.get("judge_passes", 1)
     return value if isinstance(value, int) and value >= 1 else 1

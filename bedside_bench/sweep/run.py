@@ -25,9 +25,10 @@ from bedside_bench.sweep.options import (
     GRADER_ROLE,
     SweepError,
     SweepOptions,
+    answer_model,
     check_benchmarks,
     check_model_name,
-    generate_config_args,
+    eval_config_args,
     judge_role,
     task_arguments,
 )
@@ -74,7 +75,7 @@ class Plan:
     """The tasks handed to eval_set, and the (model, benchmark) runs they stand for."""
 
     tasks: list[Task]
-    models: list[str]
+    models: list[Any]  # model names, or Models carrying their own max_connections
     runs: list[tuple[str, str]]
 
 
@@ -94,13 +95,16 @@ def plan(options: SweepOptions) -> Plan:
     benchmarks = check_benchmarks(options.benchmarks)
     if options.shard.whole:
         tasks = [getattr(registered, name)(**args) for name in benchmarks]
-        return Plan(tasks, list(options.models), all_runs(options.models, benchmarks))
+        models = [answer_model(options, m) for m in options.models]
+        return Plan(tasks, models, all_runs(options.models, benchmarks))
     from inspect_ai import task_with
 
     runs = shard_runs(options.models, benchmarks, options.shard)
-    tasks = [task_with(getattr(registered, b)(**args), model=m) for m, b in runs]
+    tasks = [
+        task_with(getattr(registered, b)(**args), model=answer_model(options, m)) for m, b in runs
+    ]
     # each task names its model; eval_set is given one model only so it makes no copies
-    return Plan(tasks, [runs[0][0]] if runs else [], runs)
+    return Plan(tasks, [answer_model(options, runs[0][0])] if runs else [], runs)
 
 
 def prepare(options: SweepOptions) -> Plan:
@@ -147,7 +151,7 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             # throttle, and a task left queued would leave connections idle
             max_tasks=len(work.runs),
             display=options.display,  # type: ignore[arg-type]
-            **generate_config_args(options),
+            **eval_config_args(options),
         )
     except inspect_private.PrerequisiteError as ex:
         raise SweepError(_inspect_message(ex)) from None
