@@ -333,6 +333,9 @@ def test_judge_gets_connections_of_its_own(monkeypatch: Any) -> None:
     assert sweep.judge_connections(given) == 7
     judge = sweep.judge_role(given)
     assert judge.config.max_connections == 7
+    # a task alone keeps both pools busy: 5 answering and 7 being judged
+    assert sweep.max_samples(given) == 12
+    assert sweep.max_samples(sweep.SweepOptions(models=two)) is None
     # the answer models keep their own limit
     assert sweep.generate_config_args(given)["max_connections"] == 5
     only_judge = sweep.SweepOptions(models=two, judge_max_connections=4)
@@ -384,6 +387,48 @@ def test_judge_max_connections_sizes_the_judge_pool_apart_from_the_answers(
     assert len(answers) == len(judges) == 20
     assert most_in_flight(answers) == 1
     assert most_in_flight(judges) == 4
+
+
+@pytest.mark.slow
+def test_plain_inspect_eval_gives_the_grader_role_its_own_connections(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """The documented plain-Inspect way (docs/sweep.md): the limits in `--model-spec` and
+    `--model-role`, not an eval-wide `--max-connections` (which a role inherits over its own)."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=6)
+    provider_double.configure(latency=0.05, judge_latency=1.0)
+    env = sweep_env(provider_double, tmp_path)
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "inspect"),
+            "eval",
+            "bedside_bench/drug_safety",
+            "-T",
+            f"data_dir={release}",
+            "--model-spec",
+            "{model: openai/gpt-4.1-mini, max_connections: 1}",
+            "--model-role",
+            "grader={model: openai/gpt-4.1, max_connections: 3}",
+            "--max-samples",
+            "4",  # 1 answering + 3 being judged
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "plain",
+        ],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, output(result)
+    answers = ok(provider_double.requests(kind="answer"))
+    judges = ok(provider_double.requests(kind="judge"))
+    assert len(answers) == len(judges) == 6
+    assert most_in_flight(answers) == 1
+    assert most_in_flight(judges) == 3
 
 
 def test_register_adds_the_sweep_subcommand() -> None:

@@ -197,6 +197,16 @@ def judge_connections(options: SweepOptions) -> int | None:
     return options.max_connections * judge_passes(options) * max(1, len(options.models))
 
 
+def max_samples(options: SweepOptions) -> int | None:
+    """Samples in flight per task: enough for both pools at once. Inspect's default is the
+    answer model's max_connections, so a case waiting for its judge would hold an answer slot
+    and a task alone could never keep answering and judging going together."""
+    judge = judge_connections(options)
+    if options.max_connections is None or judge is None:
+        return None
+    return options.max_connections + judge
+
+
 def judge_role(options: SweepOptions) -> Any:
     """The grader role. A role model inherits only some of the eval's generation options
     (max_connections, max_retries, timeout), so attempt_timeout and batch are given to it too,

@@ -30,6 +30,7 @@ from bedside_bench.sweep.options import (
     check_model_name,
     eval_config_args,
     judge_role,
+    max_samples,
     task_arguments,
 )
 from bedside_bench.sweep.recovery import (
@@ -150,6 +151,7 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             # every (benchmark, model) at once: the per-model connection limits are what
             # throttle, and a task left queued would leave connections idle
             max_tasks=len(work.runs),
+            max_samples=max_samples(options),
             display=options.display,  # type: ignore[arg-type]
             **eval_config_args(options),
         )
