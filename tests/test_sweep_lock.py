@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from bedside_bench.sweep import EXIT_ERROR, Shard
-from bedside_bench.sweep.lock import Holder, LocalLock, LogDirBusy, S3Lock, dir_lock
+from bedside_bench.sweep.lock import Holder, LocalLock, LogDirBusy, dir_lock
+from bedside_bench.sweep.s3_lock import S3Lock
 from tests.doubles import ProviderDouble
 from tests.release_factory import write_release
 from tests.test_sweep import (
