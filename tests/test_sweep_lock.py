@@ -308,3 +308,68 @@ def test_duplicate_logs_of_one_run_still_report_and_resume(
     assert (summary["cases_completed"], summary["cases_failed"]) == (4, 0)
     assert set(summary["benchmarks"]) == {"drug_safety", "safety_therapeutic"}
     assert len(summary["logs"]) == 4  # both copies read, each case counted once
+
+
+@pytest.mark.slow
+def test_second_sweep_on_a_busy_s3_store_refuses_without_a_call(
+    tmp_path: Path, provider_double: ProviderDouble, s3_client: Any
+) -> None:
+    """The same through `bedside-bench sweep --log-dir s3://...` against moto's server: the
+    lock object refuses the second sweep, is deleted when the first finishes, and the store's
+    logs then resume with no call."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    models = ["openai/gpt-4.1-mini"]
+    store = "s3://team/sweeps/run1"
+    args = sweep_args(
+        models,
+        Path("unused"),
+        "--judge",
+        "openai/gpt-4.1",
+        "--benchmarks",
+        "drug_safety",
+        "--no-report",
+        data_dir=release,
+    )
+    args[args.index("unused")] = store
+    env = {
+        **sweep_env(provider_double, tmp_path),
+        **{k: os.environ[k] for k in os.environ if k.startswith("AWS_")},
+        "NO_PROXY": "127.0.0.1,localhost",
+    }
+    # the first sweep's one answer call takes 60 s: long enough for the second to be refused,
+    # short enough for the first to finish afterwards
+    provider_double.configure(latency=60)
+    first = subprocess.Popen(
+        [*sweep_command(), *args],
+        env=env,
+        cwd=tmp_path,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_until(lambda: provider_double.count() >= 1, 120, first)
+        before = provider_double.count()
+        second = run_sweep_cli(args, env, tmp_path)
+        assert second.returncode == EXIT_ERROR, output(second)
+        assert provider_double.count() == before
+        holder = lock_object(s3_client)
+        assert holder is not None and holder["pid"] == first.pid
+        assert (
+            f"log directory {store} is in use by another sweep (pid {first.pid} on {HOST}, "
+            f"started {holder['started']}, last heartbeat" in second.stderr
+        ), output(second)
+        provider_double.configure(latency=0.0)  # its judge call is then answered at once
+        out, err = first.communicate(timeout=300)
+        assert first.returncode == 0, f"{out}\n{err}"
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    assert lock_object(s3_client) is None  # released
+    before = provider_double.count()
+    again = run_sweep_cli(args, env, tmp_path)
+    assert again.returncode == 0, output(again)
+    assert provider_double.count() == before
+    assert "sweep: 1/1 benchmark runs complete" in again.stdout
