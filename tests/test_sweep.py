@@ -267,6 +267,12 @@ def test_access_token_alias_and_redaction() -> None:
     assert "https://***@proxy.example/v1" in redacted
 
 
+def test_s3_store_secrets_are_redacted() -> None:
+    env = {"AWS_SECRET_ACCESS_KEY": "s3-SECRET-value-1", "AWS_SESSION_TOKEN": "session-TOKEN-2"}
+    text = "PUT failed: key s3-SECRET-value-1, token session-TOKEN-2"
+    assert credentials.redact(text, env) == "PUT failed: key ***, token ***"
+
+
 def test_options_parse_to_stable_task_arguments(tmp_path: Path, monkeypatch: Any) -> None:
     parser = argparse.ArgumentParser()
     sweep.configure_parser(parser)
@@ -320,12 +326,125 @@ def test_operational_options_reach_the_judge_role(monkeypatch: Any) -> None:
     assert sweep.judge_role(sweep.SweepOptions(models=["openai/a"])) == "openai/gpt-5.6-sol"
 
 
+def test_judge_gets_connections_of_its_own(monkeypatch: Any) -> None:
+    """Every answer model's cases share the one judge pool, each answer judged
+    `judge_passes` times: the default keeps a judge as fast as the models from throttling."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-double")
+    two = ["openai/gpt-4.1-mini", "openai/gpt-4.1-nano"]
+    assert sweep.judge_connections(sweep.SweepOptions(models=two)) is None  # Inspect adaptive
+    assert sweep.judge_connections(sweep.SweepOptions(models=two, max_connections=5)) == 10
+    passes = sweep.SweepOptions(models=two, max_connections=5, task_args={"judge_passes": 3})
+    assert sweep.judge_connections(passes) == 30
+    given = sweep.SweepOptions(models=two, max_connections=5, judge_max_connections=7)
+    assert sweep.judge_connections(given) == 7
+    judge = sweep.judge_role(given)
+    assert judge.config.max_connections == 7
+    # a task alone keeps both pools busy: 5 answering and 7 being judged
+    assert sweep.max_samples(given) == 12
+    assert sweep.max_samples(sweep.SweepOptions(models=two)) is None
+    # the answer models keep their own limit
+    assert sweep.generate_config_args(given)["max_connections"] == 5
+    only_judge = sweep.SweepOptions(models=two, judge_max_connections=4)
+    assert sweep.judge_role(only_judge).config.max_connections == 4
+    assert "max_connections" not in sweep.generate_config_args(only_judge)
+
+
+def most_in_flight(requests: Iterable[RecordedRequest], slack: float = 0.0) -> int:
+    """The largest number of these requests the double was answering at one moment. The
+    double's clock stops after it has sent a response, when the client may already have sent
+    the next request: `slack` seconds are taken off each end so a hand-over is not an overlap."""
+    edges = sorted(
+        edge
+        for r in requests
+        if r.duration is not None
+        for edge in ((r.time, 1), (r.time + max(0.0, r.duration - slack), -1))
+    )
+    level = peak = 0
+    for _, step in edges:
+        level += step
+        peak = max(peak, level)
+    return peak
+
+
+@pytest.mark.slow
+def test_judge_max_connections_sizes_the_judge_pool_apart_from_the_answers(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """A judge slower than the answer model: its pool is sized by --judge-max-connections,
+    the answer model's by --max-connections, each reached and never exceeded."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    provider_double.configure(latency=0.05, judge_latency=1.0)
+    logs = tmp_path / "logs"
+    args = sweep_args(
+        ["openai/gpt-4.1-mini"],
+        logs,
+        "--judge",
+        "openai/gpt-4.1",
+        "--max-connections",
+        "1",
+        "--judge-max-connections",
+        "4",
+        "--no-report",
+        data_dir=release,
+    )
+    result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path)
+    assert result.returncode == 0, output(result)
+    answers = ok(provider_double.requests(kind="answer"))
+    judges = ok(provider_double.requests(kind="judge"))
+    assert len(answers) == len(judges) == 20
+    assert most_in_flight(answers, slack=0.02) == 1  # answers take 0.05 s
+    assert most_in_flight(judges, slack=0.2) == 4  # judge calls take 1 s
+
+
+@pytest.mark.slow
+def test_plain_inspect_eval_gives_the_grader_role_its_own_connections(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """The documented plain-Inspect way (docs/sweep.md): the limits in `--model-spec` and
+    `--model-role`, not an eval-wide `--max-connections` (which a role inherits over its own)."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=6)
+    provider_double.configure(latency=0.05, judge_latency=1.0)
+    env = sweep_env(provider_double, tmp_path)
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "inspect"),
+            "eval",
+            "bedside_bench/drug_safety",
+            "-T",
+            f"data_dir={release}",
+            "--model-spec",
+            "{model: openai/gpt-4.1-mini, max_connections: 1}",
+            "--model-role",
+            "grader={model: openai/gpt-4.1, max_connections: 3}",
+            "--max-samples",
+            "4",  # 1 answering + 3 being judged
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "plain",
+        ],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, output(result)
+    answers = ok(provider_double.requests(kind="answer"))
+    judges = ok(provider_double.requests(kind="judge"))
+    assert len(answers) == len(judges) == 6
+    assert most_in_flight(answers, slack=0.02) == 1  # answers take 0.05 s
+    assert most_in_flight(judges, slack=0.2) == 3  # judge calls take 1 s
+
+
 def test_register_adds_the_sweep_subcommand() -> None:
     parser = argparse.ArgumentParser(prog="bedside-bench")
     subcommands = parser.add_subparsers(dest="command", required=True)
     sweep.register(subcommands)
     args = parser.parse_args(["sweep", "--model", "openai/gpt-5.4-mini", "--smoke"])
-    assert args.handler is sweep.run_sweep_command
+    assert args.handler is sweep.sweep_and_exit
     assert sweep.options_from_args(args).smoke is True
 
 

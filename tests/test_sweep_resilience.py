@@ -38,6 +38,7 @@ pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider double
 MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
 
 
+@pytest.mark.slow
 def test_faults_are_retried_and_every_case_is_scored_exactly_once(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -81,6 +82,7 @@ def wait_for(condition: object, timeout: float, process: subprocess.Popen[str]) 
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
 def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
     tmp_path: Path, provider_double: ProviderDouble, how: str

@@ -27,6 +27,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m tests.doubles", description=__doc__)
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: any free)")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per response")
+    parser.add_argument(
+        "--judge-latency", type=float, default=None, help="seconds per judge response"
+    )
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument(
         "--faults", type=_csv, default=list(FAULTS), help=f"comma list from {','.join(FAULTS)}"
@@ -51,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     server = ProviderDouble(
         port=args.port,
         latency=args.latency,
+        judge_latency=args.judge_latency,
         fault_rate=args.fault_rate,
         faults=args.faults,
         fault_kinds=args.fault_kinds,

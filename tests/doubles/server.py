@@ -96,6 +96,8 @@ class ProviderDouble:
 
     - `script`: a `Script` (answer / judge / probe callables).
     - `latency`: seconds added (non-blocking) before every response.
+    - `judge_latency`: seconds before a judge response instead (None: `latency`), for a judge
+      slower than the answer model.
     - `fault_rate` in [0, 1], `faults` (subset of "500", "429", "stall", "drop"), `seed`:
       each request independently draws a fault with a seeded RNG, so a retry can succeed.
       `fault_kinds` limits random faults to some request kinds (None: all).
@@ -115,6 +117,7 @@ class ProviderDouble:
         port: int = 0,
         script: Script | None = None,
         latency: float = 0.0,
+        judge_latency: float | None = None,
         fault_rate: float = 0.0,
         faults: Iterable[str] = FAULTS,
         seed: int = 0,
@@ -133,6 +136,7 @@ class ProviderDouble:
         self.port = 0
         self.script = script or Script()
         self.latency = latency
+        self.judge_latency = judge_latency
         self.stall_seconds = stall_seconds
         self.fault_kinds = fault_kinds
         self.refuse_temperature_for = refuse_temperature_for
@@ -195,6 +199,7 @@ class ProviderDouble:
         allowed = {
             "script",
             "latency",
+            "judge_latency",
             "fault_rate",
             "faults",
             "seed",
@@ -558,7 +563,10 @@ class ProviderDouble:
         self, request: web.Request, parsed: ParsedRequest, record: RecordedRequest
     ) -> web.StreamResponse:
         api = parsed.api
-        await self._sleep(self.latency)
+        delay = self.latency
+        if record.kind == "judge" and self.judge_latency is not None:
+            delay = self.judge_latency
+        await self._sleep(delay)
 
         fault = self._draw_fault(record.kind)
         record.fault = fault

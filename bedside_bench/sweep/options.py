@@ -1,0 +1,224 @@
+"""What a sweep is asked to do: its options, their validation, and the tasks they make.
+
+Nothing here calls a model or writes a file; `run.py` does that with what this module builds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.sweep.shard import Shard
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
+
+PROG = "bedside-bench sweep"
+GRADER_ROLE = "grader"
+DEFAULT_LOG_DIR = "logs/sweep"
+REPORT_SUBDIR = "report"
+# eval_set re-runs a task whose log ended in error (completed cases reused). Transient faults
+# are already retried per call without limit, so what is left is mostly persistent (an
+# always-invalid judge, a refused request): Inspect's default of 10 re-runs would repeat those
+# at full price. Two more attempts still cover a rare unlucky case.
+DEFAULT_RETRY_ATTEMPTS = 2
+DISPLAYS = ("full", "rich", "plain", "log", "none")
+
+
+class SweepError(RuntimeError):
+    """A problem with the inputs, reported as one line before any model call."""
+
+
+@dataclass(frozen=True)
+class SweepOptions:
+    """Everything a sweep needs; the CLI only fills this in."""
+
+    models: Sequence[str]
+    judge: str = DEFAULT_JUDGE_MODEL
+    benchmarks: Sequence[str] = BENCHMARK_NAMES
+    smoke: bool = False
+    log_dir: str = DEFAULT_LOG_DIR
+    data_dir: str | None = None
+    revision: str | None = None
+    judge_retries: int | None = None
+    task_args: Mapping[str, Any] = field(default_factory=dict)
+    max_connections: int | None = None
+    judge_max_connections: int | None = None
+    max_retries: int | None = None
+    timeout: int | None = None
+    attempt_timeout: int | None = None
+    batch: bool | int | None = None
+    retry_attempts: int = DEFAULT_RETRY_ATTEMPTS
+    retry_on_error: int | None = None
+    display: str | None = None
+    report: bool = True
+    report_dir: str | None = None
+    prices: str | None = None
+    shard: Shard = Shard(1, 1)
+
+    @property
+    def run_log_dir(self) -> str:
+        """Where this run's eval_set writes: the log directory, or for shard K of N its
+        `shard-K-of-N` folder. eval_set reads every log header under its directory, and a log
+        another machine is still writing can be caught half written, so shards do not share
+        one; Inspect's readers (`inspect view`, the report, a later whole sweep) recurse."""
+        if self.shard.whole:
+            return self.log_dir
+        return f"{self.log_dir.rstrip('/')}/{self.shard.tag}"
+
+    @property
+    def report_out_dir(self) -> Path:
+        """LOG_DIR/report for a local log directory; ./reports for a remote one (s3://...)."""
+        if self.report_dir:
+            return Path(self.report_dir)
+        if "://" in self.log_dir:
+            return Path("reports")
+        return Path(self.log_dir) / REPORT_SUBDIR
+
+
+def split_list(values: Sequence[str] | str | None) -> list[str]:
+    """Comma lists, possibly given several times, in order and without repeats."""
+    if values is None:
+        return []
+    items = [values] if isinstance(values, str) else list(values)
+    out = [part.strip() for item in items for part in item.split(",")]
+    return list(dict.fromkeys(p for p in out if p))
+
+
+def check_model_name(name: str, what: str) -> str:
+    if "/" not in name or name.startswith("/") or name.endswith("/"):
+        raise SweepError(
+            f"{what} {name!r} is not an Inspect model name such as openai/gpt-5.4-mini"
+        )
+    return name
+
+
+def check_benchmarks(names: Sequence[str]) -> list[str]:
+    unknown = [n for n in names if n not in BENCHMARK_NAMES]
+    if unknown:
+        raise SweepError(
+            f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(BENCHMARK_NAMES)}"
+        )
+    # registry order, whatever order they were given in
+    return [b for b in BENCHMARK_NAMES if b in names]
+
+
+def parse_task_arg(text: str) -> tuple[str, Any]:
+    """`NAME=VALUE`, the value read as YAML like Inspect's `-T` (so `true`, `3` are typed)."""
+    import yaml
+
+    name, sep, value = text.partition("=")
+    if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
+        raise SweepError(f"task argument {text!r} is not NAME=VALUE")
+    try:
+        parsed = yaml.safe_load(value)
+    except yaml.YAMLError:
+        parsed = value
+    return name.strip(), parsed
+
+
+def task_arguments(options: SweepOptions) -> dict[str, Any]:
+    """The task arguments, identical on every run of the same command (eval_set hashes them to
+    pair tasks with their logs, so a relative data dir is made absolute)."""
+    args: dict[str, Any] = {"smoke": options.smoke}
+    if options.data_dir is not None:
+        args["data_dir"] = str(Path(options.data_dir).expanduser().resolve())
+    if options.revision is not None:
+        args["revision"] = options.revision
+    if options.judge_retries is not None:
+        args["judge_retries"] = options.judge_retries
+    args.update(options.task_args)
+    return args
+
+
+def build_tasks(options: SweepOptions) -> list[Task]:
+    """One task per benchmark, made by its registered @task function so that eval_set and
+    `inspect eval-retry` can recreate it from the log."""
+    from bedside_bench import tasks as registered
+
+    args = task_arguments(options)
+    names = check_benchmarks(options.benchmarks)
+    return [getattr(registered, name)(**args) for name in names]
+
+
+def generate_config_args(options: SweepOptions) -> dict[str, Any]:
+    """Generation options that change how calls are made, never what is asked (Inspect keeps
+    them out of the task identity, so changing them does not restart finished work)."""
+    values = {
+        "max_connections": options.max_connections,
+        "max_retries": options.max_retries,
+        "timeout": options.timeout,
+        "attempt_timeout": options.attempt_timeout,
+        "batch": options.batch,
+    }
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def eval_config_args(options: SweepOptions) -> dict[str, Any]:
+    """The generation options given to eval_set itself: all but max_connections.
+
+    Inspect (0.3.285) lets a role model inherit the eval's max_connections over its own
+    (`Model._resolve_config`), so an eval-wide limit would also cap the judge. The answer
+    models carry their limit in their own config instead (`answer_model`), and the judge
+    role carries its own (`judge_role`)."""
+    config = generate_config_args(options)
+    config.pop("max_connections", None)
+    return config
+
+
+def answer_model(options: SweepOptions, name: str) -> Any:
+    """An answer model with `--max-connections` in its own config (see `eval_config_args`)."""
+    if options.max_connections is None:
+        return name
+    from inspect_ai.model import GenerateConfig, get_model
+
+    return get_model(name, config=GenerateConfig(max_connections=options.max_connections))
+
+
+def judge_passes(options: SweepOptions) -> int:
+    value = options.task_args.get("judge_passes", 1)
+    return value if isinstance(value, int) and value >= 1 else 1
+
+
+def judge_connections(options: SweepOptions) -> int | None:
+    """The judge's own connection limit. Every answer model's cases are judged by the one
+    judge pool (Inspect keys pools by API key and model), each answer by `judge_passes` calls:
+    `--max-connections` x passes x answer models keeps a judge as fast as the answer models
+    from ever being the bottleneck. None (no limit given): Inspect's adaptive limit."""
+    if options.judge_max_connections is not None:
+        return options.judge_max_connections
+    if options.max_connections is None:
+        return None
+    return options.max_connections * judge_passes(options) * max(1, len(options.models))
+
+
+def max_samples(options: SweepOptions) -> int | None:
+    """Samples in flight per task: enough for both pools at once. Inspect's default is the
+    answer model's max_connections, so a case waiting for its judge would hold an answer slot
+    and a task alone could never keep answering and judging going together."""
+    judge = judge_connections(options)
+    if options.max_connections is None or judge is None:
+        return None
+    return options.max_connections + judge
+
+
+def judge_role(options: SweepOptions) -> Any:
+    """The grader role. A role model inherits only some of the eval's generation options
+    (max_connections, max_retries, timeout), so attempt_timeout and batch are given to it too,
+    and its max_connections is its own (see `judge_connections`)."""
+    config = generate_config_args(options)
+    connections = judge_connections(options)
+    if connections is not None:
+        config["max_connections"] = connections
+    if not config:
+        return options.judge
+    from inspect_ai.model import GenerateConfig, get_model
+
+    return get_model(
+        options.judge, role=GRADER_ROLE, config=GenerateConfig(**config), memoize=False
+    )

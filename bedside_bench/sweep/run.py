@@ -1,0 +1,202 @@
+"""Running a sweep: check what can be checked without a call, hold the log directory, drive
+one Inspect `eval_set`, tidy what killed runs left, then the report.
+
+Why one `eval_set`: it pairs every (benchmark, model) with its log in the log directory, so
+running the same command again skips finished work. Inside an unfinished log (cancelled by
+Ctrl-C, errored, or left "started" by a killed process and recovered from Inspect's sample
+buffer) every completed case is reused, not asked again. Transient provider faults (HTTP 5xx,
+429, stalled or dropped connections) are retried by the provider SDK and by Inspect; a case that
+still ends in an error is re-run by eval_set's task retries, and one that never succeeds is
+left failed, which the report counts (never as a score of 0).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bedside_bench import inspect_private
+from bedside_bench.credentials import apply_aliases, check_credentials
+from bedside_bench.sweep.lock import Holder, holding
+from bedside_bench.sweep.options import (
+    GRADER_ROLE,
+    SweepError,
+    SweepOptions,
+    answer_model,
+    check_benchmarks,
+    check_model_name,
+    eval_config_args,
+    judge_role,
+    max_samples,
+    task_arguments,
+)
+from bedside_bench.sweep.recovery import (
+    complete_runs,
+    remove_superseded_crash_logs,
+    was_interrupted,
+)
+from bedside_bench.sweep.shard import all_runs, shard_runs
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
+    from inspect_ai.log import EvalLog
+
+    from bedside_bench.report import ReportResult
+
+EXIT_OK = 0
+EXIT_ERROR = 1  # nothing ran: bad options, missing credentials, log dir in use or refused
+EXIT_REFUSED = 2  # the report refused to compare groups that are not like for like
+EXIT_INCOMPLETE = 3  # the sweep ran but some cases have no score; the report says which
+EXIT_INTERRUPTED = 130
+
+
+@dataclass
+class SweepResult:
+    success: bool  # every (benchmark, model) run of this sweep (or shard) has every case scored
+    logs: list[EvalLog]
+    report: ReportResult | None
+    timings: dict[str, float]
+    runs: list[tuple[str, str]] = field(default_factory=list)  # (model, benchmark) done here
+    taken_over: Holder | None = None  # the killed run whose lock this sweep took over
+
+    @property
+    def exit_code(self) -> int:
+        if not self.success:
+            return EXIT_INCOMPLETE
+        if self.report is not None and self.report.exit_code:
+            return EXIT_REFUSED
+        return EXIT_OK
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The tasks handed to eval_set, and the (model, benchmark) runs they stand for."""
+
+    tasks: list[Task]
+    models: list[Any]  # model names, or Models carrying their own max_connections
+    runs: list[tuple[str, str]]
+
+
+def _inspect_message(ex: BaseException) -> str:
+    """One plain line from an Inspect error (its messages carry rich markup)."""
+    text = str(getattr(ex, "message", None) or ex)
+    text = re.sub(r"\[/?(bold|italic|red|yellow|blue|green)[^\]]*\]", "", text)
+    return " ".join(text.split())
+
+
+def plan(options: SweepOptions) -> Plan:
+    """Every benchmark for every model (one task per benchmark, crossed with the models by
+    eval_set), or a shard's share, each task then bound to its own model."""
+    from bedside_bench import tasks as registered
+
+    args = task_arguments(options)
+    benchmarks = check_benchmarks(options.benchmarks)
+    if options.shard.whole:
+        tasks = [getattr(registered, name)(**args) for name in benchmarks]
+        models = [answer_model(options, m) for m in options.models]
+        return Plan(tasks, models, all_runs(options.models, benchmarks))
+    from inspect_ai import task_with
+
+    runs = shard_runs(options.models, benchmarks, options.shard)
+    tasks = [
+        task_with(getattr(registered, b)(**args), model=answer_model(options, m)) for m, b in runs
+    ]
+    # each task names its model; eval_set is given one model only so it makes no copies
+    return Plan(tasks, [answer_model(options, runs[0][0])] if runs else [], runs)
+
+
+def prepare(options: SweepOptions) -> Plan:
+    """Check everything that can be checked without a model call; build the tasks."""
+    if not options.models:
+        raise SweepError("give at least one model with --model")
+    for model in options.models:
+        check_model_name(model, "model")
+    check_model_name(options.judge, "judge")
+    if options.prices is not None and not Path(options.prices).is_file():
+        raise SweepError(f"prices file {options.prices} does not exist")
+    inspect_private.init_dotenv()  # a key kept in .env counts, as it does for Inspect
+    apply_aliases()
+    check_credentials(options.models, options.judge)
+    return plan(options)
+
+
+def run_report(options: SweepOptions) -> ReportResult:
+    from bedside_bench.report import ReportOptions, build_report
+
+    prices = Path(options.prices) if options.prices else None
+    return build_report(
+        ReportOptions(
+            log_paths=[options.log_dir], out_dir=options.report_out_dir, prices_file=prices
+        )
+    )
+
+
+def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
+    """One eval_set over the plan; (every run complete, the logs it returned)."""
+    from inspect_ai import eval_set
+
+    if not work.tasks:
+        return True, []
+    try:
+        _, logs = eval_set(
+            work.tasks,
+            log_dir=options.run_log_dir,
+            model=work.models,
+            model_roles={GRADER_ROLE: judge_role(options)},
+            retry_attempts=options.retry_attempts,
+            retry_on_error=options.retry_on_error,
+            # every (benchmark, model) at once: the per-model connection limits are what
+            # throttle, and a task left queued would leave connections idle
+            max_tasks=len(work.runs),
+            max_samples=max_samples(options),
+            display=options.display,  # type: ignore[arg-type]
+            **eval_config_args(options),
+        )
+    except inspect_private.PrerequisiteError as ex:
+        raise SweepError(_inspect_message(ex)) from None
+    runs = set(work.runs)
+    if was_interrupted(options.run_log_dir, logs, runs):
+        raise KeyboardInterrupt
+    complete = runs <= complete_runs(logs)
+    if complete:
+        remove_superseded_crash_logs(options.run_log_dir, logs)
+    return complete, list(logs)
+
+
+def run_sweep(options: SweepOptions | None = None, /, **fields: Any) -> SweepResult:
+    """Run (or resume) the sweep, then the report: `run_sweep(SweepOptions(...))` or
+    `run_sweep(models=[...], judge=..., ...)`.
+
+    Raises `SweepError` or `CredentialError` before any model call when the inputs are wrong
+    or another sweep holds the log directory, and KeyboardInterrupt when interrupted (the
+    logs keep every completed case)."""
+    started = time.monotonic()
+    if options is None:
+        options = SweepOptions(**fields)
+    elif fields:
+        raise TypeError("give SweepOptions or keyword fields, not both")
+    work = prepare(options)
+    with holding(options.log_dir, options.shard) as taken_over:
+        prepared = time.monotonic()
+        complete, logs = evaluate(options, work)
+        evaluated = time.monotonic()
+        # a shard reports nothing: the store is complete only once every shard is done
+        report = run_report(options) if options.report and options.shard.whole else None
+    finished = time.monotonic()
+    timings = {
+        "preparation": prepared - started,
+        "evaluation": evaluated - prepared,
+        "report": finished - evaluated,
+        "total": finished - started,
+    }
+    return SweepResult(
+        success=complete,
+        logs=logs,
+        report=report,
+        timings=timings,
+        runs=work.runs,
+        taken_over=taken_over,
+    )

@@ -1,0 +1,172 @@
+"""The log-directory lock on an `s3://` store, where no file lock exists (see `lock.py`).
+
+The lock is an object created with a conditional PUT (`If-None-Match: *`), rewritten by a
+heartbeat (`If-Match` its last ETag), judged stale by the store's own clock and taken over with
+`If-Match`, so every step that decides ownership is one atomic request to the store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+from datetime import datetime, timezone
+from typing import Any
+
+from bedside_bench.sweep.lock import (
+    HEARTBEAT_SECONDS,
+    LOCK_STEM,
+    STALE_SECONDS,
+    Holder,
+    LogDirBusy,
+    busy_message,
+    lock_name,
+)
+from bedside_bench.sweep.shard import Shard
+
+
+def _s3_client() -> Any:
+    """A plain botocore S3 client (botocore comes with s3fs, which Inspect uses for s3://)."""
+    import botocore.session
+
+    return botocore.session.get_session().create_client("s3")
+
+
+def _precondition_failed(ex: Exception) -> bool:
+    error = getattr(ex, "response", {}).get("Error", {})
+    status = getattr(ex, "response", {}).get("ResponseMetadata", {}).get("HTTPStatusCode")
+    return error.get("Code") in ("PreconditionFailed", "ConditionalRequestConflict") or status in (
+        409,
+        412,
+    )
+
+
+class S3Lock:
+    def __init__(
+        self,
+        log_dir: str,
+        shard: Shard,
+        client: Any = None,
+        heartbeat: float = HEARTBEAT_SECONDS,
+        stale: float = STALE_SECONDS,
+    ) -> None:
+        bucket, _, prefix = log_dir.removeprefix("s3://").partition("/")
+        prefix = prefix.strip("/")
+        self.log_dir = log_dir
+        self.shard = shard
+        self.bucket = bucket
+        self.prefix = f"{prefix}/" if prefix else ""
+        self.key = f"{self.prefix}{lock_name(shard)}"
+        self.me = Holder.me(shard)
+        self.heartbeat = heartbeat
+        self.stale = stale
+        self.client = client or _s3_client()
+        self.etag: str | None = None
+        self.lost = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _put(self, **condition: str) -> str:
+        beat = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        response = self.client.put_object(
+            Bucket=self.bucket,
+            Key=self.key,
+            Body=self.me.to_json(heartbeat=beat).encode(),
+            ContentType="application/json",
+            **condition,
+        )
+        return str(response["ETag"])
+
+    def _read(self, key: str) -> tuple[Holder | None, str, float] | None:
+        """(holder, ETag, seconds since its last write by the store's clock), None if absent."""
+        from email.utils import parsedate_to_datetime
+
+        try:
+            response = self.client.get_object(Bucket=self.bucket, Key=key)
+        except Exception as ex:
+            if getattr(ex, "response", {}).get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+                return None
+            raise
+        body = response["Body"].read()
+        date = response["ResponseMetadata"]["HTTPHeaders"].get("date")
+        now = parsedate_to_datetime(date) if date else datetime.now(timezone.utc)
+        age = (now - response["LastModified"]).total_seconds()
+        return Holder.from_json(body), str(response["ETag"]), age
+
+    def acquire(self) -> Holder | None:
+        previous = None
+        try:
+            self.etag = self._put(IfNoneMatch="*")
+        except Exception as ex:
+            if not _precondition_failed(ex):
+                raise
+            found = self._read(self.key)
+            if found is None:  # released in between: try once more
+                self.etag = self._put(IfNoneMatch="*")
+            else:
+                holder, etag, age = found
+                if age < self.stale:
+                    detail = f", last heartbeat {age:.0f} s ago"
+                    raise LogDirBusy(busy_message(self.log_dir, holder, detail)) from None
+                try:
+                    self.etag = self._put(IfMatch=etag)
+                except Exception as ex2:
+                    if _precondition_failed(ex2):  # another run took it over first
+                        raise LogDirBusy(busy_message(self.log_dir, None)) from None
+                    raise
+                previous = holder
+        try:
+            self._refuse_other_shard_counts()
+        except LogDirBusy:
+            self.release()
+            raise
+        self._thread = threading.Thread(target=self._beat, name="sweep-lock", daemon=True)
+        self._thread.start()
+        return previous
+
+    def _refuse_other_shard_counts(self) -> None:
+        listing = self.client.list_objects_v2(
+            Bucket=self.bucket, Prefix=f"{self.prefix}{LOCK_STEM}."
+        )
+        for item in listing.get("Contents", []):
+            key = item["Key"]
+            if key == self.key or not key.endswith(".lock"):
+                continue
+            found = self._read(key)
+            if found is None:
+                continue
+            holder, _, age = found
+            if holder and Shard.parse(holder.shard).count != self.shard.count and age < self.stale:
+                raise LogDirBusy(busy_message(self.log_dir, holder))
+
+    def _beat(self) -> None:
+        while not self._stop.wait(self.heartbeat):
+            try:
+                assert self.etag is not None
+                self.etag = self._put(IfMatch=self.etag)
+            except Exception as ex:
+                if _precondition_failed(ex):
+                    self.lost = True
+                    print(
+                        f"bedside-bench sweep: warning: the lock on {self.log_dir} was taken "
+                        "over by another run (this run's heartbeat stalled too long)",
+                        file=sys.stderr,
+                    )
+                    return
+                # a transient store error: the next beat tries again
+
+    def release(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self.etag is None or self.lost:
+            return
+        try:
+            self.client.delete_object(Bucket=self.bucket, Key=self.key, IfMatch=self.etag)
+        except Exception as ex:
+            if not _precondition_failed(ex):  # a store without conditional deletes
+                with contextlib.suppress(Exception):
+                    found = self._read(self.key)
+                    if found is not None and found[0] == self.me:
+                        self.client.delete_object(Bucket=self.bucket, Key=self.key)
+        self.etag = None

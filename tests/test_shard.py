@@ -1,0 +1,138 @@
+"""`bedside-bench sweep --shard K/N`: N machines, one command line, one log store.
+
+The rule is checked against an independent statement of it (sorted models x registry-order
+benchmarks, dealt round-robin); end to end, three shard processes run at once into one log
+directory, between them ask every case exactly once, and a whole sweep run afterwards on the
+same directory finds nothing left to do and reports what a single-machine sweep reports.
+"""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.sweep import Shard, all_runs, shard_runs
+from tests.doubles import ProviderDouble
+from tests.release_factory import write_release
+from tests.test_sweep import (
+    assert_scored_once,
+    expected_scores,
+    ok,
+    output,
+    read_logs,
+    run_sweep_cli,
+    summaries,
+    sweep_args,
+    sweep_command,
+    sweep_env,
+)
+
+MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
+
+
+def test_shard_parse() -> None:
+    assert Shard.parse("2/3") == Shard(2, 3) and str(Shard.parse(" 1 / 1 ")) == "1/1"
+    for bad in ("0/3", "4/3", "3", "a/b", "1/0", "-1/2"):
+        with pytest.raises(ValueError):
+            Shard.parse(bad)
+
+
+def test_shards_are_disjoint_cover_everything_and_are_balanced() -> None:
+    models = ["openai/b", "anthropic/a", "openai/a"]
+    benchmarks = ["safety_therapeutic", "drug_safety", "calculators_conditional"]
+    everything = [
+        (m, b)
+        for m in ["anthropic/a", "openai/a", "openai/b"]
+        for b in BENCHMARK_NAMES
+        if b in benchmarks
+    ]
+    assert all_runs(models, benchmarks) == everything
+    for n in range(1, 12):
+        shares = [shard_runs(models, benchmarks, Shard(k, n)) for k in range(1, n + 1)]
+        assert sorted(itertools.chain.from_iterable(shares)) == sorted(everything)
+        assert sum(len(s) for s in shares) == len(everything)  # disjoint
+        assert max(map(len, shares)) - min(map(len, shares)) <= 1
+        # run i of the numbered list goes to shard (i mod n) + 1
+        for i, run in enumerate(everything):
+            assert run in shares[i % n]
+    # the order the models were typed in does not change any share
+    for k in (1, 2, 3):
+        assert shard_runs(models, benchmarks, Shard(k, 3)) == shard_runs(
+            list(reversed(models)), list(reversed(benchmarks)), Shard(k, 3)
+        )
+    # 9 runs in 3 shards, hand-checked: shard 2 gets runs 1, 4, 7
+    assert shard_runs(models, benchmarks, Shard(2, 3)) == [
+        everything[1],
+        everything[4],
+        everything[7],
+    ]
+
+
+@pytest.mark.slow
+def test_three_shards_at_once_do_all_of_a_sweep_once(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    env = sweep_env(provider_double, tmp_path)
+    store = tmp_path / "store"
+    command = sweep_args(MODELS, store, "--judge", "openai/gpt-4.1", data_dir=release)
+    processes = [
+        subprocess.Popen(
+            [*sweep_command(), *command, "--shard", f"{k}/3"],
+            env=env,
+            cwd=tmp_path,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for k in (1, 2, 3)
+    ]
+    finished = [(p, *p.communicate(timeout=600)) for p in processes]
+    for k, (process, out, err) in enumerate(finished, start=1):
+        assert process.returncode == 0, f"shard {k}: {out}\n{err}"
+        share = len(shard_runs(MODELS, BENCHMARK_NAMES, Shard(k, 3)))
+        assert f"sweep: {share}/{share} benchmark runs complete (shard {k}/3)" in out, out
+        assert f"run `bedside-bench report {store}`" in out
+    assert not (store / "report").exists()  # shards do not report a store still filling
+
+    # between them, every case of every model answered and judged exactly once
+    answers = Counter(
+        (r.model, r.request.user) for r in ok(provider_double.requests(kind="answer"))
+    )
+    judged = ok(provider_double.requests(kind="judge"))
+    assert len(answers) == 20 and set(answers.values()) == {1}
+    assert len(judged) == 20
+    # each shard's logs in its own folder of the store; together one log per run
+    for k in (1, 2, 3):
+        share = len(shard_runs(MODELS, BENCHMARK_NAMES, Shard(k, 3)))
+        assert len(list((store / f"shard-{k}-of-3").glob("*.eval"))) == share
+    final = read_logs(store)
+    assert len(final) == 20 and {log.status for log in final} == {"success"}
+    assert_scored_once(final, expected_scores(release, MODELS), cases=20)
+
+    # the whole sweep on the same store: nothing left to ask, and the report
+    before = provider_double.count()
+    whole = run_sweep_cli(command, env, tmp_path)
+    assert whole.returncode == 0, output(whole)
+    assert provider_double.count() == before
+    assert "sweep: 20/20 benchmark runs complete" in whole.stdout
+
+    # the same as a single machine's sweep of the same command
+    single_store = tmp_path / "single"
+    single = run_sweep_cli(
+        sweep_args(MODELS, single_store, "--judge", "openai/gpt-4.1", data_dir=release),
+        env,
+        tmp_path,
+    )
+    assert single.returncode == 0, output(single)
+    sharded, alone = summaries(store / "report"), summaries(single_store / "report")
+    assert set(sharded) == set(alone) == set(MODELS)
+    for model in MODELS:
+        for key in ("cases_completed", "cases_failed", "complete", "benchmarks", "overall"):
+            assert sharded[model][key] == alone[model][key], (model, key)
