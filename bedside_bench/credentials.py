@@ -27,15 +27,14 @@ _OTHER_SERVICES = {
     "anthropic": ("azure", "bedrock", "vertex"),
 }
 # variables whose values are secrets, or URLs that may carry them
-# an S3 log store's secrets are masked as well as the providers' keys
-SECRET_VARIABLES = (
+PROVIDER_SECRET_VARIABLES = (
     OPENAI_API_KEY,
     OPENAI_ACCESS_TOKEN,
     ANTHROPIC_API_KEY,
     ANTHROPIC_AUTH_TOKEN,
-    "AWS_SECRET_ACCESS_KEY",
-    "AWS_SESSION_TOKEN",
 )
+# an S3 log store's secrets are masked as well as the providers' keys
+SECRET_VARIABLES = (*PROVIDER_SECRET_VARIABLES, "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN")
 _URL_USERINFO = re.compile(r"(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]+@")
 REDACTED = "***"
 

@@ -17,10 +17,7 @@ Task parameters (all optional, `-T name=value`):
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from inspect_ai import Epochs, Task, task
 
@@ -28,44 +25,19 @@ from bedside_bench.benchmarks import get_benchmark
 from bedside_bench.dataset import Release, benchmark_dataset, load_release_cached
 from bedside_bench.metrics import case_mean
 from bedside_bench.protocol import (
-    DEFAULT_JUDGE_MODEL,
     PROTOCOL_VERSION,
     THREE_LEVEL_PROTOCOL_VERSION,
 )
-from bedside_bench.scorer import Grading, preflight_judge, rubric_judge
+from bedside_bench.scorer import preflight_judge, rubric_judge
 from bedside_bench.solver import physician_answer
 from bedside_bench.sources import resolve_source
-
-F = TypeVar("F", bound=Callable[..., Task])
-
-
-@dataclass(frozen=True)
-class TaskOptions:
-    """The options of every task: the one place they are named, typed and defaulted."""
-
-    data_dir: str | None = None
-    revision: str | None = None
-    smoke: bool = False
-    judge_model: str = DEFAULT_JUDGE_MODEL
-    judge_retries: int = 2
-    severe_gate: bool = False
-    judge_passes: int = 1
-    grading: Grading = "binary"
-
-
-# what Inspect reads for `-T` names, defaults recorded in the log and `inspect view`
-TASK_SIGNATURE = inspect.signature(TaskOptions).replace(return_annotation=Task)
-
-
-# the options that go to the scorer, each under its own name; the others choose the cases
-SCORER_OPTIONS: tuple[str, ...] = tuple(inspect.signature(rubric_judge).parameters)
-CASE_OPTIONS: tuple[str, ...] = ("data_dir", "revision", "smoke")
-
-
-def takes_task_options(fn: F) -> F:
-    """Give a task function the parameters of `TaskOptions` (it takes them as **options)."""
-    fn.__signature__ = TASK_SIGNATURE  # type: ignore[attr-defined]
-    return fn
+from bedside_bench.task_options import (  # noqa: F401  (CASE_OPTIONS, TASK_SIGNATURE: API)
+    CASE_OPTIONS,
+    SCORER_OPTIONS,
+    TASK_SIGNATURE,
+    TaskOptions,
+    takes_task_options,
+)
 
 
 def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> dict[str, Any]:

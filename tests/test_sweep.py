@@ -70,7 +70,7 @@ def sweep_env(
     """The double's environment with chosen credentials (None: unset), and Inspect's data
     folder (sample buffer, traces) inside the test's folder, where a test can read it."""
     env = double.subprocess_env()
-    for name in credentials.SECRET_VARIABLES:
+    for name in credentials.PROVIDER_SECRET_VARIABLES:
         env.pop(name, None)
     for name, value in (
         (credentials.OPENAI_API_KEY, openai_key),
