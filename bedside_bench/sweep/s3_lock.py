@@ -105,7 +105,7 @@ class S3Lock:
                 self.etag = self._put(IfNoneMatch="*")
             else:
                 holder, etag, age = found
-                if age < self.stale:
+                if age < self.stale and not self._gone_from_this_host(holder):
                     detail = f", last heartbeat {age:.0f} s ago"
                     raise LogDirBusy(busy_message(self.log_dir, holder, detail)) from None
                 try:
@@ -123,6 +123,18 @@ class S3Lock:
         self._thread = threading.Thread(target=self._beat, name="sweep-lock", daemon=True)
         self._thread.start()
         return previous
+
+    def _gone_from_this_host(self, holder: Holder | None) -> bool:
+        """A holder on this machine whose process has ended (a killed sweep rerun here) need
+        not be waited out: its heartbeat will never come again."""
+        import psutil
+
+        return (
+            holder is not None
+            and holder.host == self.me.host
+            and holder.pid != self.me.pid
+            and not psutil.pid_exists(holder.pid)
+        )
 
     def _refuse_other_shard_counts(self) -> None:
         listing = self.client.list_objects_v2(
