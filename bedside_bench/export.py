@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bedside_bench.contracts import SCORER_NAME
 from bedside_bench.report.logs import (
-    SCORER,
     benchmark_of,
     display_location,
     judge_of,
@@ -88,7 +88,7 @@ def _decision(value: Any, where: str) -> tuple[str, float]:
 
 def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | None:
     """The rows of one scored sample; None when it has no rubric_judge score."""
-    score = (sample.scores or {}).get(SCORER)
+    score = (sample.scores or {}).get(SCORER_NAME)
     if sample.error is not None or score is None or not isinstance(score.value, int | float):
         return None
     location = display_location(header.location)

@@ -14,15 +14,15 @@ from typing import Any, Generic, TypeVar
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
+from bedside_bench.contracts import RubricItem
 from bedside_bench.judge_reply import JudgeReplyError, judge_user_message, parse_decisions
 from bedside_bench.model_calls import CallResult, forget_cached, generate_with_temperature
-from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE, JUDGE_TEMPERATURE
-from bedside_bench.scoring import RubricItem
-from bedside_bench.three_level import (
+from bedside_bench.protocol import (
+    JUDGE_SYSTEM_MESSAGE,
+    JUDGE_TEMPERATURE,
     THREE_LEVEL_SYSTEM_MESSAGE,
-    ItemJudgement,
-    parse_three_level,
 )
+from bedside_bench.three_level import ItemJudgement, parse_three_level
 
 T = TypeVar("T")
 RAW_REPLY_LIMIT = 20_000

@@ -24,11 +24,10 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from bedside_bench.cases import DatasetError, Violation, canonical_item_id
+from bedside_bench.contracts import rubric_items
 from bedside_bench.judge import judge_binary
-from bedside_bench.judge_reply import JUDGE_MESSAGE_FORMAT
-from bedside_bench.protocol import PROTOCOL_VERSION
-from bedside_bench.scorer import decisions_table, rubric_items
-from bedside_bench.scoring import case_score
+from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT, PROTOCOL_VERSION
+from bedside_bench.scoring import case_score, decisions_table
 
 RULES = (1, 2, 3, 4, 5)
 PAIR_KEYS = {"pair_id", "synthetic", "grading_method", "prompt", "answer", "rubric_items"}

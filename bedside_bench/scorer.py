@@ -7,7 +7,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info
@@ -18,20 +18,23 @@ from inspect_ai.model._model import active_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from bedside_bench.agreement import unanimous_share
+from bedside_bench.contracts import (
+    ANSWER_TEMPERATURE_KEY,
+    GRADER_ROLE,
+    GRADINGS,
+    SCORER_NAME,
+    Grading,
+    RubricItem,
+    rubric_items,
+)
 from bedside_bench.credentials import redact
 from bedside_bench.judge import judge_binary, judge_three_level
-from bedside_bench.judge_reply import JUDGE_MESSAGE_FORMAT
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
-from bedside_bench.passes import combine_passes, unanimous_share
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
-from bedside_bench.scoring import F1Score, PointsScore, RubricItem, case_score
-from bedside_bench.solver import ANSWER_TEMPERATURE_KEY
+from bedside_bench.passes import combine_passes
+from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, JUDGE_MESSAGE_FORMAT
+from bedside_bench.scoring import F1Score, PointsScore, case_score, decisions_table
 from bedside_bench.three_level import MATCH_VALUE, Level, apply_overrides, match_values
-
-GRADER_ROLE = "grader"
-Grading = Literal["binary", "three_level"]
-GRADINGS: tuple[Grading, ...] = ("binary", "three_level")
-
 
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
 
@@ -64,27 +67,6 @@ def preflight_judge(judge_model: str) -> Model | None:
         )
         # Inspect prints a PrerequisiteError as a message, without a traceback
         raise PrerequisiteError(message) from ex
-
-
-def rubric_items(metadata: dict[str, Any]) -> list[RubricItem]:
-    return [
-        RubricItem(item_id=i["item_id"], text=i["text"], points=i["points"])
-        for i in metadata["rubric_items"]
-    ]
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.replace("|", "\\|").split())
-
-
-def decisions_table(items: list[RubricItem], decisions: dict[str, Any]) -> str:
-    """Markdown table so `inspect view` shows at a glance which items matched."""
-    rows = ["| item | points | matched | criterion |", "|---|---|---|---|"]
-    for item in items:
-        value = decisions[item.item_id]
-        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        rows.append(f"| `{item.item_id}` | {item.points:+d} | {shown} | {_cell(item.text)} |")
-    return "\n".join(rows)
 
 
 def score_metadata(result: PointsScore | F1Score, grading_method: str) -> dict[str, Any]:
@@ -170,7 +152,6 @@ def _attempts(results: Sequence[PassResult]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------------
 # re-scoring a stored log (`inspect score`, `bedside-bench rejudge`)
 
-SCORER_NAME = "rubric_judge"
 # a second judge appended with `inspect score --action append` is keyed rubric_judge1, ...
 SCORE_KEY = re.compile(r"^(?:[A-Za-z0-9_]+/)?rubric_judge(?:-?\d+)?$")
 DEFAULT_OPTIONS: dict[str, Any] = {

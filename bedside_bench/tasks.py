@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from inspect_ai import Epochs, Task, task
 
 from bedside_bench.benchmarks import get_benchmark
+from bedside_bench.contracts import Grading
 from bedside_bench.dataset import Release, benchmark_dataset, load_release_cached
 from bedside_bench.metrics import case_mean
 from bedside_bench.protocol import (
@@ -32,7 +33,7 @@ from bedside_bench.protocol import (
     PROTOCOL_VERSION,
     THREE_LEVEL_PROTOCOL_VERSION,
 )
-from bedside_bench.scorer import Grading, preflight_judge, rubric_judge
+from bedside_bench.scorer import preflight_judge, rubric_judge
 from bedside_bench.solver import physician_answer
 from bedside_bench.sources import resolve_source
 

@@ -20,6 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from bedside_bench.agreement import (
+    cohen_kappa,
+    fleiss_kappa,
+    kendall_tau,
+    pass_fail_counts,
+    unanimous_fraction,
+)
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.document import Block, Bullets, Heading, Paragraph, Table, interval, num
@@ -28,13 +35,9 @@ from bedside_bench.report.records import CaseRecord
 from bedside_bench.report.scorers import MIXED_PREFIX
 from bedside_bench.report.summary import BootstrapOptions
 from bedside_bench.stats import (
-    cohen_kappa,
-    fleiss_kappa,
-    kendall_tau,
     macro_mean,
     paired_bootstrap,
     paired_bootstrap_single,
-    pass_fail_counts,
     percentile_bootstrap,
     stratified_bootstrap,
 )
@@ -267,10 +270,9 @@ def _fleiss(rows: Sequence[ItemRow]) -> dict[str, Any]:
     if not rows:
         return {"n_items": 0, "unanimous": None, "kappa": None}
     decisions = [list(r.decisions) for r in rows]
-    unanimous = sum(1 for d in decisions if all(d) or not any(d)) / len(rows)
     return {
         "n_items": len(rows),
-        "unanimous": unanimous,
+        "unanimous": unanimous_fraction(decisions),
         "kappa": fleiss_kappa(pass_fail_counts(decisions)),
     }
 

@@ -33,6 +33,7 @@ from inspect_ai.log import (
 from inspect_ai.model import ModelUsage
 
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
+from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME, Decision
 from bedside_bench.credentials import redact_credentials
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.epochs import reduce_epochs
@@ -47,8 +48,7 @@ from bedside_bench.report.scorers import (
 )
 from bedside_bench.report.usage import split_usage
 
-SCORER = "rubric_judge"
-GRADER_ROLE = "grader"
+SCORER = SCORER_NAME
 LOG_EXTENSIONS = (".eval", ".json")
 READ_CONCURRENCY = 8
 # sample fields a score does not need; skipping them keeps full-sample reads cheap
@@ -131,14 +131,17 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _pass_decisions(value: Any) -> tuple[Mapping[str, bool], ...] | None:
+def _pass_decisions(value: Any) -> tuple[Mapping[str, Decision], ...] | None:
+    """Each pass's {item_id: matched} (reference grading) or {item_id: level} (three-level)."""
     if not isinstance(value, list) or not value:
         return None
-    passes: list[Mapping[str, bool]] = []
+    passes: list[Mapping[str, Decision]] = []
     for entry in value:
-        if not isinstance(entry, dict) or not all(isinstance(v, bool) for v in entry.values()):
+        if not isinstance(entry, dict) or not all(
+            isinstance(v, bool | str) for v in entry.values()
+        ):
             return None
-        passes.append({str(k): bool(v) for k, v in entry.items()})
+        passes.append({str(k): v for k, v in entry.items()})
     return tuple(passes)
 
 
