@@ -27,11 +27,10 @@ from inspect_ai import Epochs, Task, task
 from bedside_bench.benchmarks import get_benchmark
 from bedside_bench.contracts import Grading
 from bedside_bench.dataset import Release, benchmark_dataset, load_release_cached
+from bedside_bench.grading import grading_strategy
 from bedside_bench.metrics import case_mean
 from bedside_bench.protocol import (
     DEFAULT_JUDGE_MODEL,
-    PROTOCOL_VERSION,
-    THREE_LEVEL_PROTOCOL_VERSION,
 )
 from bedside_bench.scorer import preflight_judge, rubric_judge
 from bedside_bench.solver import physician_answer
@@ -74,9 +73,7 @@ def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> dic
     return {
         "benchmark": benchmark,
         "grading_method": get_benchmark(benchmark).grading_method,
-        "protocol_version": (
-            PROTOCOL_VERSION if options.grading == "binary" else THREE_LEVEL_PROTOCOL_VERSION
-        ),
+        "protocol_version": grading_strategy(options.grading).protocol_version,
         "dataset_sha256": release.dataset_sha256,
         "data_source": release.source.label,
         "release": release.name,  # a known release's name, or "unrecognised"
