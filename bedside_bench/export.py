@@ -16,9 +16,9 @@ import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from bedside_bench.contracts import SCORER_NAME
+from bedside_bench.contracts import SCORER_NAME, ScoreMetadata, TaskMetadata
 from bedside_bench.report.logs import (
     benchmark_of,
     display_location,
@@ -93,12 +93,12 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
         return None
     location = display_location(header.location)
     where = f"{location}, case {sample.id}, epoch {sample.epoch}"
-    meta = score.metadata or {}
+    meta = cast(ScoreMetadata, score.metadata or {})
     decisions = meta.get("decisions")
     items = (sample.metadata or {}).get("rubric_items")
     if not isinstance(decisions, dict) or not isinstance(items, list):
         raise ExportError(f"{where}: the score has no decisions or the sample no rubric_items")
-    task_meta = header.eval.metadata or {}
+    task_meta = cast(TaskMetadata, header.eval.metadata or {})
     rows = []
     for item in items:
         item_id = item.get("item_id")

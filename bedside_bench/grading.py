@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from inspect_ai.model import Model
 
-from bedside_bench.contracts import GRADINGS, Grading, RubricItem
+from bedside_bench.contracts import GRADINGS, Grading, RubricItem, ScoreMetadata
 from bedside_bench.judge import JudgeOutcome, ask_judge
 from bedside_bench.judge_reply import judge_user_message, parse_decisions
 from bedside_bench.passes import combine_passes
@@ -74,7 +74,7 @@ class GradingStrategy(ABC, Generic[T]):
 
     def score_details(
         self, results: Sequence[PassResult], matches: Mapping[str, Any]
-    ) -> dict[str, Any]:
+    ) -> ScoreMetadata:
         """What this variant adds to the score metadata (after the common keys)."""
         return {}
 
@@ -174,13 +174,15 @@ class ThreeLevelGrading(GradingStrategy[list[ItemJudgement]]):
 
     def score_details(
         self, results: Sequence[PassResult], matches: Mapping[str, Any]
-    ) -> dict[str, Any]:
+    ) -> ScoreMetadata:
         # one pass: its lists as they are; several: one list per pass
         details = [r.details for r in results]
+        one = len(details) == 1
         return {
-            key: details[0][key] if len(details) == 1 else [d[key] for d in details]
-            for key in ("judgements", "overrides")
-        } | {"match_values": dict(matches)}
+            "judgements": details[0]["judgements"] if one else [d["judgements"] for d in details],
+            "overrides": details[0]["overrides"] if one else [d["overrides"] for d in details],
+            "match_values": dict(matches),
+        }
 
 
 BINARY = BinaryGrading()

@@ -23,6 +23,7 @@ from bedside_bench.contracts import (
     GRADER_ROLE,
     SCORER_NAME,
     Grading,
+    ScoreMetadata,
     rubric_items,
 )
 from bedside_bench.credentials import redact
@@ -64,7 +65,7 @@ def preflight_judge(judge_model: str) -> Model | None:
         raise PrerequisiteError(message) from ex
 
 
-def score_metadata(result: PointsScore | F1Score, grading_method: str) -> dict[str, Any]:
+def score_metadata(result: PointsScore | F1Score, grading_method: str) -> ScoreMetadata:
     if isinstance(result, PointsScore):
         return {
             "grading_method": grading_method,
@@ -79,7 +80,7 @@ def score_metadata(result: PointsScore | F1Score, grading_method: str) -> dict[s
     }
 
 
-def _pass_metadata(results: Sequence[PassResult]) -> dict[str, Any]:
+def _pass_metadata(results: Sequence[PassResult]) -> ScoreMetadata:
     """What repeated judging adds: every pass's decisions and their agreement."""
     if len(results) < 2:
         return {}
@@ -206,7 +207,7 @@ def rubric_judge(
         combined = strategy.combine([r.decisions for r in results])
         matches = strategy.matches(combined, items)
         result = case_score(method, items, matches, severe_gate=gate)
-        metadata = {
+        metadata: ScoreMetadata = {
             "decisions": combined,
             **score_metadata(result, method),
             "judge_model": str(judge),
@@ -223,7 +224,7 @@ def rubric_judge(
             value=result.score,
             answer=answer,
             explanation=decisions_table(items, combined),
-            metadata=metadata,
+            metadata=dict(metadata),
         )
 
     return score

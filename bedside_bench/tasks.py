@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from inspect_ai import Epochs, Task, task
 
 from bedside_bench.benchmarks import get_benchmark
-from bedside_bench.contracts import Grading
+from bedside_bench.contracts import Grading, TaskMetadata
 from bedside_bench.dataset import Release, benchmark_dataset, load_release_cached
 from bedside_bench.grading import grading_strategy
 from bedside_bench.metrics import case_mean
@@ -68,7 +68,7 @@ def takes_task_options(fn: F) -> F:
     return fn
 
 
-def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> dict[str, Any]:
+def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> TaskMetadata:
     """The log's `eval.metadata`: what this run is, for the report to group like with like."""
     return {
         "benchmark": benchmark,
@@ -105,7 +105,7 @@ def bedside_task(benchmark: str, **options: Any) -> Task:
         continue_on_fail=True,
         # with --epochs N a case scores the mean of its epochs, diagnostics included
         epochs=Epochs(1, case_mean()),
-        metadata=task_metadata(benchmark, opts, release),
+        metadata=dict(task_metadata(benchmark, opts, release)),
     )
 
 

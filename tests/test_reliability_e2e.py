@@ -21,6 +21,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.scorer import SampleScore, Score
 
 from bedside_bench import tasks as bedside_tasks
+from bedside_bench.contracts import ScoreMetadata, metadata_keys
 from bedside_bench.judge_check import judge_check
 from bedside_bench.metrics import judge_agreement
 from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
@@ -290,6 +291,9 @@ def test_three_level_repeated_judging_kappa_is_the_same_in_the_summary(
     for sample in log.samples or []:
         case = cases[str(sample.id)]
         answer = scripted_answer("gpt-4.1-mini", case["prompt"])
+        meta = sample.scores["rubric_judge"].metadata  # type: ignore[index, union-attr]
+        assert set(meta) <= metadata_keys(ScoreMetadata)
+        assert {"judge_passes", "pass_decisions", "judgements", "match_values"} <= set(meta)
         for item in case["rubric_items"]:
             levels = [three_level_pass(k, answer, item["item_id"]) for k in range(2)]
             rows.append([levels.count(level) for level in THREE_LEVELS])

@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 from urllib.parse import unquote, urlsplit
 
 from inspect_ai.log import (
@@ -33,7 +33,13 @@ from inspect_ai.log import (
 from inspect_ai.model import ModelUsage
 
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
-from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME, Decision
+from bedside_bench.contracts import (
+    GRADER_ROLE,
+    SCORER_NAME,
+    Decision,
+    ScoreMetadata,
+    TaskMetadata,
+)
 from bedside_bench.credentials import redact_credentials
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.epochs import reduce_epochs
@@ -170,7 +176,8 @@ def case_record(
     if error is not None or score is None:
         return CaseRecord(case_id=case_id, score=None, error=error or f"no {scorer} score")
     value = _number(score.value)
-    meta: Mapping[str, Any] = score.metadata or {}
+    # a log's values are checked one by one below; the keys are the scorer's
+    meta = cast(ScoreMetadata, score.metadata or {})
     return CaseRecord(
         case_id=case_id,
         score=value,
@@ -223,7 +230,7 @@ def skip_reason(header: EvalLog) -> str | None:
 
 def header_record(location: str, header: EvalLog) -> LogRecord:
     """Everything a log says about its run, before any sample is read."""
-    metadata = header.eval.metadata or {}
+    metadata = cast(TaskMetadata, header.eval.metadata or {})
     benchmark = benchmark_of(header)
     assert benchmark is not None
     answer_model = header.eval.model
