@@ -97,19 +97,6 @@ class GradingStrategy(ABC, Generic[T]):
             scope=scope,
         )
 
-    async def judge_pass(
-        self,
-        judge: Model,
-        prompt: str,
-        answer: str,
-        items: Sequence[RubricItem],
-        retries: int,
-        number: int,
-    ) -> PassResult:
-        # each pass is its own cache entry (see model_calls): passes must stay independent
-        outcome = await self.ask(judge, prompt, answer, items, retries, {"pass": str(number)})
-        return self.to_pass(outcome, items)
-
 
 class BinaryGrading(GradingStrategy[dict[str, bool]]):
     """The reference protocol: a matched boolean per item, strict majority over passes."""

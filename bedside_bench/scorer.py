@@ -196,14 +196,15 @@ def rubric_judge(
         items = rubric_items(state.metadata)
         method = state.metadata["grading_method"]
         answer = state.output.completion
-        results = await asyncio.gather(
+        retries = opts["judge_retries"]
+        # each pass is its own cache entry (see model_calls): passes must stay independent
+        outcomes = await asyncio.gather(
             *(
-                strategy.judge_pass(
-                    judge, state.input_text, answer, items, opts["judge_retries"], n
-                )
+                strategy.ask(judge, state.input_text, answer, items, retries, {"pass": str(n)})
                 for n in range(1, passes + 1)
             )
         )
+        results = [strategy.to_pass(outcome, items) for outcome in outcomes]
         combined = strategy.combine([r.decisions for r in results])
         matches = strategy.matches(combined, items)
         result = case_score(method, items, matches, severe_gate=gate)
