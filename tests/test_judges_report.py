@@ -6,12 +6,8 @@ import pytest
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
 from bedside_bench.report.groups import group_records
-from bedside_bench.report.judges import (
-    find_judge_sets,
-    judge_comparison,
-    judges_section,
-    reference_groups,
-)
+from bedside_bench.report.judges import find_judge_sets, judge_comparison, reference_groups
+from bedside_bench.report.judges_section import judges_section
 from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
 from bedside_bench.report.scorers import case_judge, rescored_judge_usage, scored_usage
 from bedside_bench.report.summary import BootstrapOptions

@@ -6,6 +6,9 @@ summaries carry each score's value and small metadata, which is all a summary ne
 them costs one member of the `.eval` zip per log instead of every sample. Full samples are read
 only where a summary cannot answer: repeated-judging decisions that Inspect thinned out of the
 summary (over 1 kB), and logs with invalidated samples.
+
+Longer than most modules: it is the report's one door to log files (headers, summaries, full
+samples, concurrency and progress), kept whole so that no other report module reads a log.
 """
 
 from __future__ import annotations
