@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 GradingMethod = Literal["points_rubric", "f1_weighted_rubric"]
-GRADING_METHODS: tuple[GradingMethod, ...] = ("points_rubric", "f1_weighted_rubric")
 
 
 @dataclass(frozen=True)

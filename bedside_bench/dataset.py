@@ -16,6 +16,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
 from bedside_bench.cases import MAX_CASE_FILE_BYTES, DatasetError, Violation, validate_case
+from bedside_bench.contracts import SampleMetadata
 from bedside_bench.releases import UNRECOGNISED, identify_release
 from bedside_bench.sources import DataSource
 
@@ -353,17 +354,14 @@ def load_release_cached(source: DataSource) -> Release:
 
 
 def case_to_sample(case: dict[str, Any]) -> Sample:
-    return Sample(
-        id=case["case_id"],
-        input=case["prompt"],
-        metadata={
-            "case_id": case["case_id"],
-            "benchmark": case["benchmark"],
-            "grading_method": case["grading_method"],
-            "split": case["split"],
-            "rubric_items": case["rubric_items"],
-        },
-    )
+    metadata: SampleMetadata = {
+        "case_id": case["case_id"],
+        "benchmark": case["benchmark"],
+        "grading_method": case["grading_method"],
+        "split": case["split"],
+        "rubric_items": case["rubric_items"],
+    }
+    return Sample(id=case["case_id"], input=case["prompt"], metadata=dict(metadata))
 
 
 def benchmark_dataset(release: Release, benchmark: str, smoke: bool = False) -> MemoryDataset:

@@ -16,10 +16,10 @@ import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from bedside_bench.contracts import SCORER_NAME, ScoreMetadata, TaskMetadata
 from bedside_bench.report.logs import (
-    SCORER,
     benchmark_of,
     display_location,
     judge_of,
@@ -88,17 +88,17 @@ def _decision(value: Any, where: str) -> tuple[str, float]:
 
 def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | None:
     """The rows of one scored sample; None when it has no rubric_judge score."""
-    score = (sample.scores or {}).get(SCORER)
+    score = (sample.scores or {}).get(SCORER_NAME)
     if sample.error is not None or score is None or not isinstance(score.value, int | float):
         return None
     location = display_location(header.location)
     where = f"{location}, case {sample.id}, epoch {sample.epoch}"
-    meta = score.metadata or {}
+    meta = cast(ScoreMetadata, score.metadata or {})
     decisions = meta.get("decisions")
     items = (sample.metadata or {}).get("rubric_items")
     if not isinstance(decisions, dict) or not isinstance(items, list):
         raise ExportError(f"{where}: the score has no decisions or the sample no rubric_items")
-    task_meta = header.eval.metadata or {}
+    task_meta = cast(TaskMetadata, header.eval.metadata or {})
     rows = []
     for item in items:
         item_id = item.get("item_id")

@@ -7,21 +7,17 @@ the case counts as failed and `inspect eval-retry` redoes it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
-from bedside_bench.judge_reply import JudgeReplyError, judge_user_message, parse_decisions
+from bedside_bench.judge_reply import JudgeReplyError
 from bedside_bench.model_calls import CallResult, forget_cached, generate_with_temperature
-from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE, JUDGE_TEMPERATURE
-from bedside_bench.scoring import RubricItem
-from bedside_bench.three_level import (
-    THREE_LEVEL_SYSTEM_MESSAGE,
-    ItemJudgement,
-    parse_three_level,
+from bedside_bench.protocol import (
+    JUDGE_TEMPERATURE,
 )
 
 T = TypeVar("T")
@@ -96,43 +92,3 @@ async def ask_judge(
     for result in invalid:
         forget_cached(result)
     raise JudgeFailedError(attempts)
-
-
-async def judge_binary(
-    model: Model,
-    prompt: str,
-    answer: str,
-    items: Sequence[RubricItem],
-    retries: int,
-    scope: Mapping[str, str] | None = None,
-) -> JudgeOutcome[dict[str, bool]]:
-    """The reference judge: a matched boolean per item."""
-    ids = [item.item_id for item in items]
-    return await ask_judge(
-        model,
-        JUDGE_SYSTEM_MESSAGE,
-        judge_user_message(prompt, answer, items),
-        lambda raw: parse_decisions(raw, ids),
-        retries,
-        scope=scope,
-    )
-
-
-async def judge_three_level(
-    model: Model,
-    prompt: str,
-    answer: str,
-    items: Sequence[RubricItem],
-    retries: int,
-    scope: Mapping[str, str] | None = None,
-) -> JudgeOutcome[list[ItemJudgement]]:
-    """The three-level variant: a reply whose evidence is not in the answer is asked again."""
-    ids = [item.item_id for item in items]
-    return await ask_judge(
-        model,
-        THREE_LEVEL_SYSTEM_MESSAGE,
-        judge_user_message(prompt, answer, items),
-        lambda raw: parse_three_level(raw, answer, ids),
-        retries,
-        scope=scope,
-    )

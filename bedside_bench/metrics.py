@@ -17,9 +17,9 @@ from inspect_ai.scorer import (
     score_reducer,
 )
 
-from bedside_bench.passes import category_counts
+from bedside_bench.agreement import pooled_kappa
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
-from bedside_bench.stats import fleiss_kappa, percentile_bootstrap
+from bedside_bench.stats import percentile_bootstrap
 
 
 def _metadata_values(scores: Sequence[SampleScore], key: str) -> list[float]:
@@ -66,17 +66,13 @@ def judge_agreement() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
         agreements = _metadata_values(scores, "judge_agreement")
         per_case = [
-            [{k: str(v) for k, v in p.items()} for p in passes]
-            for s in scores
-            if (passes := (s.score.metadata or {}).get("pass_decisions"))
+            passes for s in scores if (passes := (s.score.metadata or {}).get("pass_decisions"))
         ]
         if not agreements or not per_case:
             return {"judge_agreement": None, "judge_kappa": None}
-        categories = sorted({v for passes in per_case for p in passes for v in p.values()})
-        counts = np.concatenate([category_counts(passes, categories) for passes in per_case])
         return {
             "judge_agreement": float(np.mean(agreements)),
-            "judge_kappa": fleiss_kappa(counts),
+            "judge_kappa": pooled_kappa(per_case),
         }
 
     return compute

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bedside_bench.arguments import positive_int
+from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from inspect_ai.scorer import Scorer
 
 PROG = "bedside-bench rejudge"
-GRADER_ROLE = "grader"
 METADATA_KEY = "rejudge"
 CHECKPOINT_SAMPLES = 25
 EXIT_OK = 0
@@ -82,8 +82,6 @@ def has_answer(sample: EvalSample) -> bool:
 
 
 def rubric_score(sample: EvalSample) -> Any:
-    from bedside_bench.scorer import SCORER_NAME
-
     return (sample.scores or {}).get(SCORER_NAME)
 
 
@@ -172,7 +170,7 @@ def scorer_options(source: EvalLog, judge: str, passes: int | None) -> dict[str,
 
     recorded: dict[str, Any] = {}
     for entry in source.eval.scorers or []:
-        if entry.name.rsplit("/", 1)[-1] == "rubric_judge":
+        if entry.name.rsplit("/", 1)[-1] == SCORER_NAME:
             recorded = dict(entry.options or {})
             break
     metadata = source.eval.metadata or {}
@@ -235,8 +233,6 @@ def finish_sample(
     """The judged sample as the new log keeps it: its error (if the judge failed) and the
     tokens this judging spent (the answer's tokens belong to the source log)."""
     from inspect_ai._util.error import EvalError
-
-    from bedside_bench.scorer import SCORER_NAME
 
     total = sum(usage.values(), start=_empty_usage())
     sample.model_usage = dict(usage)

@@ -6,8 +6,7 @@ import asyncio
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info
@@ -18,20 +17,20 @@ from inspect_ai.model._model import active_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from bedside_bench.agreement import unanimous_share
+from bedside_bench.contracts import (
+    ANSWER_TEMPERATURE_KEY,
+    GRADER_ROLE,
+    SCORER_NAME,
+    Grading,
+    ScoreMetadata,
+    rubric_items,
+)
 from bedside_bench.credentials import redact
-from bedside_bench.judge import judge_binary, judge_three_level
-from bedside_bench.judge_reply import JUDGE_MESSAGE_FORMAT
+from bedside_bench.grading import PassResult, grading_strategy
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
-from bedside_bench.passes import combine_passes, unanimous_share
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
-from bedside_bench.scoring import F1Score, PointsScore, RubricItem, case_score
-from bedside_bench.solver import ANSWER_TEMPERATURE_KEY
-from bedside_bench.three_level import MATCH_VALUE, Level, apply_overrides, match_values
-
-GRADER_ROLE = "grader"
-Grading = Literal["binary", "three_level"]
-GRADINGS: tuple[Grading, ...] = ("binary", "three_level")
-
+from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, JUDGE_MESSAGE_FORMAT
+from bedside_bench.scoring import F1Score, PointsScore, case_score, decisions_table
 
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
 
@@ -66,28 +65,7 @@ def preflight_judge(judge_model: str) -> Model | None:
         raise PrerequisiteError(message) from ex
 
 
-def rubric_items(metadata: dict[str, Any]) -> list[RubricItem]:
-    return [
-        RubricItem(item_id=i["item_id"], text=i["text"], points=i["points"])
-        for i in metadata["rubric_items"]
-    ]
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.replace("|", "\\|").split())
-
-
-def decisions_table(items: list[RubricItem], decisions: dict[str, Any]) -> str:
-    """Markdown table so `inspect view` shows at a glance which items matched."""
-    rows = ["| item | points | matched | criterion |", "|---|---|---|---|"]
-    for item in items:
-        value = decisions[item.item_id]
-        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        rows.append(f"| `{item.item_id}` | {item.points:+d} | {shown} | {_cell(item.text)} |")
-    return "\n".join(rows)
-
-
-def score_metadata(result: PointsScore | F1Score, grading_method: str) -> dict[str, Any]:
+def score_metadata(result: PointsScore | F1Score, grading_method: str) -> ScoreMetadata:
     if isinstance(result, PointsScore):
         return {
             "grading_method": grading_method,
@@ -102,63 +80,15 @@ def score_metadata(result: PointsScore | F1Score, grading_method: str) -> dict[s
     }
 
 
-@dataclass
-class PassResult:
-    """One judge pass: its decisions (booleans or levels) and what it took to get them."""
-
-    decisions: dict[str, Any]
-    temperature_sent: float | None
-    attempts: list[dict[str, Any]]
-    details: dict[str, Any]
-
-
-async def _judge_pass(
-    judge: Model,
-    grading: Grading,
-    prompt: str,
-    answer: str,
-    items: list[RubricItem],
-    retries: int,
-    number: int,
-) -> PassResult:
-    # each pass is its own cache entry (see model_calls): passes must stay independent
-    scope = {"pass": str(number)}
-    if grading == "binary":
-        outcome = await judge_binary(judge, prompt, answer, items, retries, scope=scope)
-        return PassResult(outcome.decisions, outcome.temperature_sent, outcome.attempts, {})
-    three = await judge_three_level(judge, prompt, answer, items, retries, scope=scope)
-    levels, overrides = apply_overrides(three.decisions, items)
-    details = {
-        "judgements": [
-            {
-                "item_id": j.item_id,
-                "decision": j.decision,
-                "rationale": j.rationale,
-                "evidence": j.evidence,
-            }
-            for j in three.decisions
-        ],
-        "overrides": [o.as_dict() for o in overrides],
-    }
-    return PassResult(dict(levels), three.temperature_sent, three.attempts, details)
-
-
-def _pass_metadata(results: Sequence[PassResult], grading: Grading) -> dict[str, Any]:
+def _pass_metadata(results: Sequence[PassResult]) -> ScoreMetadata:
     """What repeated judging adds: every pass's decisions and their agreement."""
-    metadata: dict[str, Any] = {}
-    if len(results) > 1:
-        metadata["judge_passes"] = len(results)
-        metadata["pass_decisions"] = [r.decisions for r in results]
-        metadata["judge_agreement"] = unanimous_share([r.decisions for r in results])
-    if grading == "three_level":
-        details = [r.details for r in results]
-        metadata["judgements"] = (
-            details[0]["judgements"] if len(details) == 1 else [d["judgements"] for d in details]
-        )
-        metadata["overrides"] = (
-            details[0]["overrides"] if len(details) == 1 else [d["overrides"] for d in details]
-        )
-    return metadata
+    if len(results) < 2:
+        return {}
+    return {
+        "judge_passes": len(results),
+        "pass_decisions": [r.decisions for r in results],
+        "judge_agreement": unanimous_share([r.decisions for r in results]),
+    }
 
 
 def _attempts(results: Sequence[PassResult]) -> list[dict[str, Any]]:
@@ -170,7 +100,6 @@ def _attempts(results: Sequence[PassResult]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------------
 # re-scoring a stored log (`inspect score`, `bedside-bench rejudge`)
 
-SCORER_NAME = "rubric_judge"
 # a second judge appended with `inspect score --action append` is keyed rubric_judge1, ...
 SCORE_KEY = re.compile(r"^(?:[A-Za-z0-9_]+/)?rubric_judge(?:-?\d+)?$")
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -215,8 +144,8 @@ def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
 def _check_options(judge_passes: int | None, grading: str | None) -> None:
     if judge_passes is not None and judge_passes < 1:
         raise ValueError(f"judge_passes must be >= 1, got {judge_passes}")
-    if grading is not None and grading not in GRADINGS:
-        raise ValueError(f"grading must be one of {', '.join(GRADINGS)}, got {grading!r}")
+    if grading is not None:
+        grading_strategy(grading)  # names the variants when it is not one
 
 
 def _resolve_judge(explicit: str | None, logged: str | None) -> Model:
@@ -261,31 +190,25 @@ def rubric_judge(
         _check_options(opts["judge_passes"], opts["grading"])
         judge = _resolve_judge(judge_model, logged.get("judge_model"))
         passes: int = opts["judge_passes"]
-        mode: Grading = opts["grading"]
+        strategy = grading_strategy(opts["grading"])
         gate: bool = bool(opts["severe_gate"])
         first_event = transcript().history.event_count
         items = rubric_items(state.metadata)
         method = state.metadata["grading_method"]
         answer = state.output.completion
-        results = await asyncio.gather(
+        retries = opts["judge_retries"]
+        # each pass is its own cache entry (see model_calls): passes must stay independent
+        outcomes = await asyncio.gather(
             *(
-                _judge_pass(judge, mode, state.input_text, answer, items, opts["judge_retries"], n)
+                strategy.ask(judge, state.input_text, answer, items, retries, {"pass": str(n)})
                 for n in range(1, passes + 1)
             )
         )
-        combined: dict[str, Any]
-        matches: dict[str, bool] | dict[str, float]
-        if mode == "binary":
-            combined = combine_passes([r.decisions for r in results], rank=int)
-            matches = combined
-        else:
-            levels: dict[str, Level] = combine_passes(
-                [r.decisions for r in results], rank=lambda level: MATCH_VALUE[level]
-            )
-            combined = dict(levels)
-            matches = match_values(levels, items)
+        results = [strategy.to_pass(outcome, items) for outcome in outcomes]
+        combined = strategy.combine([r.decisions for r in results])
+        matches = strategy.matches(combined, items)
         result = case_score(method, items, matches, severe_gate=gate)
-        metadata = {
+        metadata: ScoreMetadata = {
             "decisions": combined,
             **score_metadata(result, method),
             "judge_model": str(judge),
@@ -295,15 +218,14 @@ def rubric_judge(
             "judge_message_format": JUDGE_MESSAGE_FORMAT,
             "severe_gate": gate,
             "judge_usage": judge_usage(transcript().history.events_from(first_event)),
-            **_pass_metadata(results, mode),
+            **_pass_metadata(results),
+            **strategy.score_details(results, matches),
         }
-        if mode == "three_level":
-            metadata["match_values"] = matches
         return Score(
             value=result.score,
             answer=answer,
             explanation=decisions_table(items, combined),
-            metadata=metadata,
+            metadata=dict(metadata),
         )
 
     return score

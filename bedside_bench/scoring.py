@@ -1,4 +1,5 @@
-"""Case scores of protocol section 3, as pure functions of rubric items and decisions.
+"""Case scores of protocol section 3, as pure functions of rubric items and decisions, and the
+table of decisions a score shows in `inspect view`.
 
 Kept free of Inspect and I/O so that every formula is tested against hand-computed numbers.
 A decision is a match value m in [0, 1]: the reference protocol uses booleans (0 or 1); the
@@ -9,20 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bedside_bench.benchmarks import GradingMethod
+from bedside_bench.contracts import RubricItem
 
-# points -> weight of the severity class (protocol section 3). Classes >= 7 are the
-# positive points +1..+3; the weights are symmetric around the equivocal 0.
+# points -> weight of the severity class (protocol section 3). The positive classes are the
+# points +1..+3; the weights are symmetric around the equivocal 0.
 F1_WEIGHTS: Mapping[int, int] = {3: 72, 2: 24, 1: 3, 0: 1, -1: 3, -2: 24, -3: 72}
-F1_CLASSES: Mapping[int, int] = {3: 9, 2: 8, 1: 7, 0: 5, -1: 3, -2: 2, -3: 1}
-
-
-@dataclass(frozen=True)
-class RubricItem:
-    item_id: str
-    text: str
-    points: int
 
 
 @dataclass(frozen=True)
@@ -128,3 +123,17 @@ def case_score(
     if grading_method == "f1_weighted_rubric":
         return f1_weighted_score(items, decisions, severe_gate=severe_gate)
     raise ValueError(f"unknown grading method {grading_method!r}")
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.replace("|", "\\|").split())
+
+
+def decisions_table(items: Sequence[RubricItem], decisions: Mapping[str, Any]) -> str:
+    """Markdown table so `inspect view` shows at a glance which items matched."""
+    rows = ["| item | points | matched | criterion |", "|---|---|---|---|"]
+    for item in items:
+        value = decisions[item.item_id]
+        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        rows.append(f"| `{item.item_id}` | {item.points:+d} | {shown} | {_cell(item.text)} |")
+    return "\n".join(rows)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from bedside_bench.contracts import ANSWER_TEMPERATURE_KEY
 from bedside_bench.model_calls import generate_with_temperature
 from bedside_bench.protocol import ANSWER_TEMPERATURE, PHYSICIAN_SYSTEM_MESSAGE
-
-ANSWER_TEMPERATURE_KEY = "answer_temperature"
 
 
 @solver

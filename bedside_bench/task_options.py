@@ -14,8 +14,9 @@ from typing import TypeVar
 
 from inspect_ai import Task
 
+from bedside_bench.contracts import Grading
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
-from bedside_bench.scorer import Grading, rubric_judge
+from bedside_bench.scorer import rubric_judge
 
 F = TypeVar("F", bound=Callable[..., Task])
 

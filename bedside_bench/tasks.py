@@ -22,12 +22,10 @@ from typing import Any
 from inspect_ai import Epochs, Task, task
 
 from bedside_bench.benchmarks import get_benchmark
+from bedside_bench.contracts import TaskMetadata
 from bedside_bench.dataset import Release, benchmark_dataset, load_release_cached
+from bedside_bench.grading import grading_strategy
 from bedside_bench.metrics import case_mean
-from bedside_bench.protocol import (
-    PROTOCOL_VERSION,
-    THREE_LEVEL_PROTOCOL_VERSION,
-)
 from bedside_bench.scorer import preflight_judge, rubric_judge
 from bedside_bench.solver import physician_answer
 from bedside_bench.sources import resolve_source
@@ -40,14 +38,12 @@ from bedside_bench.task_options import (  # noqa: F401  (CASE_OPTIONS, TASK_SIGN
 )
 
 
-def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> dict[str, Any]:
+def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> TaskMetadata:
     """The log's `eval.metadata`: what this run is, for the report to group like with like."""
     return {
         "benchmark": benchmark,
         "grading_method": get_benchmark(benchmark).grading_method,
-        "protocol_version": (
-            PROTOCOL_VERSION if options.grading == "binary" else THREE_LEVEL_PROTOCOL_VERSION
-        ),
+        "protocol_version": grading_strategy(options.grading).protocol_version,
         "dataset_sha256": release.dataset_sha256,
         "data_source": release.source.label,
         "release": release.name,  # a known release's name, or "unrecognised"
@@ -79,7 +75,7 @@ def bedside_task(benchmark: str, **options: Any) -> Task:
         continue_on_fail=True,
         # with --epochs N a case scores the mean of its epochs, diagnostics included
         epochs=Epochs(1, case_mean()),
-        metadata=task_metadata(benchmark, opts, release),
+        metadata=dict(task_metadata(benchmark, opts, release)),
     )
 
 

@@ -12,42 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bedside_bench.contracts import RubricItem
 from bedside_bench.judge_reply import (
     JudgeReplyError,
     check_item_ids,
     decision_entries,
     load_reply_object,
 )
-from bedside_bench.scoring import RubricItem
 
 Level = Literal["MET", "PARTIALLY_MET", "NOT_MET"]
 LEVELS: tuple[Level, ...] = ("MET", "PARTIALLY_MET", "NOT_MET")
-
-THREE_LEVEL_SYSTEM_MESSAGE = """\
-You are grading a clinical answer against independent rubric items.
-
-For every rubric item, choose exactly one decision: MET / PARTIALLY_MET / NOT_MET.
-- MET: the ANSWER fully and unambiguously satisfies the item; every part of it is addressed.
-- PARTIALLY_MET: the item is substantively addressed with a minor gap that creates no patient
-  safety risk.
-- NOT_MET: the item is not addressed, is contradicted, or a safety-critical element is missing.
-  Never use PARTIALLY_MET for a safety-critical gap.
-
-Rules:
-1. Judge only information present in the ANSWER. Do not infer omitted content.
-2. Accept clinically equivalent wording; exact phrase matching is not required.
-3. An item joined by "and" or commas needs every part for MET.
-4. For a harmful, inappropriate, or negative-point item, MET means the ANSWER endorses,
-recommends, or performs that action, and PARTIALLY_MET means it partly endorses it. Merely
-mentioning the action to reject or warn against it is NOT_MET.
-5. Judge each item independently.
-6. Return exactly one decision for every supplied item_id and no other item_ids.
-7. "evidence" is a verbatim quote copied from the ANSWER that supports the decision. It may be
-empty only for NOT_MET.
-8. "rationale" is one or two sentences that agree with the decision.
-
-Return JSON only:
-{"decisions":[{"item_id":"<id>","decision":"MET","rationale":"...","evidence":"<quote>"}]}"""
 
 MATCH_VALUE: dict[Level, float] = {"MET": 1.0, "PARTIALLY_MET": 0.5, "NOT_MET": 0.0}
 

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from bedside_bench.contracts import RubricItem
 from bedside_bench.judge_reply import (
-    JUDGE_MESSAGE_FORMAT,
     MAX_ERROR_CHARS,
     MAX_NESTING,
     MAX_REPLY_CHARS,
@@ -21,9 +21,8 @@ from bedside_bench.judge_reply import (
     parse_decisions,
     rubric_line,
 )
-from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE
+from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT, JUDGE_SYSTEM_MESSAGE
 from bedside_bench.schema_files import validator
-from bedside_bench.scoring import RubricItem
 
 IDS = ["aa_0", "aa_1", "aa_2"]
 GOOD = {

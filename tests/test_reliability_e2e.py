@@ -4,6 +4,7 @@ judge_check task, against the provider double with scripted judges whose behavio
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import subprocess
 import sys
@@ -20,11 +21,14 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.scorer import SampleScore, Score
 
 from bedside_bench import tasks as bedside_tasks
+from bedside_bench.contracts import ScoreMetadata, metadata_keys
 from bedside_bench.judge_check import judge_check
 from bedside_bench.metrics import judge_agreement
 from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
+from bedside_bench.report import ReportOptions, build_report
 from tests.doubles import (
     NEUTRAL_RATIONALE,
+    THREE_LEVELS,
     ParsedRequest,
     ProviderDouble,
     Script,
@@ -234,6 +238,79 @@ def test_three_level_bad_evidence_is_asked_again_and_overrides_recorded(
     # factory items: +2 (now partial) +1 -1 0, all MET otherwise: (1 + 1 - 1) / 3
     assert meta["decisions"][first_id] == "PARTIALLY_MET"
     assert sample.scores["rubric_judge"].value == pytest.approx(1 / 3)  # type: ignore[index]
+
+
+def three_level_pass(k: int, answer: str, item_id: str) -> str:
+    """Pass k of a scripted three-level judge: the default level, moved one level on a known
+    subset of items in the second pass."""
+    level = scripted_three_level(answer, item_id)
+    if k == 1 and h(item_id) % 3 == 0:
+        return THREE_LEVELS[(THREE_LEVELS.index(level) + 1) % 3]
+    return level
+
+
+def varying_three_level_judge() -> Any:
+    calls: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def judge(req: ParsedRequest) -> str:
+        parsed = req.judge
+        with lock:
+            k = calls[parsed.prompt]
+            calls[parsed.prompt] += 1
+        decisions = []
+        for item_id in parsed.item_ids:
+            level = three_level_pass(k, parsed.answer, item_id)
+            decisions.append(
+                {
+                    "item_id": item_id,
+                    "decision": level,
+                    "rationale": NEUTRAL_RATIONALE,
+                    "evidence": scripted_evidence(parsed.answer, item_id, level),
+                }
+            )
+        return json.dumps({"decisions": decisions})
+
+    return judge
+
+
+@pytest.mark.slow
+def test_three_level_repeated_judging_kappa_is_the_same_in_the_summary(
+    tmp_path: Path, provider_env: ProviderDouble
+) -> None:
+    """The summary's judge_kappa is the kappa Inspect shows: over the three levels."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=3)
+    provider_env.configure(script=Script(judge=varying_three_level_judge()))
+    task = bedside_tasks.guideline_adherence(
+        data_dir=str(release), grading="three_level", judge_passes=2
+    )
+    log = run(task, tmp_path / "logs")
+    cases = {c["case_id"]: c for c in read_cases(release, "guideline_adherence")}
+    rows = []
+    for sample in log.samples or []:
+        case = cases[str(sample.id)]
+        answer = scripted_answer("gpt-4.1-mini", case["prompt"])
+        meta = sample.scores["rubric_judge"].metadata  # type: ignore[index, union-attr]
+        assert set(meta) <= metadata_keys(ScoreMetadata)
+        assert {"judge_passes", "pass_decisions", "judgements", "match_values"} <= set(meta)
+        for item in case["rubric_items"]:
+            levels = [three_level_pass(k, answer, item["item_id"]) for k in range(2)]
+            rows.append([levels.count(level) for level in THREE_LEVELS])
+    expected = fleiss_kappa(rows)
+    metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
+    assert metrics["judge_kappa"].value == pytest.approx(expected)
+
+    result = build_report(
+        ReportOptions(log_paths=[str(tmp_path / "logs")], out_dir=tmp_path / "out"),
+        out=io.StringIO(),
+        err=io.StringIO(),
+    )
+    (summary,) = result.summaries
+    entry = summary["benchmarks"]["guideline_adherence"]
+    assert entry["judge_kappa"] == pytest.approx(expected)
+    assert entry["judge_kappa"] == pytest.approx(metrics["judge_kappa"].value)
+    assert entry["judge_agreement"] == pytest.approx(metrics["judge_agreement"].value)
 
 
 # ---- judge_check ---------------------------------------------------------------------------

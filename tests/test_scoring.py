@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
+from bedside_bench.contracts import RubricItem
 from bedside_bench.scoring import (
     F1Score,
     PointsScore,
-    RubricItem,
     case_score,
     f1_weighted_score,
     points_rubric_score,

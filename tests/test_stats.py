@@ -1,15 +1,14 @@
 """Known-answer tests for bedside_bench.stats.
 
 Expected intervals are computed independently here: explicit Python loops over the rows that a
-fresh ``default_rng(seed)`` draws, hand-written percentile interpolation, exact fractions for
-kappa, and hand arithmetic for degenerate inputs.
+fresh ``default_rng(seed)`` draws, hand-written percentile interpolation, and hand arithmetic for
+degenerate inputs.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -19,14 +18,11 @@ from bedside_bench.stats import (
     Interval,
     PairedResult,
     clear_resample_cache,
-    fleiss_kappa,
     macro_mean,
     paired_bootstrap,
     paired_bootstrap_single,
-    pass_fail_counts,
     percentile_bootstrap,
     stratified_bootstrap,
-    unanimous_fraction,
 )
 
 
@@ -391,106 +387,3 @@ def test_paired_rejects_empty_strata() -> None:
         paired_bootstrap([[0.1], [0.2], []])
     with pytest.raises(ValueError, match="differences is empty"):
         paired_bootstrap_single([])
-
-
-# ---------------------------------------------------------------------------------------------
-# Agreement statistics
-
-# Fleiss (1971) as reproduced on Wikipedia: 10 subjects, 14 raters, 5 categories, kappa 0.210.
-WIKIPEDIA_TABLE = [
-    [0, 0, 0, 0, 14],
-    [0, 2, 6, 4, 2],
-    [0, 0, 3, 5, 6],
-    [0, 3, 9, 2, 0],
-    [2, 2, 8, 1, 1],
-    [7, 7, 0, 0, 0],
-    [3, 2, 6, 3, 0],
-    [2, 5, 3, 2, 2],
-    [6, 5, 2, 1, 0],
-    [0, 2, 2, 3, 7],
-]
-
-
-def exact_fleiss(table: list[list[int]]) -> Fraction:
-    n_items, n = len(table), sum(table[0])
-    p_j = [Fraction(sum(row[j] for row in table), n_items * n) for j in range(len(table[0]))]
-    p_i = [Fraction(sum(c * c for c in row) - n, n * (n - 1)) for row in table]
-    p_bar = sum(p_i, Fraction(0)) / n_items
-    p_e = sum((p * p for p in p_j), Fraction(0))
-    return (p_bar - p_e) / (1 - p_e)
-
-
-def test_fleiss_kappa_wikipedia_example() -> None:
-    kappa = fleiss_kappa(np.array(WIKIPEDIA_TABLE))
-    assert kappa is not None
-    assert round(kappa, 3) == 0.210
-    assert kappa == pytest.approx(float(exact_fleiss(WIKIPEDIA_TABLE)), abs=1e-12)
-    # By hand: category totals 20, 28, 39, 21, 32 of 140 ratings, so P_e = 4170 / 19600
-    # (0.213); sum over items of (sum n_ij^2 - 14) = 688, so P-bar = 688 / (10 * 14 * 13) (0.378).
-    p_bar, p_e = Fraction(688, 1820), Fraction(4170, 19600)
-    assert kappa == pytest.approx(float((p_bar - p_e) / (1 - p_e)), abs=1e-12)
-    assert fleiss_kappa(WIKIPEDIA_TABLE) == kappa  # plain lists work too
-
-
-def test_fleiss_kappa_perfect_agreement_is_one() -> None:
-    assert fleiss_kappa([[3, 0], [0, 3], [3, 0]]) == 1.0
-
-
-def test_fleiss_kappa_undefined_when_one_category_takes_everything() -> None:
-    assert fleiss_kappa([[5, 0], [5, 0]]) is None
-    assert fleiss_kappa([[0, 2, 0]]) is None
-
-
-def test_fleiss_kappa_binary_hand_example() -> None:
-    # 4 items, 3 raters: [3,0] [2,1] [1,2] [0,3]
-    # p = (6/12, 6/12), P_e = 1/2; P_i = 1, 1/3, 1/3, 1 -> P-bar = 2/3; kappa = (2/3-1/2)/(1/2).
-    assert fleiss_kappa([[3, 0], [2, 1], [1, 2], [0, 3]]) == pytest.approx(1 / 3, abs=1e-15)
-
-
-def test_fleiss_kappa_worse_than_chance_is_negative() -> None:
-    # Each item split evenly between two raters: P-bar = 0, P_e = 1/2, kappa = -1.
-    assert fleiss_kappa([[1, 1], [1, 1]]) == -1.0
-
-
-@pytest.mark.parametrize(
-    ("ratings", "message"),
-    [
-        ([3, 0], "2-D"),
-        (np.zeros((0, 2)), "empty"),
-        ([[3, 0], [2, 0]], "same number of ratings"),
-        ([[1, 0], [0, 1]], "at least 2 ratings"),
-        ([[2.5, 0.5]], "whole-number"),
-        ([[3, -1]], "non-negative"),
-        ([[True, True]], "numeric counts"),
-    ],
-)
-def test_fleiss_kappa_rejects_bad_tables(ratings: object, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        fleiss_kappa(ratings)  # type: ignore[arg-type]
-
-
-def test_unanimous_fraction() -> None:
-    decisions = [[True, True, True], [False, False, False], [True, False, True], [True, True]]
-    assert unanimous_fraction(decisions) == 0.75
-    assert unanimous_fraction([[np.bool_(True), np.bool_(True)]]) == 1.0
-    assert unanimous_fraction([[True, False]]) == 0.0
-
-
-@pytest.mark.parametrize(
-    ("decisions", "message"),
-    [
-        ([], "empty"),
-        ([[True, True], [True]], "item 1 has 1 decision"),
-        ([[1, 1]], "must be booleans"),
-    ],
-)
-def test_unanimous_fraction_rejects_bad_input(decisions: object, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        unanimous_fraction(decisions)  # type: ignore[arg-type]
-
-
-def test_pass_fail_counts_feed_fleiss_kappa() -> None:
-    decisions = [[True, True, True], [True, True, False], [True, False, False], [False] * 3]
-    counts = pass_fail_counts(decisions)
-    assert counts.tolist() == [[3, 0], [2, 1], [1, 2], [0, 3]]
-    assert fleiss_kappa(counts) == pytest.approx(1 / 3, abs=1e-15)

@@ -16,6 +16,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
+from bedside_bench.contracts import TaskMetadata, metadata_keys
 from bedside_bench.protocol import PROTOCOL_VERSION
 from tests.doubles import (
     ProviderDouble,
@@ -74,6 +75,7 @@ def check_log_against_protocol(
     assert log.eval.metadata is not None
     assert log.eval.metadata["protocol_version"] == PROTOCOL_VERSION
     assert log.eval.metadata["grading_method"] == BENCHMARKS_BY_NAME[benchmark].grading_method
+    assert set(log.eval.metadata) <= metadata_keys(TaskMetadata)
     assert log.samples
     scores = []
     for sample in log.samples:

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from bedside_bench.contracts import RubricItem
 from bedside_bench.judge_reply import JudgeReplyError
-from bedside_bench.scoring import RubricItem, f1_weighted_score, points_rubric_score
+from bedside_bench.scoring import f1_weighted_score, points_rubric_score
 from bedside_bench.three_level import (
     ItemJudgement,
     apply_overrides,

@@ -1,7 +1,8 @@
 """What the human report says, as format-neutral blocks (pure functions).
 
 Markdown and HTML are rendered from the same blocks (`render.py`), so the two files can never
-disagree about a number.
+disagree about a number. Long because the report has many sections: one short function each,
+listed in `SECTIONS`, which is where a new section goes.
 """
 
 from __future__ import annotations

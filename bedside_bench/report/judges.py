@@ -8,7 +8,10 @@ paired stratified bootstrap of `bedside_bench.stats`); over all answer models, i
 agreement and Cohen's kappa for each pair of judges (Fleiss' kappa for three or more), per
 benchmark, overall and per item point value; and with two or more answer models, whether the
 ranking changes (Kendall's tau and the swapped pairs). Everything but `read_item_points` is a
-pure function of the run groups.
+pure function of the run groups; the report section it gives is in `judges_section.py`.
+
+Longer than most modules: the four parts of one `judges.json` document (judge sets, score
+effects, item agreement, ranking) share `JudgeSet` and the common-case lookup.
 """
 
 from __future__ import annotations
@@ -20,21 +23,23 @@ from typing import Any
 
 import numpy as np
 
+from bedside_bench.agreement import (
+    cohen_kappa,
+    fleiss_kappa,
+    kendall_tau,
+    pass_fail_counts,
+    unanimous_fraction,
+)
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
-from bedside_bench.report.document import Block, Bullets, Heading, Paragraph, Table, interval, num
 from bedside_bench.report.groups import GroupKey, RunGroup
 from bedside_bench.report.records import CaseRecord
 from bedside_bench.report.scorers import MIXED_PREFIX
 from bedside_bench.report.summary import BootstrapOptions
 from bedside_bench.stats import (
-    cohen_kappa,
-    fleiss_kappa,
-    kendall_tau,
     macro_mean,
     paired_bootstrap,
     paired_bootstrap_single,
-    pass_fail_counts,
     percentile_bootstrap,
     stratified_bootstrap,
 )
@@ -267,10 +272,9 @@ def _fleiss(rows: Sequence[ItemRow]) -> dict[str, Any]:
     if not rows:
         return {"n_items": 0, "unanimous": None, "kappa": None}
     decisions = [list(r.decisions) for r in rows]
-    unanimous = sum(1 for d in decisions if all(d) or not any(d)) / len(rows)
     return {
         "n_items": len(rows),
-        "unanimous": unanimous,
+        "unanimous": unanimous_fraction(decisions),
         "kappa": fleiss_kappa(pass_fail_counts(decisions)),
     }
 
@@ -467,120 +471,3 @@ def read_item_points(groups: Sequence[RunGroup]) -> dict[str, int]:
                     if isinstance(item, dict) and isinstance(item.get("points"), int):
                         points[str(item["item_id"])] = int(item["points"])
     return points
-
-
-def _cell(entry: Mapping[str, Any] | None) -> str:
-    if not entry or entry.get("mean") is None:
-        return "n/a"
-    return f"{num(entry['mean'])} {interval(entry['ci95'])} (n={entry['n']})"
-
-
-def _effect_cell(entry: Mapping[str, Any] | None) -> str:
-    if not entry or entry.get("b_minus_a") is None:
-        return "n/a"
-    mark = " *" if entry["excludes_zero"] else ""
-    return f"{num(entry['b_minus_a'], signed=True)} {interval(entry['ci95'])}{mark}"
-
-
-def _agree_cell(entry: Mapping[str, Any]) -> str:
-    if not entry["n_items"]:
-        return "n/a"
-    share = entry.get("agreement", entry.get("unanimous"))
-    return f"{num(share)} agree, kappa {num(entry['kappa'])} ({entry['n_items']} items)"
-
-
-def judges_section(document: Mapping[str, Any] | None) -> list[Block]:
-    """The report's section on judge dependence (empty without a judge comparison)."""
-    if document is None:
-        return []
-    blocks: list[Block] = [
-        Heading(2, "Judge dependence"),
-        Paragraph(
-            "The same answers judged by different judges. Means are over the cases every judge "
-            "completed; the judge effect is B minus A over the same answers with the paired "
-            "bootstrap (overall: stratified over benchmarks; * the interval excludes 0). "
-            f"Agreement is item-level; written to {JUDGES_FILE}."
-        ),
-    ]
-    for comp in document["comparisons"]:
-        judges = comp["judges"]
-        for model in comp["models"]:
-            present = [j for j in judges if j in model["judges"]]
-            header = (
-                "benchmark",
-                *present,
-                *(f"{e['b']} minus {e['a']}" for e in model["effects"]),
-            )
-            rows = []
-            for name in [*BENCHMARK_NAMES, "overall"]:
-                cells = [
-                    _cell(
-                        model["judges"][j]["overall"]
-                        if name == "overall"
-                        else model["judges"][j]["benchmarks"].get(name)
-                    )
-                    for j in present
-                ]
-                if name != "overall" and all(c == "n/a" for c in cells):
-                    continue
-                effects = [
-                    _effect_cell(e["overall"] if name == "overall" else e["benchmarks"].get(name))
-                    for e in model["effects"]
-                ]
-                rows.append((name, *cells, *effects))
-            blocks += [
-                Heading(3, f"{model['answer_model']}: scores by judge"),
-                Table(header, tuple(rows)),
-            ]
-        agreement = comp["agreement"]
-        entries = [(f"{p['a']} vs {p['b']}", p) for p in agreement["pairs"]]
-        if agreement["fleiss"]:
-            entries.append(("all judges (Fleiss)", agreement["fleiss"]))
-        keys = [
-            "overall",
-            *entries[0][1]["benchmarks"],
-            *(f"items {p}" for p in entries[0][1]["points"]),
-        ]
-        rows = []
-        for key in keys:
-            cells = []
-            for _, e in entries:
-                if key == "overall":
-                    entry = e["overall"]
-                elif key.startswith("items "):
-                    entry = e["points"].get(key[6:], {"n_items": 0})
-                else:
-                    entry = e["benchmarks"].get(key, {"n_items": 0})
-                cells.append(_agree_cell(entry))
-            rows.append((key, *cells))
-        blocks += [
-            Heading(3, "Item agreement between judges"),
-            Table(("items", *(label for label, _ in entries)), tuple(rows)),
-        ]
-        ranking = comp["ranking"]
-        if ranking is not None:
-            lines = [f"{j}: {' > '.join(order)}" for j, order in ranking["order"].items()]
-            for p in ranking["pairs"]:
-                swapped = "; ".join(f"{x} / {y}" for x, y in p["swapped"]) or "none"
-                lines.append(
-                    f"{p['a']} vs {p['b']}: Kendall's tau {num(p['kendall_tau'])}, "
-                    f"swapped pairs: {swapped}"
-                )
-            blocks += [
-                Heading(3, "Ranking of answer models by judge"),
-                Paragraph(
-                    f"Ranked by {ranking['basis']}. The ranking "
-                    + (
-                        "CHANGES with the judge."
-                        if ranking["changes"]
-                        else "is the same under every judge."
-                    )
-                ),
-                Bullets(tuple(lines)),
-            ]
-    if document["excluded"]:
-        blocks += [
-            Heading(3, "Left out of the judge comparison"),
-            Bullets(tuple(f"{e['group']}: {e['reason']}" for e in document["excluded"])),
-        ]
-    return blocks

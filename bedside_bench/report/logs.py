@@ -6,6 +6,9 @@ summaries carry each score's value and small metadata, which is all a summary ne
 them costs one member of the `.eval` zip per log instead of every sample. Full samples are read
 only where a summary cannot answer: repeated-judging decisions that Inspect thinned out of the
 summary (over 1 kB), and logs with invalidated samples.
+
+Longer than most modules: it is the report's one door to log files (headers, summaries, full
+samples, concurrency and progress), kept whole so that no other report module reads a log.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 from urllib.parse import unquote, urlsplit
 
 from inspect_ai.log import (
@@ -33,6 +36,13 @@ from inspect_ai.log import (
 from inspect_ai.model import ModelUsage
 
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
+from bedside_bench.contracts import (
+    GRADER_ROLE,
+    SCORER_NAME,
+    Decision,
+    ScoreMetadata,
+    TaskMetadata,
+)
 from bedside_bench.credentials import redact_credentials
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.epochs import reduce_epochs
@@ -47,8 +57,7 @@ from bedside_bench.report.scorers import (
 )
 from bedside_bench.report.usage import split_usage
 
-SCORER = "rubric_judge"
-GRADER_ROLE = "grader"
+SCORER = SCORER_NAME
 LOG_EXTENSIONS = (".eval", ".json")
 READ_CONCURRENCY = 8
 # sample fields a score does not need; skipping them keeps full-sample reads cheap
@@ -131,14 +140,17 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _pass_decisions(value: Any) -> tuple[Mapping[str, bool], ...] | None:
+def _pass_decisions(value: Any) -> tuple[Mapping[str, Decision], ...] | None:
+    """Each pass's {item_id: matched} (reference grading) or {item_id: level} (three-level)."""
     if not isinstance(value, list) or not value:
         return None
-    passes: list[Mapping[str, bool]] = []
+    passes: list[Mapping[str, Decision]] = []
     for entry in value:
-        if not isinstance(entry, dict) or not all(isinstance(v, bool) for v in entry.values()):
+        if not isinstance(entry, dict) or not all(
+            isinstance(v, bool | str) for v in entry.values()
+        ):
             return None
-        passes.append({str(k): bool(v) for k, v in entry.items()})
+        passes.append({str(k): v for k, v in entry.items()})
     return tuple(passes)
 
 
@@ -167,7 +179,8 @@ def case_record(
     if error is not None or score is None:
         return CaseRecord(case_id=case_id, score=None, error=error or f"no {scorer} score")
     value = _number(score.value)
-    meta: Mapping[str, Any] = score.metadata or {}
+    # a log's values are checked one by one below; the keys are the scorer's
+    meta = cast(ScoreMetadata, score.metadata or {})
     return CaseRecord(
         case_id=case_id,
         score=value,
@@ -220,7 +233,7 @@ def skip_reason(header: EvalLog) -> str | None:
 
 def header_record(location: str, header: EvalLog) -> LogRecord:
     """Everything a log says about its run, before any sample is read."""
-    metadata = header.eval.metadata or {}
+    metadata = cast(TaskMetadata, header.eval.metadata or {})
     benchmark = benchmark_of(header)
     assert benchmark is not None
     answer_model = header.eval.model

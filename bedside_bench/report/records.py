@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from bedside_bench.contracts import SCORER_NAME, Decision
 from bedside_bench.protocol import PROTOCOL_VERSION
 
 
@@ -63,8 +64,9 @@ class CaseRecord:
     judge_temperature: float | None = None
     answer_temperature: float | None = None
     judge_agreement: float | None = None
-    # one {item_id: matched} mapping per judge pass; None when not recorded or not read
-    pass_decisions: tuple[Mapping[str, bool], ...] | None = None
+    # one {item_id: matched} (or {item_id: level}) mapping per judge pass; None when not
+    # recorded or not read
+    pass_decisions: tuple[Mapping[str, Decision], ...] | None = None
     # the combined {item_id: matched} decisions, and the judge tokens the score recorded
     decisions: Mapping[str, bool] | None = None
     judge_usage: TokenUsage | None = None
@@ -115,7 +117,7 @@ class LogRecord:
     judge_usage: TokenUsage | None = field(default_factory=TokenUsage)
     # the score key read (a judge appended by `inspect score` is rubric_judge1, ...) and the
     # task whose answers were judged (a re-judged log names its source)
-    scorer: str = "rubric_judge"
+    scorer: str = SCORER_NAME
     answer_source: str = ""
     # (epoch, answer, judge) usage summed over the log's samples of each epoch
     usage_by_epoch: tuple[tuple[int, TokenUsage, TokenUsage | None], ...] = ()

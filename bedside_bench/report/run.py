@@ -21,7 +21,8 @@ from bedside_bench.report.document import (
     report_blocks,
 )
 from bedside_bench.report.groups import group_labels, group_records, group_slugs
-from bedside_bench.report.judges import JUDGES_FILE, cross_judge, judges_section, reference_groups
+from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
+from bedside_bench.report.judges_section import judges_section
 from bedside_bench.report.logs import read_records
 from bedside_bench.report.plot import forest_png
 from bedside_bench.report.render import terminal_table, to_html, to_markdown

@@ -14,9 +14,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bedside_bench.contracts import SCORER_NAME
 from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
 
-PRIMARY = "rubric_judge"
+PRIMARY = SCORER_NAME
 APPENDED_KEY = re.compile(r"^(?:[A-Za-z0-9_]+/)?rubric_judge-?\d+$")
 MIXED_PREFIX = "mixed: "
 USAGE_FIELDS = (

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from bedside_bench.agreement import pooled_kappa
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.protocol import (
     BOOTSTRAP_RESAMPLES,
@@ -23,13 +24,7 @@ from bedside_bench.protocol import (
 from bedside_bench.report.groups import SCOPE_REASONS, BenchmarkEvidence, RunGroup
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json
-from bedside_bench.stats import (
-    fleiss_kappa,
-    macro_mean,
-    pass_fail_counts,
-    percentile_bootstrap,
-    stratified_bootstrap,
-)
+from bedside_bench.stats import macro_mean, percentile_bootstrap, stratified_bootstrap
 
 PUBLIC_SPLIT_N = 25
 FULL_N = 50
@@ -57,21 +52,13 @@ def _mean(values: Iterable[float | None]) -> float | None:
 
 
 def judge_kappa(cases: Sequence[CaseRecord]) -> float | None:
-    """Fleiss' kappa over every rubric item of the cases: raters = judge passes, categories =
-    matched / unmatched. None when any case lacks usable per-pass decisions."""
-    items: list[list[bool]] = []
+    """The judge metric's kappa (`agreement.pooled_kappa`, decisions or levels) over the cases.
+    None when any case lacks usable per-pass decisions."""
     # with several epochs each epoch's answer is rated on its own: its items are subjects too
-    for record in (r for case in cases for r in (case.epoch_records or (case,))):
-        passes = record.pass_decisions
-        if not passes or len(passes) < 2:
-            return None
-        for item_id in passes[0]:
-            if not all(item_id in p for p in passes):
-                return None
-            items.append([p[item_id] for p in passes])
-    if not items:
+    records = [r for case in cases for r in (case.epoch_records or (case,))]
+    if any(not r.pass_decisions for r in records):
         return None
-    return fleiss_kappa(pass_fail_counts(items))
+    return pooled_kappa(r.pass_decisions for r in records if r.pass_decisions)
 
 
 def benchmark_entry(

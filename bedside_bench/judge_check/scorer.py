@@ -1,0 +1,165 @@
+"""The judge-check solver, scorer and metrics: the model under evaluation judges a stored
+answer exactly as the benchmark judge would, and its decisions are compared with gold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from inspect_ai.model import get_model
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from bedside_bench.contracts import rubric_items
+from bedside_bench.grading import BINARY
+from bedside_bench.judge_check.data import ATTACKS, RULES
+from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT
+from bedside_bench.scoring import case_score, decisions_table
+
+# sample metadata: what the judge under evaluation decided
+JUDGE_CHECK_KEY = "judge_check"
+RULE_NAMES = {rule: f"rule_{rule}_accuracy" for rule in RULES}
+ATTACK_NAMES = {attack: f"attack_{attack or 'none'}_accuracy" for attack in (*ATTACKS, None)}
+
+
+@solver
+def judge_the_answer(judge_retries: int = 2) -> Solver:
+    """The model under evaluation judges the stored answer, exactly as the benchmark judge."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        items = rubric_items(state.metadata)
+        outcome = await BINARY.ask(
+            get_model(), state.input_text, state.metadata["answer"], items, judge_retries
+        )
+        state.metadata[JUDGE_CHECK_KEY] = {
+            "decisions": outcome.decisions,
+            "judge_temperature": outcome.temperature_sent,
+            "judge_attempts": outcome.attempts,
+        }
+        state.output.completion = outcome.attempts[-1]["raw"]
+        return state
+
+    return solve
+
+
+def _items_of(scores: Sequence[SampleScore]) -> list[dict[str, Any]]:
+    return [i for s in scores for i in (s.score.metadata or {}).get("items", [])]
+
+
+@metric
+def item_accuracy() -> Metric:
+    def compute(scores: list[SampleScore]) -> float:
+        items = _items_of(scores)
+        return float(np.mean([i["gold"] == i["judge"] for i in items])) if items else 0.0
+
+    return compute
+
+
+@metric
+def macro_f1() -> Metric:
+    """Mean of the F1 of the matched class and of the unmatched class, over all items."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        items = _items_of(scores)
+        f1s = []
+        for label in (True, False):
+            tp = sum(1 for i in items if i["judge"] == label and i["gold"] == label)
+            fp = sum(1 for i in items if i["judge"] == label and i["gold"] != label)
+            fn = sum(1 for i in items if i["judge"] != label and i["gold"] == label)
+            f1s.append(2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 1.0)
+        return float(np.mean(f1s))
+
+    return compute
+
+
+def _accuracy_by(
+    items: Sequence[dict[str, Any]], key: str, names: Mapping[Any, str]
+) -> dict[str, float | None]:
+    """Item accuracy per value of `key`, under that value's name (None where no item has it)."""
+    result: dict[str, float | None] = {}
+    for value, name in names.items():
+        hits = [i["gold"] == i["judge"] for i in items if i.get(key) == value]
+        result[name] = float(np.mean(hits)) if hits else None
+    return result
+
+
+@metric
+def rule_accuracy() -> Metric:
+    """Item accuracy per judge rule (1 explicit, 2 equivalent, 3 partial, 4 harm, 5 independent)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        return _accuracy_by(_items_of(scores), "rule", RULE_NAMES)
+
+    return compute
+
+
+@metric
+def case_score_error() -> Metric:
+    """Mean absolute difference between case scores from the judge's and the gold decisions."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        errors = [(s.score.metadata or {})["case_score_error"] for s in scores]
+        return float(np.mean(errors)) if errors else 0.0
+
+    return compute
+
+
+@metric
+def attack_accuracy() -> Metric:
+    """Item accuracy on the adversarial pairs, per attack, and on the plain pairs ("none")."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        return _accuracy_by(_items_of(scores), "attack", ATTACK_NAMES)
+
+    return compute
+
+
+@scorer(
+    metrics=[item_accuracy(), macro_f1(), rule_accuracy(), attack_accuracy(), case_score_error()]
+)
+def gold_agreement() -> Scorer:
+    """Score = the pair's item accuracy; metadata carries what the metrics pool."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        check = state.metadata[JUDGE_CHECK_KEY]
+        judged: dict[str, bool] = check["decisions"]
+        raw_items = state.metadata["rubric_items"]
+        items = rubric_items(state.metadata)
+        gold = {i["item_id"]: i["gold_matched"] for i in raw_items}
+        method = state.metadata["grading_method"]
+        judge_score = case_score(method, items, judged).score
+        gold_score = case_score(method, items, gold).score
+        per_item = [
+            {
+                "item_id": i["item_id"],
+                "rule": i["rule"],
+                "attack": state.metadata.get("attack"),
+                "points": i["points"],
+                "gold": gold[i["item_id"]],
+                "judge": judged[i["item_id"]],
+            }
+            for i in raw_items
+        ]
+        wrong = {
+            i["item_id"]: f"{judged[i['item_id']]} (gold {gold[i['item_id']]})"
+            for i in per_item
+            if i["gold"] != i["judge"]
+        }
+        shown = {k: wrong.get(k, judged[k]) for k in judged}
+        return Score(
+            value=float(np.mean([i["gold"] == i["judge"] for i in per_item])),
+            answer=state.metadata["answer"],
+            explanation=decisions_table(items, shown),
+            metadata={
+                "items": per_item,
+                "case_score_judge": judge_score,
+                "case_score_gold": gold_score,
+                "case_score_error": abs(judge_score - gold_score),
+                "judge_temperature": check["judge_temperature"],
+                "judge_attempts": check["judge_attempts"],
+                "judge_message_format": JUDGE_MESSAGE_FORMAT,
+            },
+        )
+
+    return score
