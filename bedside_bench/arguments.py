@@ -1,8 +1,27 @@
-"""Argument types shared by the `bedside-bench` subcommands."""
+"""Argument types and subcommand registration shared by the `bedside-bench` subcommands."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import Any
+
+Subcommands = Any  # argparse's _SubParsersAction is private
+
+
+def add_command(
+    subcommands: Subcommands,
+    name: str,
+    help: str,
+    configure: Callable[[argparse.ArgumentParser], None],
+    handler: Callable[[argparse.Namespace], int],
+    description: str | None = None,
+) -> None:
+    """One subcommand: its parser (described by `configure`'s docstring unless a description
+    is given), its options and its handler."""
+    parser = subcommands.add_parser(name, help=help, description=description or configure.__doc__)
+    configure(parser)
+    parser.set_defaults(handler=handler)
 
 
 def positive_int(text: str) -> int:

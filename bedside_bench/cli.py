@@ -10,14 +10,12 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from bedside_bench.arguments import non_negative_int, positive_int
+from bedside_bench.arguments import Subcommands, add_command, non_negative_int, positive_int
 from bedside_bench.data_cli import register as add_data_command
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from bedside_bench.rejudge import register as add_rejudge_command
 
-Subcommands = Any  # argparse's _SubParsersAction is private
 EXIT_USAGE = 1
 
 
@@ -85,13 +83,13 @@ def run_report_command(args: argparse.Namespace) -> int:
 
 
 def add_report_command(subcommands: Subcommands) -> None:
-    parser = subcommands.add_parser(
+    add_command(
+        subcommands,
         "report",
-        help="summarise Inspect logs of the ten tasks",
-        description=configure_report_parser.__doc__,
+        "summarise Inspect logs of the ten tasks",
+        configure_report_parser,
+        run_report_command,
     )
-    configure_report_parser(parser)
-    parser.set_defaults(handler=run_report_command)
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bedside_bench.arguments import Subcommands, add_command
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from bedside_bench.releases import KNOWN_RELEASES
 from bedside_bench.sources import DATA_ENV_VAR, DataSource, cached_snapshot
@@ -25,7 +26,6 @@ from bedside_bench.sources import DATA_ENV_VAR, DataSource, cached_snapshot
 PROG = "bedside-bench data"
 EXIT_OK = 0
 EXIT_INVALID = 1
-Subcommands = Any  # argparse's _SubParsersAction is private
 
 
 def known_release_description(name: str) -> str | None:
@@ -309,10 +309,10 @@ def run_data_command(args: argparse.Namespace) -> int:
 
 def register(subcommands: Subcommands) -> None:
     """Add `data` to `bedside-bench` (listed in cli.py's COMMANDS)."""
-    parser = subcommands.add_parser(
+    add_command(
+        subcommands,
         "data",
-        help="check, pull and locate the release; export results",
-        description=configure_parser.__doc__,
+        "check, pull and locate the release; export results",
+        configure_parser,
+        run_data_command,
     )
-    configure_parser(parser)
-    parser.set_defaults(handler=run_data_command)

@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bedside_bench.arguments import positive_int
+from bedside_bench.arguments import Subcommands, add_command, positive_int
 from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
 
 if TYPE_CHECKING:
@@ -39,8 +39,6 @@ EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_INCOMPLETE = 3  # some cases could not be judged; rerun the command to try them again
 SampleKey = tuple[str, int]
-
-Subcommands = Any  # argparse's _SubParsersAction is private
 
 
 class RejudgeError(RuntimeError):
@@ -550,10 +548,11 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def register(subcommands: Subcommands) -> None:
-    parser = subcommands.add_parser(
+    add_command(
+        subcommands,
         "rejudge",
-        help="judge stored answers again with another judge (no answer calls)",
+        "judge stored answers again with another judge (no answer calls)",
+        configure_parser,
+        run_command,
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
-    configure_parser(parser)
-    parser.set_defaults(handler=run_command)

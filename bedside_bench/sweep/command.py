@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from bedside_bench.arguments import non_negative_int, positive_int
+from bedside_bench.arguments import Subcommands, add_command, non_negative_int, positive_int
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
@@ -29,8 +29,6 @@ from bedside_bench.sweep.options import (
 from bedside_bench.sweep.recovery import complete_runs
 from bedside_bench.sweep.run import EXIT_ERROR, EXIT_INTERRUPTED, run_sweep
 from bedside_bench.sweep.shard import Shard
-
-Subcommands = Any  # argparse's _SubParsersAction is private
 
 
 def _shard(text: str) -> Shard:
@@ -283,13 +281,13 @@ def sweep_and_exit(args: argparse.Namespace) -> int:
 
 def register(subparsers: Subcommands) -> None:
     """Add the `sweep` subcommand to `bedside-bench` (call from cli.py's COMMANDS)."""
-    parser = subparsers.add_parser(
+    add_command(
+        subparsers,
         "sweep",
-        help="several models, all benchmarks, one resumable eval set, then the report",
-        description=configure_parser.__doc__,
+        "several models, all benchmarks, one resumable eval set, then the report",
+        configure_parser,
+        sweep_and_exit,
     )
-    configure_parser(parser)
-    parser.set_defaults(handler=sweep_and_exit)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
