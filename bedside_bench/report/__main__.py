@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bedside_bench.cli import configure_report_parser, run_report_command
+from bedside_bench.report_cli import configure_report_parser, run_report_command
 
 
 def main(argv: Sequence[str] | None = None) -> int:
