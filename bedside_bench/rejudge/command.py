@@ -1,0 +1,90 @@
+"""The `bedside-bench rejudge` subcommand: its options, its printed outcome and exit code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bedside_bench.arguments import Subcommands, add_command, positive_int
+from bedside_bench.rejudge.plan import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
+from bedside_bench.rejudge.run import rejudge
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_INCOMPLETE = 3  # some cases could not be judged; rerun the command to try them again
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "log_paths", nargs="+", metavar="LOG_PATH", help="Inspect log files or directories"
+    )
+    parser.add_argument("--judge", required=True, help="the judge model, e.g. openai/gpt-5.6-sol")
+    parser.add_argument(
+        "--judge-passes",
+        type=positive_int,
+        default=None,
+        help="independent judge calls per answer (default: as the source log)",
+    )
+    parser.add_argument(
+        "--failed-only",
+        action="store_true",
+        help="judge only the cases whose judge failed (their answers are reused)",
+    )
+    parser.add_argument(
+        "--output-dir",
+        default="logs/rejudge",
+        help="where the new logs go (default: logs/rejudge); the sources are never changed",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        type=positive_int,
+        default=CHECKPOINT_SAMPLES,
+        help=f"write the new log after this many cases (default: {CHECKPOINT_SAMPLES})",
+    )
+    parser.add_argument(
+        "--display", default="none", choices=("full", "rich", "plain", "log", "none")
+    )
+
+
+def run_command(args: argparse.Namespace) -> int:
+    options = RejudgeOptions(
+        log_paths=args.log_paths,
+        judge=args.judge,
+        judge_passes=args.judge_passes,
+        failed_only=args.failed_only,
+        output_dir=args.output_dir,
+        checkpoint=args.checkpoint,
+        display=args.display,
+    )
+    try:
+        outcomes = rejudge(options)
+    except (RejudgeError, FileNotFoundError) as ex:
+        print(f"{PROG}: error: {ex}", file=sys.stderr)
+        return EXIT_ERROR
+    failed = 0
+    for o in outcomes:
+        if o.skipped:
+            print(f"{PROG}: skipped {o.source}: {o.skipped}", file=sys.stderr)
+            continue
+        print(
+            f"{o.source}: judged {o.judged}, already judged {o.already_done}, "
+            f"failed {len(o.failed)} -> {o.output}"
+        )
+        for line in o.failed:
+            print(f"  failed: {line}", file=sys.stderr)
+        failed += len(o.failed)
+    return EXIT_INCOMPLETE if failed else EXIT_OK
+
+
+def register(subcommands: Subcommands) -> None:
+    from bedside_bench import rejudge as package  # loaded by now; its docstring describes it
+
+    doc = package.__doc__
+    add_command(
+        subcommands,
+        "rejudge",
+        "judge stored answers again with another judge (no answer calls)",
+        configure_parser,
+        run_command,
+        description=doc.split("\n\n")[0] if doc else None,
+    )

@@ -1,0 +1,157 @@
+"""The new log of a re-judge: its header, its judged and carried samples, and its atomic write."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
+from bedside_bench.rejudge.plan import METADATA_KEY
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog, EvalSample
+    from inspect_ai.model import ModelUsage
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat()
+
+
+def _sum_usage(parts: Sequence[dict[str, ModelUsage]]) -> dict[str, ModelUsage]:
+    from inspect_ai.model import ModelUsage
+
+    total: dict[str, ModelUsage] = {}
+    for part in parts:
+        for model, u in part.items():
+            total[model] = total.get(model, ModelUsage()) + u
+    return total
+
+
+def finish_sample(
+    sample: EvalSample, failure: BaseException | None, usage: dict[str, ModelUsage]
+) -> EvalSample:
+    """The judged sample as the new log keeps it: its error (if the judge failed) and the
+    tokens this judging spent (the answer's tokens belong to the source log)."""
+    from inspect_ai._util.error import EvalError
+
+    total = sum(usage.values(), start=_empty_usage())
+    sample.model_usage = dict(usage)
+    sample.role_usage = {GRADER_ROLE: total} if usage else {}
+    if failure is None:
+        sample.error = None
+    else:
+        message = f"judge failed while re-judging: {type(failure).__name__}: {failure}"
+        sample.error = EvalError(message=message, traceback="", traceback_ansi="")
+        sample.scores = {k: v for k, v in (sample.scores or {}).items() if k != SCORER_NAME}
+    return sample
+
+
+def _empty_usage() -> ModelUsage:
+    from inspect_ai.model import ModelUsage
+
+    return ModelUsage()
+
+
+def carried(sample: EvalSample) -> EvalSample:
+    """A source sample copied as is (no answer to judge): its tokens stay with the source."""
+    return sample.model_copy(update={"model_usage": {}, "role_usage": {}})
+
+
+def new_header(
+    source: EvalLog,
+    source_location: str,
+    judge: str,
+    options: dict[str, Any],
+    failed_only: bool,
+    started_at: str,
+) -> EvalLog:
+    """The source header with a new identity, the new judge and the provenance of answers."""
+    import shortuuid
+    from inspect_ai.model import GenerateConfig, ModelConfig
+
+    from bedside_bench.report.logs import display_location
+
+    header = source.model_copy(deep=True, update={"samples": None})
+    header.eval.eval_id = shortuuid.uuid()
+    header.eval.run_id = shortuuid.uuid()
+    # a new task id: the report takes usage from the newest log of each task id
+    header.eval.task_id = shortuuid.uuid()
+    header.eval.created = started_at
+    roles = dict(header.eval.model_roles or {})
+    roles[GRADER_ROLE] = ModelConfig(model=judge, config=GenerateConfig())
+    header.eval.model_roles = roles
+    header.eval.task_args = {
+        **(header.eval.task_args or {}),
+        "judge_model": judge,
+        "judge_passes": options["judge_passes"],
+    }
+    header.eval.metadata = {
+        **(header.eval.metadata or {}),
+        "judge_passes": options["judge_passes"],
+        METADATA_KEY: {
+            "source_log": display_location(source_location),
+            "source_eval_id": source.eval.eval_id,
+            "source_task_id": source.eval.task_id,
+            "judge": judge,
+            "failed_only": failed_only,
+        },
+    }
+    header.stats.started_at = started_at
+    return header
+
+
+def assemble(
+    header: EvalLog,
+    samples: list[EvalSample],
+    scorers: Any,
+    failed: int,
+) -> EvalLog:
+    """Header plus samples, with usage, metrics and status recomputed from the samples."""
+    from inspect_ai._util.error import EvalError
+    from inspect_ai.log import recompute_metrics
+
+    log = header.model_copy(update={"samples": samples})
+    log.eval.scorers = scorers
+    usage = _sum_usage([s.model_usage for s in samples])
+    log.stats.model_usage = usage
+    judge_total = sum(usage.values(), start=_empty_usage())
+    log.stats.role_usage = {GRADER_ROLE: judge_total} if usage else {}
+    log.stats.completed_at = utc_now()
+    if log.results is not None:
+        log.results.total_samples = len(samples)
+        log.results.completed_samples = sum(1 for s in samples if s.error is None)
+    if any(s.scores for s in samples):
+        recompute_metrics(log)
+    log.status = "error" if failed else "success"
+    log.error = (
+        EvalError(
+            message=f"{failed} case(s) could not be judged; rerun the command to try them again",
+            traceback="",
+            traceback_ansi="",
+        )
+        if failed
+        else None
+    )
+    return log
+
+
+def write_log(log: EvalLog, location: str) -> None:
+    """Local files are replaced atomically, so a kill never leaves half a log behind."""
+    from inspect_ai.log import write_eval_log
+
+    if "://" in location:
+        write_eval_log(log, location)
+        return
+    folder = os.path.dirname(os.path.abspath(location))
+    os.makedirs(folder, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, suffix=".eval", prefix=".rejudge-")
+    os.close(fd)
+    try:
+        write_eval_log(log, temp)
+        os.replace(temp, location)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)

@@ -1,0 +1,115 @@
+"""Which logs and cases a re-judge takes, and what an earlier run already judged."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bedside_bench.contracts import SCORER_NAME
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog, EvalSample
+
+PROG = "bedside-bench rejudge"
+METADATA_KEY = "rejudge"
+CHECKPOINT_SAMPLES = 25
+SampleKey = tuple[str, int]
+
+
+class RejudgeError(RuntimeError):
+    """A problem with the inputs, reported as one line."""
+
+
+@dataclass(frozen=True)
+class RejudgeOptions:
+    log_paths: Sequence[str]
+    judge: str
+    judge_passes: int | None = None  # None: as the source log was judged
+    failed_only: bool = False
+    output_dir: str = "logs/rejudge"
+    checkpoint: int = CHECKPOINT_SAMPLES
+    display: str = "none"
+
+
+@dataclass
+class LogOutcome:
+    source: str
+    output: str
+    judged: int = 0
+    already_done: int = 0
+    failed: list[str] = field(default_factory=list)
+    skipped: str | None = None
+
+
+def sample_key(sample: EvalSample) -> SampleKey:
+    return (str(sample.id), sample.epoch)
+
+
+def has_answer(sample: EvalSample) -> bool:
+    """The answer call finished (an empty answer is still an answer, scored as such)."""
+    return bool(sample.output and sample.output.choices)
+
+
+def rubric_score(sample: EvalSample) -> Any:
+    return (sample.scores or {}).get(SCORER_NAME)
+
+
+def judged_ok(sample: EvalSample, judge: str) -> bool:
+    """Scored without error by `judge` (the judge the score itself names)."""
+    score = rubric_score(sample)
+    if sample.error is not None or score is None:
+        return False
+    return (score.metadata or {}).get("judge_model") == judge
+
+
+def judge_failed(sample: EvalSample) -> bool:
+    """The answer is there but no rubric score is: the judge (not the answer) failed."""
+    return has_answer(sample) and (sample.error is not None or rubric_score(sample) is None)
+
+
+def output_name(source: str, judge: str, passes: int, failed_only: bool) -> str:
+    """One output file per (source log, judge, passes, mode): what makes a rerun resume."""
+    from bedside_bench.report.groups import slug
+
+    stem = Path(source.rstrip("/").rsplit("/", 1)[-1]).stem
+    tail = f"-p{passes}" if passes > 1 else ""
+    mode = "-failed" if failed_only else ""
+    return f"{stem}-rejudge-{slug(judge)}{tail}{mode}.eval"
+
+
+def to_judge(
+    source: Sequence[EvalSample], done: set[SampleKey], failed_only: bool
+) -> list[EvalSample]:
+    wanted = [s for s in source if (judge_failed(s) if failed_only else has_answer(s))]
+    return [s for s in wanted if sample_key(s) not in done]
+
+
+def newest_per_task(headers: Sequence[tuple[str, EvalLog]]) -> list[str]:
+    """One log per Inspect task id: a retried task's newest log holds all its samples, so its
+    older logs would only be judged twice."""
+    best: dict[str, tuple[str, str]] = {}
+    for location, header in headers:
+        key = header.eval.task_id or location
+        started = header.stats.started_at or header.eval.created or ""
+        if key not in best or started > best[key][0]:
+            best[key] = (started, location)
+    chosen = {loc for _, loc in best.values()}
+    return [loc for loc, _ in headers if loc in chosen]
+
+
+async def source_logs(options: RejudgeOptions) -> list[str]:
+    from inspect_ai.log import read_eval_log_async
+
+    from bedside_bench.report.logs import resolve_locations
+
+    out = os.path.abspath(options.output_dir) if "://" not in options.output_dir else None
+    locations = [
+        loc
+        for loc in await resolve_locations(options.log_paths)
+        if not (out and os.path.abspath(loc).startswith(out + os.sep))
+    ]
+    headers = [(loc, await read_eval_log_async(loc, header_only=True)) for loc in locations]
+    return newest_per_task(headers)

@@ -1,0 +1,224 @@
+"""Scoring stored samples through Inspect's `score_async`, one log after another, checkpointed."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from typing import TYPE_CHECKING, Any
+
+from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
+from bedside_bench.rejudge.output import (
+    assemble,
+    carried,
+    finish_sample,
+    new_header,
+    utc_now,
+    write_log,
+)
+from bedside_bench.rejudge.plan import (
+    PROG,
+    LogOutcome,
+    RejudgeError,
+    RejudgeOptions,
+    SampleKey,
+    judge_failed,
+    judged_ok,
+    output_name,
+    sample_key,
+    source_logs,
+    to_judge,
+)
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog, EvalSample
+    from inspect_ai.model import Model, ModelUsage
+    from inspect_ai.scorer import Scorer
+
+
+def _usage_of(events: Sequence[Any]) -> dict[str, ModelUsage]:
+    from inspect_ai.event import ModelEvent
+    from inspect_ai.model import ModelUsage
+
+    usage: dict[str, ModelUsage] = {}
+    for event in events:
+        if isinstance(event, ModelEvent) and event.output.usage is not None:
+            usage[event.model] = usage.get(event.model, ModelUsage()) + event.output.usage
+    return usage
+
+
+def capturing(
+    inner: Scorer,
+    failures: dict[SampleKey, BaseException],
+    usage: dict[SampleKey, dict[str, ModelUsage]],
+) -> Scorer:
+    """`inner`, but a judge that fails ends only its own case (Inspect's `score_async` would
+    stop every case on the first exception); every call's tokens are kept, failed or not."""
+    from inspect_ai._util.registry import (
+        REGISTRY_INFO,
+        REGISTRY_PARAMS,
+        registry_info,
+        registry_params,
+    )
+    from inspect_ai.log import transcript
+    from inspect_ai.scorer import Score, Target
+    from inspect_ai.solver import TaskState
+
+    async def score(state: TaskState, target: Target) -> Score | None:
+        key = (str(state.sample_id), state.epoch)
+        start = transcript().history.event_count
+        try:
+            return await inner(state, target)
+        except Exception as ex:
+            failures[key] = ex
+            return None
+        finally:
+            usage[key] = _usage_of(transcript().history.events_from(start))
+
+    # the same registry identity, so the score is keyed and recorded as rubric_judge
+    setattr(score, REGISTRY_INFO, registry_info(inner))
+    setattr(score, REGISTRY_PARAMS, registry_params(inner))
+    return score
+
+
+def scorer_options(source: EvalLog, judge: str, passes: int | None) -> dict[str, Any]:
+    """The source run's scorer options, with the new judge (and passes, when given)."""
+    from bedside_bench.scorer import DEFAULT_OPTIONS
+
+    recorded: dict[str, Any] = {}
+    for entry in source.eval.scorers or []:
+        if entry.name.rsplit("/", 1)[-1] == SCORER_NAME:
+            recorded = dict(entry.options or {})
+            break
+    metadata = source.eval.metadata or {}
+    options = {k: recorded.get(k, metadata.get(k, v)) for k, v in DEFAULT_OPTIONS.items()}
+    options["judge_model"] = judge
+    if passes is not None:
+        options["judge_passes"] = passes
+    return options
+
+
+async def judge_samples(
+    header: EvalLog,
+    samples: list[EvalSample],
+    judge: Model,
+    options: dict[str, Any],
+    display: str,
+) -> tuple[EvalLog, dict[SampleKey, BaseException], dict[SampleKey, dict[str, ModelUsage]]]:
+    """Score `samples` (copies) with Inspect's `score_async`, overwriting their scores."""
+    from inspect_ai._eval.score import score_async
+    from inspect_ai.util._display import init_display_type
+
+    from bedside_bench.scorer import rubric_judge
+
+    failures: dict[SampleKey, BaseException] = {}
+    usage: dict[SampleKey, dict[str, ModelUsage]] = {}
+    work = header.model_copy(update={"samples": [deepcopy(s) for s in samples]})
+    init_display_type(display)
+    scored = await score_async(
+        work,
+        [capturing(rubric_judge(**options), failures, usage)],
+        model=judge,  # the answer model is never even created
+        model_roles={GRADER_ROLE: judge},
+        action="overwrite",
+        copy=False,
+    )
+    return scored, failures, usage
+
+
+def _exists(location: str) -> bool:
+    from inspect_ai._util.file import filesystem
+
+    return bool(filesystem(location).exists(location))
+
+
+async def rejudge_log(
+    location: str, options: RejudgeOptions, judge: Model, say: Callable[[str], None]
+) -> LogOutcome:
+    from inspect_ai.log import read_eval_log_async
+
+    from bedside_bench.report.logs import display_location, skip_reason
+
+    shown = display_location(location)
+    source = await read_eval_log_async(location)
+    reason = skip_reason(source)
+    if reason is not None:
+        return LogOutcome(shown, "", skipped=reason)
+    opts = scorer_options(source, options.judge, options.judge_passes)
+    name = output_name(location, options.judge, opts["judge_passes"], options.failed_only)
+    output = options.output_dir.rstrip("/") + "/" + name
+    outcome = LogOutcome(shown, display_location(output))
+
+    previous = await read_eval_log_async(output) if _exists(output) else None
+    kept: dict[SampleKey, EvalSample] = {}
+    if previous is not None:
+        kept = {sample_key(s): s for s in previous.samples or []}
+    done = {k for k, s in kept.items() if judged_ok(s, str(judge))}
+    outcome.already_done = len(done)
+    pending = to_judge(source.samples or [], done, options.failed_only)
+    if not pending:
+        return outcome  # nothing (left) to judge: no new log
+
+    started = previous.stats.started_at if previous is not None else utc_now()
+    header = new_header(source, location, options.judge, opts, options.failed_only, started)
+    if previous is not None:  # keep the identity of the log being resumed
+        header.eval = previous.eval.model_copy(deep=True)
+    order = [
+        sample_key(s)
+        for s in source.samples or []
+        if (judge_failed(s) if options.failed_only else True) or sample_key(s) in kept
+    ]
+    by_key = {sample_key(s): carried(s) for s in source.samples or []}
+    scorers = previous.eval.scorers if previous is not None else None
+
+    for start in range(0, len(pending), options.checkpoint):
+        chunk = pending[start : start + options.checkpoint]
+        scored, failures, usage = await judge_samples(source, chunk, judge, opts, options.display)
+        scorers = scored.eval.scorers
+        for sample in scored.samples or []:
+            key = sample_key(sample)
+            kept[key] = finish_sample(sample, failures.get(key), usage.get(key, {}))
+            if key in failures:
+                outcome.failed.append(f"{sample.id}: {failures[key]}")
+            else:
+                outcome.judged += 1
+        samples = [kept.get(k, by_key[k]) for k in order]
+        failed = sum(1 for s in samples if s.error is not None)
+        write_log(assemble(header, samples, scorers, failed), output)
+        say(f"{PROG}: {shown}: {start + len(chunk)}/{len(pending)} cases judged -> {output}")
+    return outcome
+
+
+async def rejudge_async(
+    options: RejudgeOptions, say: Callable[[str], None] | None = None
+) -> list[LogOutcome]:
+    from inspect_ai.model import get_model
+
+    from bedside_bench.credentials import CredentialError, apply_aliases, check_credentials, redact
+
+    say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+    apply_aliases()
+    try:
+        check_credentials([], options.judge)  # before any log is read or any call is made
+        judge = get_model(options.judge)
+    except CredentialError as ex:
+        raise RejudgeError(str(ex)) from ex
+    except Exception as ex:  # an unknown provider or model name
+        raise RejudgeError(f"cannot use judge {options.judge!r}: {redact(str(ex))}") from ex
+    locations = await source_logs(options)
+    if not locations:
+        raise RejudgeError(f"no Inspect logs in {', '.join(options.log_paths)}")
+    # one log after another: each log's cases are judged concurrently by `score_async`, and
+    # Inspect's scoring context (display, transcript, task context) is not meant to be shared
+    # by several concurrent `score_async` calls
+    return [await rejudge_log(loc, options, judge, say) for loc in locations]
+
+
+def rejudge(options: RejudgeOptions) -> list[LogOutcome]:
+    import anyio
+    from inspect_ai._util._async import configured_async_backend
+    from inspect_ai._util.platform import platform_init
+
+    platform_init()
+    return anyio.run(functools.partial(rejudge_async, options), backend=configured_async_backend())
