@@ -1,5 +1,8 @@
 """`bedside-bench data`: the release files and the results, without a model or an API key.
 
+One module past 300 lines because its four subcommands share one parser and one error type,
+and each is a short handler over work done elsewhere (`sources`, `dataset`, `export`).
+
 - `check [PATH]` validates a release tree as a run would (every case of the ten benchmarks)
   and says whether its digest is a known release;
 - `pull [--revision R]` puts the pinned Hugging Face snapshot in the normal cache, so later

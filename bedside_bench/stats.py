@@ -1,6 +1,9 @@
 """Bootstrap intervals for BedsideBench (grading protocol section 4); agreement statistics are
 in `bedside_bench.agreement`.
 
+One module past 300 lines because the bootstrap functions and the index cache they share
+implement one reproducibility contract (the exact draws below), best read and changed together.
+
 Everything here is a pure function of its inputs: plain arrays or lists in, floats and frozen
 dataclasses out, no I/O. The bootstrap algorithms are specified exactly, including the random
 draws, so that anyone with the same numpy version can reproduce every reported number bit for

@@ -1,0 +1,76 @@
+"""A run group's scope (full, smoke or partial, and why) and its release case counts, as the
+summary records them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bedside_bench.report.groups import SCOPE_REASONS, RunGroup
+
+
+def release_case_counts(group: RunGroup) -> dict[str, int] | None:
+    """The newest log's count of cases per benchmark in the release (None: not recorded)."""
+    for log in reversed(group.logs):
+        if log.release_case_counts is not None:
+            return dict(log.release_case_counts)
+    return None
+
+
+def release_counts_text(counts: Mapping[str, int] | None) -> str:
+    if counts is None:
+        return "not recorded"
+    return ", ".join(f"{name} {n}" for name, n in counts.items()) or "none"
+
+
+def _limits_text(limits: Sequence[str]) -> str:
+    return ", ".join(f"--limit {v}" for v in limits)
+
+
+def scope_words(scope: Mapping[str, Any]) -> str:
+    """The scope in one line: full, or how many of how many cases ran and why not all."""
+    run, total = scope["cases_run"], scope["cases_in_benchmarks"]
+    of = f"{run} of {total}" if total is not None else f"{run} of an unrecorded number of"
+    missing = scope["missing_benchmarks"]
+    present = 10 - len(missing)
+    if scope["full"]:
+        return f"full: all {run} cases of the ten benchmarks ran"
+    why = []
+    for reason in scope["reasons"]:
+        if reason == "smoke":
+            why.append("smoke run, one case per benchmark")
+        elif reason == "limit":
+            why.append(_limits_text(scope["limits"]) or "--limit")
+        elif reason == "sample_id":
+            why.append("--sample-id")
+        else:
+            why.append("cause not recorded in the logs")
+    if missing:
+        why.append(f"{len(missing)} benchmark(s) not run: {', '.join(missing)}")
+    kind = "smoke" if "smoke" in scope["reasons"] else "partial"
+    where = f" of the {present} benchmark(s) run" if missing else ""
+    return f"{kind}: {of} cases ran{where} ({'; '.join(why)})"
+
+
+def scope_json(group: RunGroup) -> dict[str, Any]:
+    benchmarks: dict[str, Any] = {}
+    for name, b in group.benchmarks.items():
+        benchmarks[name] = {
+            "cases_run": b.cases_run,
+            "cases_in_benchmark": b.cases_in_benchmark,
+            "full": b.full,
+            "reasons": list(b.scope_reasons),
+        }
+    totals = [b.cases_in_benchmark for b in group.benchmarks.values()]
+    reasons = {r for b in group.benchmarks.values() for r in b.scope_reasons}
+    scope: dict[str, Any] = {
+        "full": group.full_scope,
+        "cases_run": sum(b.cases_run for b in group.benchmarks.values()),
+        "cases_in_benchmarks": None if None in totals else sum(t for t in totals if t),
+        "reasons": [r for r in SCOPE_REASONS if r in reasons],
+        "limits": list(dict.fromkeys(v for b in group.benchmarks.values() for v in b.limits)),
+        "missing_benchmarks": group.missing_benchmarks,
+        "benchmarks": benchmarks,
+    }
+    scope["description"] = scope_words(scope)
+    return scope
