@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from inspect_ai.model import Model, ModelUsage, get_model
 from inspect_ai.model._model import active_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
+from inspect_ai.util import display_type
 
 from bedside_bench.agreement import unanimous_share
 from bedside_bench.contracts import (
@@ -61,6 +63,9 @@ def preflight_judge(judge_model: str) -> Model | None:
             f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
             "or -T judge_model=..."
         )
+        if display_type() == "none":
+            # Inspect prints nothing of a PrerequisiteError under --display none
+            print(message, file=sys.stderr, flush=True)
         # Inspect prints a PrerequisiteError as a message, without a traceback
         raise PrerequisiteError(message) from ex
 

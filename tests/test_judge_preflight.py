@@ -28,10 +28,14 @@ def judge_error_lines(output: str, judge: str) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", ["eval", "eval-set"])
+@pytest.mark.parametrize(
+    ("command", "display"), [("eval", "plain"), ("eval-set", "plain"), ("eval", "none")]
+)
 def test_default_judge_without_key_stops_before_any_answer(
-    tmp_path: Path, provider_double: ProviderDouble, command: str
+    tmp_path: Path, provider_double: ProviderDouble, command: str, display: str
 ) -> None:
+    """Under `--display none` Inspect prints no prerequisite error at all; ours still says
+    why the run stopped."""
     release = tmp_path / "release"
     write_release(release, per_benchmark=2)
     result = run_cli(
@@ -46,7 +50,7 @@ def test_default_judge_without_key_stops_before_any_answer(
             "--log-dir",
             str(tmp_path / "logs"),
             "--display",
-            "plain",
+            display,
         ],
         cwd=tmp_path,
         env=env_without_openai_key(provider_double),
