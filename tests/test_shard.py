@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.sweep import Shard, all_runs, shard_runs
 from tests.doubles import ProviderDouble
 from tests.release_factory import write_release
+from tests.s3_server import S3Server
 from tests.test_sweep import (
     assert_scored_once,
     expected_scores,
@@ -136,3 +138,87 @@ def test_three_shards_at_once_do_all_of_a_sweep_once(
     for model in MODELS:
         for key in ("cases_completed", "cases_failed", "complete", "benchmarks", "overall"):
             assert sharded[model][key] == alone[model][key], (model, key)
+
+
+@pytest.mark.slow
+def test_three_shards_at_once_into_an_s3_store(
+    tmp_path: Path, provider_double: ProviderDouble, s3_server: S3Server
+) -> None:
+    """The multi-machine recipe on a real S3-compatible server: three shard processes at once
+    into one `s3://` store ask every case once; a whole sweep on the store then makes no call,
+    and its report equals the report of a local copy of the store."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    env = sweep_env(provider_double, tmp_path)
+    store = s3_server.url("team/shards")
+    benchmarks = ("drug_safety", "safety_diagnostic")
+    command = sweep_args(
+        MODELS,
+        store,  # type: ignore[arg-type]
+        "--judge",
+        "openai/gpt-4.1",
+        "--benchmarks",
+        ",".join(benchmarks),
+        "--report-dir",
+        str(tmp_path / "report-s3"),
+        data_dir=release,
+    )
+    processes = [
+        subprocess.Popen(
+            [*sweep_command(), *command, "--shard", f"{k}/3"],
+            env=env,
+            cwd=tmp_path,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for k in (1, 2, 3)
+    ]
+    finished = [(p, *p.communicate(timeout=600)) for p in processes]
+    for k, (process, out, err) in enumerate(finished, start=1):
+        assert process.returncode == 0, f"shard {k}: {out}\n{err}"
+        share = len(shard_runs(MODELS, benchmarks, Shard(k, 3)))
+        assert f"sweep: {share}/{share} benchmark runs complete (shard {k}/3)" in out, out
+        evals = [
+            k_ for k_ in s3_server.keys(f"team/shards/shard-{k}-of-3/") if k_.endswith(".eval")
+        ]
+        assert len(evals) == share
+
+    answers = Counter(
+        (r.model, r.request.user) for r in ok(provider_double.requests(kind="answer"))
+    )
+    assert len(answers) == 4 and set(answers.values()) == {1}
+    assert len(ok(provider_double.requests(kind="judge"))) == 4
+
+    before = provider_double.count()
+    whole = run_sweep_cli(command, env, tmp_path)
+    assert whole.returncode == 0, output(whole)
+    assert provider_double.count() == before  # the store is complete: nothing asked again
+
+    # the store's report (written by the whole sweep) equals the report of a local copy
+    local = tmp_path / "copy"
+    s3_server.download("team/shards/", local)
+    final = read_logs(local)
+    assert len(final) == 4 and {log.status for log in final} == {"success"}
+    assert_scored_once(final, expected_scores(release, MODELS, benchmarks), cases=4)
+    report = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "bedside-bench"),
+            "report",
+            str(local),
+            "-o",
+            str(tmp_path / "report-copy"),
+        ],
+        env=env,
+        cwd=tmp_path,
+        text=True,
+        capture_output=True,
+        timeout=300,
+    )
+    assert report.returncode == 0, report.stdout + report.stderr
+    from_s3, from_copy = summaries(tmp_path / "report-s3"), summaries(tmp_path / "report-copy")
+    assert set(from_s3) == set(from_copy) == set(MODELS)
+    for model in MODELS:
+        assert from_s3[model]["cases_completed"] == 2
+        for key in ("cases_completed", "cases_failed", "benchmarks", "overall", "scope"):
+            assert from_s3[model][key] == from_copy[model][key], (model, key)
