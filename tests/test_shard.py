@@ -37,6 +37,24 @@ from tests.test_sweep import (
 MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
 
 
+def run_shards(
+    command: list[str], env: dict[str, str], cwd: Path
+) -> list[tuple[subprocess.Popen[str], str, str]]:
+    """Shards 1/3, 2/3 and 3/3 of `command` as three processes at once: (process, out, err)."""
+    processes = [
+        subprocess.Popen(
+            [*sweep_command(), *command, "--shard", f"{k}/3"],
+            env=env,
+            cwd=cwd,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for k in (1, 2, 3)
+    ]
+    return [(p, *p.communicate(timeout=600)) for p in processes]
+
+
 def test_shard_parse() -> None:
     assert Shard.parse("2/3") == Shard(2, 3) and str(Shard.parse(" 1 / 1 ")) == "1/1"
     for bad in ("0/3", "4/3", "3", "a/b", "1/0", "-1/2"):
@@ -84,18 +102,7 @@ def test_three_shards_at_once_do_all_of_a_sweep_once(
     env = sweep_env(provider_double, tmp_path)
     store = tmp_path / "store"
     command = sweep_args(MODELS, store, "--judge", "openai/gpt-4.1", data_dir=release)
-    processes = [
-        subprocess.Popen(
-            [*sweep_command(), *command, "--shard", f"{k}/3"],
-            env=env,
-            cwd=tmp_path,
-            text=True,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        for k in (1, 2, 3)
-    ]
-    finished = [(p, *p.communicate(timeout=600)) for p in processes]
+    finished = run_shards(command, env, tmp_path)
     for k, (process, out, err) in enumerate(finished, start=1):
         assert process.returncode == 0, f"shard {k}: {out}\n{err}"
         share = len(shard_runs(MODELS, BENCHMARK_NAMES, Shard(k, 3)))
@@ -163,18 +170,7 @@ def test_three_shards_at_once_into_an_s3_store(
         str(tmp_path / "report-s3"),
         data_dir=release,
     )
-    processes = [
-        subprocess.Popen(
-            [*sweep_command(), *command, "--shard", f"{k}/3"],
-            env=env,
-            cwd=tmp_path,
-            text=True,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        for k in (1, 2, 3)
-    ]
-    finished = [(p, *p.communicate(timeout=600)) for p in processes]
+    finished = run_shards(command, env, tmp_path)
     for k, (process, out, err) in enumerate(finished, start=1):
         assert process.returncode == 0, f"shard {k}: {out}\n{err}"
         share = len(shard_runs(MODELS, benchmarks, Shard(k, 3)))
