@@ -202,6 +202,7 @@ def pair_violations(pair: Any, where: str, adversarial: bool | None = None) -> l
     prompt, answer = pair["prompt"], pair["answer"]
     if not isinstance(prompt, str) or not prompt.strip():
         bad("the prompt must be a non-empty string", "prompt")
+        prompt = None  # no item-id prefix to check against
     if not isinstance(answer, str) or not answer.strip():
         bad("the answer must be a non-empty string", "answer")
     elif not ANSWER_WORDS[0] <= len(answer.split()) <= ANSWER_WORDS[1]:
@@ -213,9 +214,7 @@ def pair_violations(pair: Any, where: str, adversarial: bool | None = None) -> l
         return found
     for n, item in enumerate(items):
         found.extend(_item_violations(item, f"rubric_items.{n}", where, pair_id))
-    found.extend(
-        check_rubric_items(items, prompt if isinstance(prompt, str) else None, where, pair_id)[0]
-    )
+    found.extend(check_rubric_items(items, prompt, where, pair_id)[0])
     points = [i["points"] for i in items if isinstance(i, dict) and _is_int(i.get("points"))]
     if method == "f1_weighted_rubric":
         low, high = F1_ITEMS
