@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
+from bedside_bench.cases import DatasetError
 from bedside_bench.dataset import load_release
 from bedside_bench.judge_check.data import (
     ATTACKS,
-    DatasetError,
     GoldFile,
     Requirements,
     default_files,
