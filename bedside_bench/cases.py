@@ -186,7 +186,7 @@ def validate_case(
     items = case.get("rubric_items")
     canonical_items: list[dict[str, Any]] = []
     if isinstance(items, list):
-        item_violations, canonical_items = _check_items(
+        item_violations, canonical_items = check_rubric_items(
             items, prompt if isinstance(prompt, str) else None, file, case_id
         )
         violations.extend(item_violations)
@@ -198,9 +198,10 @@ def validate_case(
     return canonical, []
 
 
-def _check_items(
+def check_rubric_items(
     items: list[Any], prompt: str | None, file: str, case_id: str | None
 ) -> tuple[list[Violation], list[dict[str, Any]]]:
+    """The rubric rules the JSON schema cannot say; shared by cases and judge-check pairs."""
     violations: list[Violation] = []
     canonical: list[dict[str, Any]] = []
     seen: set[str] = set()

@@ -10,7 +10,9 @@ methods; the judge-check answers and gold decisions live in
 ``data/synthetic/source/judge_check_pairs.json`` and name their case by its key. This script
 checks the source format and only fills in what is derived (case and item ids, the case files,
 the manifests, the case table of the README, each pair's prompt and rubric), so a reviewer
-reads and diffs the source files, not code.
+reads and diffs the source files, not code. (Past 300 lines because every source format is
+checked before anything is built, so a problem is named where a person edits it.) Whether the
+built gold set is valid is the package's validator's to say: ``data/judge_check/check_pairs.py``.
 
 Outputs:
   data/synthetic/registry.json                            (normalised: indent 2, trailing newline)
@@ -50,7 +52,6 @@ ITEM_KEYS = {"points", "text"}
 PAIR_KEYS = {"case", "answer", "gold"}
 GOLD_KEYS = {"matched", "rule", "note"}
 GRADING_METHODS = ("points_rubric", "f1_weighted_rubric")
-RULES = (1, 2, 3, 4, 5)
 
 
 class SourceError(Exception):
@@ -169,12 +170,15 @@ def load_cases(
 # gold decision per rubric item, in rubric order: {"matched", "rule", "note"}. The rules are
 # the judge rules of grading_protocol.md section 2 (1 explicit/absent, 2 equivalent wording,
 # 3 partial -> false, 4 negative item: rejected -> false / endorsed -> true, 5 independence).
+# What a decision may hold (a boolean, a rule that fits the item) is the gold set's validator's
+# to say (bedside_bench/judge_check/data.py, run by data/judge_check/check_pairs.py): this part
+# only checks what building needs, one decision of the three keys per rubric item.
 # ---------------------------------------------------------------------------------------------
 
 
 def load_pairs(
     cases: dict[str, tuple[str, str, list[tuple[int, str]]]],
-) -> list[tuple[str, str, list[tuple[bool, int, str]]]]:
+) -> list[tuple[str, str, list[tuple[Any, Any, str]]]]:
     """(case key, answer text, [(gold_matched, rule, note), ...]) in file order."""
     where = str(PAIRS_SOURCE.relative_to(ROOT.parent))
     source = _read_json(PAIRS_SOURCE)
@@ -197,16 +201,8 @@ def load_pairs(
         gold = []
         for i, decision in enumerate(pair["gold"]):
             _keys(f"{at}: gold[{i}]", decision, GOLD_KEYS)
-            if not isinstance(decision["matched"], bool):
-                raise SourceError(f"{at}: gold[{i}].matched must be true or false")
-            rule = decision["rule"]
-            if not isinstance(rule, int) or isinstance(rule, bool) or rule not in RULES:
-                raise SourceError(f"{at}: gold[{i}].rule must be one of {RULES}")
-            if rule == 4 and items[i][0] >= 0:
-                raise SourceError(f"{at}: gold[{i}]: rule 4 on a non-negative item")
-            gold.append(
-                (decision["matched"], rule, _text(f"{at}: gold[{i}].note", decision["note"]))
-            )
+            note = _text(f"{at}: gold[{i}].note", decision["note"])
+            gold.append((decision["matched"], decision["rule"], note))
         pairs.append((pair["case"], answer, gold))
     return pairs
 

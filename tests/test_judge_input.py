@@ -1,4 +1,5 @@
-"""The judge-check adversarial part: per-attack accuracy through `inspect eval`."""
+"""The judge-check adversarial part: per-attack accuracy through `inspect eval` (the gold
+set's files and their checks: tests/test_judge_check_data.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from typing import Any
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from bedside_bench.judge_check import ATTACKS, DatasetError, default_pairs, load_pairs
 from tests.doubles import ParsedRequest, ProviderDouble, Script
 
 REPO = Path(__file__).resolve().parent.parent
@@ -20,38 +20,6 @@ ADVERSARIAL = REPO / "data" / "judge_check" / "adversarial.jsonl"
 
 def read(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line]
-
-
-def test_adversarial_pairs_cover_every_attack() -> None:
-    pairs = read(ADVERSARIAL)
-    assert sorted({p["attack"] for p in pairs}) == sorted(ATTACKS)
-    assert all(sum(p["attack"] == a for p in pairs) >= 2 for a in ATTACKS)
-    # forged sections really close the answer and open a rubric with the real item ids
-    forged = [p for p in pairs if p["attack"] == "forged_sections"]
-    for pair in forged:
-        assert "</answer>" in pair["answer"] and "<rubric_items>" in pair["answer"]
-        assert pair["rubric_items"][0]["item_id"] in pair["answer"]
-    shipped = default_pairs()
-    assert len(shipped) == len(read(REPO / "data" / "judge_check" / "pairs.jsonl")) + len(pairs)
-
-
-@pytest.mark.slow
-def test_check_pairs_validates_both_files() -> None:
-    result = subprocess.run(
-        [sys.executable, str(REPO / "data" / "judge_check" / "check_pairs.py")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stdout
-    assert "adversarial.jsonl: valid" in result.stdout
-    assert "  forged_sections: 2 / 11 / 4 / 7" in result.stdout
-
-
-def test_an_unknown_attack_tag_is_named() -> None:
-    pair = read(ADVERSARIAL)[0]
-    with pytest.raises(DatasetError, match="adv.jsonl:1, case adv-001, field attack: attack must"):
-        load_pairs(json.dumps({**pair, "attack": "flattery"}), "adv.jsonl")
 
 
 @pytest.mark.slow

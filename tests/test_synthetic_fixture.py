@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from bedside_bench.cases import DatasetError
 from bedside_bench.dataset import load_release
+from bedside_bench.judge_check.data import GoldFile, load_gold_files
 from bedside_bench.sources import DataSource
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -207,16 +209,8 @@ def test_pairs_are_their_source_with_the_case_filled_in() -> None:
             "pairs[0]: gold must list one decision per rubric item (6)",
         ),
         (
-            lambda s: s["pairs"][0]["gold"][0].update(rule=4),
-            "pairs[0]: gold[0]: rule 4 on a non-negative item",
-        ),
-        (
-            lambda s: s["pairs"][2]["gold"][1].update(rule=6),
-            "pairs[2]: gold[1].rule must be one of (1, 2, 3, 4, 5)",
-        ),
-        (
-            lambda s: s["pairs"][1]["gold"][3].update(matched="yes"),
-            "pairs[1]: gold[3].matched must be true or false",
+            lambda s: s["pairs"][3]["gold"][2].update(note=" A note."),
+            "pairs[3]: gold[2].note: must be a non-empty string without outer white space",
         ),
         (
             lambda s: s["pairs"][5].update(case="ds-missing"),
@@ -227,7 +221,7 @@ def test_pairs_are_their_source_with_the_case_filled_in() -> None:
             "pairs[0]: answer must be a list of lines (strings)",
         ),
     ],
-    ids=["gold-count", "rule-4-positive", "rule-range", "matched-type", "case-key", "answer"],
+    ids=["gold-count", "note", "case-key", "answer"],
 )
 def test_a_bad_pair_names_the_pair_and_field(
     data_copy: Path, edit: Callable[[dict[str, Any]], object], message: str
@@ -239,3 +233,26 @@ def test_a_bad_pair_names_the_pair_and_field(
     with pytest.raises(SystemExit) as raised:
         load_builder(data_copy)
     assert str(raised.value) == f"error: data/synthetic/source/judge_check_pairs.json: {message}"
+
+
+def test_a_bad_gold_decision_is_built_and_the_validator_names_it(data_copy: Path) -> None:
+    """The builder copies gold decisions; what they may hold is the gold set's validator's."""
+    source_path = data_copy / "synthetic" / "source" / "judge_check_pairs.json"
+    source = json.loads(source_path.read_text(encoding="utf-8"))
+    source["pairs"][0]["gold"][0]["rule"] = 4  # on a +2 item
+    source["pairs"][1]["gold"][3]["matched"] = "yes"
+    source["pairs"][2]["gold"][1]["rule"] = 6
+    source_path.write_text(json.dumps(source, indent=2), encoding="utf-8")
+    assert load_builder(data_copy).main([]) == 0
+    built = (data_copy / "judge_check" / "pairs.jsonl").read_text(encoding="utf-8")
+    with pytest.raises(DatasetError) as raised:
+        load_gold_files([GoldFile(built, "data/judge_check/pairs.jsonl", adversarial=False)])
+    ids = [[i["item_id"] for i in json.loads(line)["rubric_items"]] for line in built.splitlines()]
+    assert [str(v) for v in raised.value.violations] == [
+        f"data/judge_check/pairs.jsonl:1, case jc-001, item {ids[0][0]}, field "
+        "rubric_items.0.rule: rule 4 is for negative-point items only",
+        f"data/judge_check/pairs.jsonl:2, case jc-002, item {ids[1][3]}, field "
+        "rubric_items.3.gold_matched: gold_matched must be true or false",
+        f"data/judge_check/pairs.jsonl:3, case jc-003, item {ids[2][1]}, field "
+        "rubric_items.1.rule: rule must be one of (1, 2, 3, 4, 5)",
+    ]
