@@ -111,7 +111,7 @@ RECORD_CASES: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = 
     ),
     "synthetic": (
         lambda p: p.update(synthetic="yes"),
-        [f"{AT}, field synthetic: synthetic must be true"],
+        [f"{AT}, field synthetic: synthetic must be true or false"],
     ),
     "grading-method": (
         lambda p: p.update(grading_method="points"),
@@ -242,6 +242,14 @@ def test_each_record_check_names_file_line_pair_and_field(
     edit: Callable[[dict[str, Any]], object], expected: list[str]
 ) -> None:
     assert problems(GoldFile(jsonl(edited("jc-001", edit)), "gold.jsonl")) == expected
+
+
+def test_a_set_of_ones_own_may_be_real_but_a_shipped_part_must_be_synthetic() -> None:
+    real = edited("jc-001", lambda p: p.update(synthetic=False))
+    assert load_gold_files([GoldFile(jsonl(real), "own.jsonl")]) == [real]
+    assert problems(GoldFile(jsonl(real), "pairs.jsonl", adversarial=False)) == [
+        "pairs.jsonl:1, case jc-001, field synthetic: synthetic must be true"
+    ]
 
 
 def test_the_f1_rubric_checks() -> None:

@@ -194,7 +194,10 @@ def pair_violations(pair: Any, where: str, adversarial: bool | None = None) -> l
         bad(f"attack must be one of {', '.join(ATTACKS)}", "attack")
     if pair_id is None or not PAIR_ID[tagged].match(pair_id):
         bad(f"pair_id must look like {'adv' if tagged else 'jc'}-001", "pair_id")
-    if pair["synthetic"] is not True:
+    # the shipped files are synthetic; a user's own set (`-T data_file`) may be real, and says so
+    if adversarial is None and not isinstance(pair["synthetic"], bool):
+        bad("synthetic must be true or false", "synthetic")
+    elif adversarial is not None and pair["synthetic"] is not True:
         bad("synthetic must be true", "synthetic")
     method = pair["grading_method"]
     if method not in GRADING_METHODS:
