@@ -9,15 +9,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai._util.error import PrerequisiteError
-from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info
 from inspect_ai.event import ModelEvent, ScoreEvent
 from inspect_ai.log import transcript
 from inspect_ai.model import Model, ModelUsage, get_model
-from inspect_ai.model._model import active_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
-from inspect_ai.util import display_type
+from inspect_ai.util import RegistryInfo, display_type, registry_info
 
 from bedside_bench.agreement import unanimous_share
 from bedside_bench.contracts import (
@@ -30,6 +27,7 @@ from bedside_bench.contracts import (
 )
 from bedside_bench.credentials import redact
 from bedside_bench.grading import PassResult, grading_strategy
+from bedside_bench.inspect_private import PrerequisiteError, active_model, registry_add
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, JUDGE_MESSAGE_FORMAT
 from bedside_bench.scoring import F1Score, PointsScore, case_score, decisions_table
