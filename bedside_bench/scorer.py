@@ -18,12 +18,12 @@ from inspect_ai.util import RegistryInfo, display_type, registry_info
 
 from bedside_bench.agreement import unanimous_share
 from bedside_bench.contracts import (
-    ANSWER_TEMPERATURE_KEY,
     GRADER_ROLE,
+    SCORE_KEY,
     SCORER_NAME,
     Grading,
+    SampleMetadata,
     ScoreMetadata,
-    rubric_items,
 )
 from bedside_bench.credentials import redact
 from bedside_bench.grading import PassResult, grading_strategy
@@ -103,8 +103,6 @@ def _attempts(results: Sequence[PassResult]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------------
 # re-scoring a stored log (`inspect score`, `bedside-bench rejudge`)
 
-# a second judge appended with `inspect score --action append` is keyed rubric_judge1, ...
-SCORE_KEY = re.compile(r"^(?:[A-Za-z0-9_]+/)?rubric_judge(?:-?\d+)?$")
 DEFAULT_OPTIONS: dict[str, Any] = {
     "judge_model": DEFAULT_JUDGE_MODEL,
     "judge_retries": 2,
@@ -196,8 +194,9 @@ def rubric_judge(
         strategy = grading_strategy(opts["grading"])
         gate: bool = bool(opts["severe_gate"])
         first_event = transcript().history.event_count
-        items = rubric_items(state.metadata)
-        method = state.metadata["grading_method"]
+        sample = state.metadata_as(SampleMetadata)
+        items = sample.rubric_items
+        method = sample.grading_method
         answer = state.output.completion
         retries = opts["judge_retries"]
         # each pass is its own cache entry (see model_calls): passes must stay independent
@@ -216,7 +215,7 @@ def rubric_judge(
             **score_metadata(result, method),
             "judge_model": str(judge),
             "judge_temperature": results[0].temperature_sent,
-            "answer_temperature": state.metadata.get(ANSWER_TEMPERATURE_KEY),
+            "answer_temperature": sample.answer_temperature,
             "judge_attempts": _attempts(results),
             "judge_message_format": JUDGE_MESSAGE_FORMAT,
             "severe_gate": gate,
