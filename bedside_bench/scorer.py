@@ -122,13 +122,18 @@ def logged_options() -> dict[str, Any]:
     return options
 
 
-def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
-    """Tokens of the judge calls among `events`, by model: `inspect score` does not add them
-    to the log's stats, so the score carries them for the report."""
+def usage_by_model(events: Sequence[Any]) -> dict[str, ModelUsage]:
+    """Tokens of the model calls among `events`, summed by model."""
     usage: dict[str, ModelUsage] = {}
     for event in events:
         if isinstance(event, ModelEvent) and event.output.usage is not None:
             usage[event.model] = usage.get(event.model, ModelUsage()) + event.output.usage
+    return usage
+
+
+def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
+    """Tokens of the judge calls among `events`, by model: `inspect score` does not add them
+    to the log's stats, so the score carries them for the report."""
     return {
         model: {
             "input_tokens": u.input_tokens,
@@ -138,7 +143,7 @@ def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
             "reasoning_tokens": u.reasoning_tokens or 0,
             "total_tokens": u.total_tokens,
         }
-        for model, u in usage.items()
+        for model, u in usage_by_model(events).items()
     }
 
 

@@ -73,25 +73,24 @@ def macro_f1() -> Metric:
     return compute
 
 
-def _accuracy_by(
-    items: Sequence[dict[str, Any]], key: str, names: Mapping[Any, str]
-) -> dict[str, float | None]:
+def _accuracy_by(key: str, names: Mapping[Any, str]) -> Metric:
     """Item accuracy per value of `key`, under that value's name (None where no item has it)."""
-    result: dict[str, float | None] = {}
-    for value, name in names.items():
-        hits = [i["gold"] == i["judge"] for i in items if i.get(key) == value]
-        result[name] = float(np.mean(hits)) if hits else None
-    return result
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        items = _items_of(scores)
+        result: dict[str, float | None] = {}
+        for value, name in names.items():
+            hits = [i["gold"] == i["judge"] for i in items if i.get(key) == value]
+            result[name] = float(np.mean(hits)) if hits else None
+        return result
+
+    return compute
 
 
 @metric
 def rule_accuracy() -> Metric:
     """Item accuracy per judge rule (1 explicit, 2 equivalent, 3 partial, 4 harm, 5 independent)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        return _accuracy_by(_items_of(scores), "rule", RULE_NAMES)
-
-    return compute
+    return _accuracy_by("rule", RULE_NAMES)
 
 
 @metric
@@ -108,11 +107,7 @@ def case_score_error() -> Metric:
 @metric
 def attack_accuracy() -> Metric:
     """Item accuracy on the adversarial pairs, per attack, and on the plain pairs ("none")."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        return _accuracy_by(_items_of(scores), "attack", ATTACK_NAMES)
-
-    return compute
+    return _accuracy_by("attack", ATTACK_NAMES)
 
 
 @scorer(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
@@ -37,17 +37,6 @@ if TYPE_CHECKING:
     from inspect_ai.scorer import Scorer
 
 
-def _usage_of(events: Sequence[Any]) -> dict[str, ModelUsage]:
-    from inspect_ai.event import ModelEvent
-    from inspect_ai.model import ModelUsage
-
-    usage: dict[str, ModelUsage] = {}
-    for event in events:
-        if isinstance(event, ModelEvent) and event.output.usage is not None:
-            usage[event.model] = usage.get(event.model, ModelUsage()) + event.output.usage
-    return usage
-
-
 def capturing(
     inner: Scorer,
     failures: dict[SampleKey, BaseException],
@@ -60,6 +49,7 @@ def capturing(
     from inspect_ai.solver import TaskState
 
     from bedside_bench.inspect_private import copy_registry_identity
+    from bedside_bench.scorer import usage_by_model
 
     async def score(state: TaskState, target: Target) -> Score | None:
         key = (str(state.sample_id), state.epoch)
@@ -70,7 +60,7 @@ def capturing(
             failures[key] = ex
             return None
         finally:
-            usage[key] = _usage_of(transcript().history.events_from(start))
+            usage[key] = usage_by_model(transcript().history.events_from(start))
 
     # the same registry identity, so the score is keyed and recorded as rubric_judge
     copy_registry_identity(inner, score)
