@@ -22,7 +22,7 @@ Inspect's `Score` has no `metadata_as` either.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, get_args
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.dataclasses import dataclass
@@ -45,7 +45,7 @@ RUBRIC_ITEMS_KEY = "rubric_items"
 GradingMethod = Literal["points_rubric", "f1_weighted_rubric"]
 # how the judge decides an item (the grading variants)
 Grading = Literal["binary", "three_level"]
-GRADINGS: tuple[Grading, ...] = ("binary", "three_level")
+GRADINGS: tuple[Grading, ...] = get_args(Grading)
 
 # one rubric item's decision: matched (reference grading) or a level (three-level grading)
 Decision = bool | str

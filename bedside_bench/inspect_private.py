@@ -3,8 +3,10 @@
 Checked against inspect-ai 0.3.285. Inspect has no public API for these; each is used for one
 reason. `PRIVATE_ORIGINS` names where each comes from, and `tests/test_inspect_private.py`
 imports every one of them from there, so an Inspect release that moves one fails that test
-loudly. At run time the names behind a convenience degrade when Inspect moves them; the names
-a run cannot do without (the cache entry, the registry) fail at import.
+loudly. At run time, the four a run can do without degrade their feature when Inspect moves
+them (`PrerequisiteError` becomes a plain error, `.env` is left to Inspect, no crash log is
+proven dead, the judge is not checked before the first answer); the others fail where they are
+used, and the cache and registry names when this module is imported.
 
 - `PrerequisiteError`: Inspect prints it as a plain message without a traceback; our dataset,
   release-source and judge errors derive from it, and the sweep turns eval_set's refusal of a
