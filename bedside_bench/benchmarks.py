@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-GradingMethod = Literal["points_rubric", "f1_weighted_rubric"]
+from bedside_bench.contracts import GradingMethod
 
 
 @dataclass(frozen=True)

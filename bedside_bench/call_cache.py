@@ -16,8 +16,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from inspect_ai.event import ModelEvent
 from inspect_ai.model import CachePolicy, Model, ModelOutput, cache_path
-from inspect_ai.model._cache import CacheEntry, cache_fetch, cache_store
-from inspect_ai.model._generate_config import active_generate_config
+
+from bedside_bench.inspect_private import (
+    CacheEntry,
+    active_generate_config,
+    cache_fetch,
+    cache_store,
+)
 
 ENDPOINT_SCOPE = "bedside_bench_endpoint"
 # kept on a cached output: a reply from the cache has no request to read the temperature from

@@ -10,9 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai._util.error import PrerequisiteError
-
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
+from bedside_bench.inspect_private import PrerequisiteError
 from bedside_bench.schema_files import validator
 
 CASE_KEYS = frozenset({"case_id", "benchmark", "grading_method", "prompt", "rubric_items", "split"})

@@ -2,28 +2,50 @@
 
 The bottom of the package: it imports nothing from it, and everything that reads or writes a
 rubric item, a grading variant, the judge's model role, the scorer's name, or the metadata of a
-sample, a score or a task takes it from here. `SampleMetadata`, `ScoreMetadata` and
-`TaskMetadata` name every key once, with its type, so mypy checks each writer and reader. The
-names are part of the public surface (logs written today are read by tomorrow's report).
+sample, a score or a task takes it from here. The names are part of the public surface (logs
+written today are read by tomorrow's report).
+
+A sample's metadata is a frozen pydantic model, as Inspect's `TaskState.metadata_as` expects:
+the dataset writes it, the solver adds the answer temperature, the scorer reads it back as
+`state.metadata_as(SampleMetadata)`, its rubric items already typed.
+
+Score and task metadata stay TypedDicts: each key is named once here, and mypy checks every
+writer and every reader's literal key against it, at no cost at run time. A model is not the
+right reader for them. The report reads logs it did not write (earlier versions, scores
+appended by `inspect score`, other tools) and checks each value on its own, so that an odd
+value costs that value, not the log; a model validates the record as a whole, and would reject
+such a log (a store whose `judge_attempts` is a count, say). Validation time is not the reason:
+25,000 realistic score records validate in about 0.25 s (about a tenth of the 100-log report).
+Inspect's `Score` has no `metadata_as` either.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+import re
+from typing import Any, Literal, TypedDict, get_args
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.dataclasses import dataclass
 
 # the model role the judge is bound to (`--model-role grader=...`)
 GRADER_ROLE = "grader"
 # the scorer's name, and so the key of its score in every sample
 SCORER_NAME = "rubric_judge"
-# sample metadata: the temperature the provider really received for the answer
+# a rubric-judge score's key: the run's own, or a judge appended by `inspect score` (keyed
+# rubric_judge1, ...), with or without the package prefix
+SCORE_KEY = re.compile(rf"^(?:[A-Za-z0-9_]+/)?{SCORER_NAME}(?:-?\d+)?$")
+APPENDED_SCORE_KEY = re.compile(rf"^(?:[A-Za-z0-9_]+/)?{SCORER_NAME}-?\d+$")
+# `SampleMetadata` fields written or read by key: the solver writes the answer temperature
+# into the state's metadata; the report reads a stored sample's rubric items (`{"item_id",
+# "text", "points"}` objects) without validating the record
 ANSWER_TEMPERATURE_KEY = "answer_temperature"
-# sample metadata: the case's rubric items, as `{"item_id", "text", "points"}` objects
 RUBRIC_ITEMS_KEY = "rubric_items"
 
+# how a case is scored (protocol section 3), one per benchmark
+GradingMethod = Literal["points_rubric", "f1_weighted_rubric"]
+# how the judge decides an item (the grading variants)
 Grading = Literal["binary", "three_level"]
-GRADINGS: tuple[Grading, ...] = ("binary", "three_level")
+GRADINGS: tuple[Grading, ...] = get_args(Grading)
 
 # one rubric item's decision: matched (reference grading) or a level (three-level grading)
 Decision = bool | str
@@ -31,32 +53,47 @@ Decision = bool | str
 
 @dataclass(frozen=True)
 class RubricItem:
+    """One rubric item (a pydantic dataclass: a field of the metadata models below)."""
+
     item_id: str
     text: str
     points: int
 
 
-def rubric_items(metadata: Mapping[str, Any]) -> list[RubricItem]:
-    """A sample's rubric items from its metadata (validated when the dataset was loaded)."""
-    return [
-        RubricItem(item_id=i["item_id"], text=i["text"], points=i["points"])
-        for i in metadata[RUBRIC_ITEMS_KEY]
-    ]
+class SampleMetadata(BaseModel):
+    """A benchmark sample's metadata (`dataset.case_to_sample`, then the solver).
 
+    Stored in this field order; `answer_temperature` only once the solver has written it.
+    """
 
-class _CaseMetadata(TypedDict):
+    model_config = ConfigDict(frozen=True)
+
     case_id: str
     benchmark: str
-    grading_method: str
+    grading_method: GradingMethod
     split: str
-    rubric_items: list[dict[str, Any]]
-
-
-class SampleMetadata(_CaseMetadata, total=False):
-    """A benchmark sample's metadata (`dataset.case_to_sample`, then the solver)."""
-
+    rubric_items: list[RubricItem]
     # written by the solver: the temperature the provider really received (None: not sent)
-    answer_temperature: float | None
+    answer_temperature: float | None = None
+
+
+@dataclass(frozen=True)
+class GoldItem(RubricItem):
+    """A judge-check item: a rubric item with its gold decision and the judge rule it tests."""
+
+    gold_matched: bool
+    rule: int
+
+
+class GoldPairMetadata(BaseModel):
+    """A judge-check sample's metadata (`judge_check.data.pair_to_sample`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    grading_method: GradingMethod
+    attack: str | None
+    answer: str
+    rubric_items: list[GoldItem]
 
 
 class ScoreMetadata(TypedDict, total=False):

@@ -358,14 +358,11 @@ def load_release_cached(source: DataSource) -> Release:
 
 
 def case_to_sample(case: dict[str, Any]) -> Sample:
-    metadata: SampleMetadata = {
-        "case_id": case["case_id"],
-        "benchmark": case["benchmark"],
-        "grading_method": case["grading_method"],
-        "split": case["split"],
-        "rubric_items": case["rubric_items"],
-    }
-    return Sample(id=case["case_id"], input=case["prompt"], metadata=dict(metadata))
+    """A canonical case as an Inspect sample; its metadata is `SampleMetadata`'s fields."""
+    metadata = SampleMetadata.model_validate(case)  # the prompt is the sample's input
+    return Sample(
+        id=case["case_id"], input=case["prompt"], metadata=metadata.model_dump(exclude_unset=True)
+    )
 
 
 def benchmark_dataset(release: Release, benchmark: str, smoke: bool = False) -> MemoryDataset:

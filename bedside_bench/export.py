@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from bedside_bench.contracts import SCORER_NAME, ScoreMetadata, TaskMetadata
+from bedside_bench.contracts import RUBRIC_ITEMS_KEY, SCORER_NAME, ScoreMetadata, TaskMetadata
 from bedside_bench.report.logs import (
     benchmark_of,
     display_location,
@@ -95,7 +95,7 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
     where = f"{location}, case {sample.id}, epoch {sample.epoch}"
     meta = cast(ScoreMetadata, score.metadata or {})
     decisions = meta.get("decisions")
-    items = (sample.metadata or {}).get("rubric_items")
+    items = (sample.metadata or {}).get(RUBRIC_ITEMS_KEY)
     if not isinstance(decisions, dict) or not isinstance(items, list):
         raise ExportError(f"{where}: the score has no decisions or the sample no rubric_items")
     task_meta = cast(TaskMetadata, header.eval.metadata or {})

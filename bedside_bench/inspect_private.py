@@ -1,40 +1,100 @@
 """Every private `inspect_ai._...` name the package uses, in one place.
 
 Checked against inspect-ai 0.3.285. Inspect has no public API for these; each is used for one
-reason, and each has a fallback so that an Inspect release that moves it degrades a feature
-rather than breaking a run:
+reason. `PRIVATE_ORIGINS` names where each comes from, and `tests/test_inspect_private.py`
+imports every one of them from there, so an Inspect release that moves one fails that test
+loudly. At run time, the four a run can do without degrade their feature when Inspect moves
+them (`PrerequisiteError` becomes a plain error, `.env` is left to Inspect, no crash log is
+proven dead, the judge is not checked before the first answer); the others fail where they are
+used, and the cache and registry names when this module is imported.
 
+- `PrerequisiteError`: Inspect prints it as a plain message without a traceback; our dataset,
+  release-source and judge errors derive from it, and the sweep turns eval_set's refusal of a
+  log directory into one plain line.
 - `init_dotenv`: the sweep checks credentials before Inspect would load `.env`, so it loads it
   first (Inspect loads it again later; loading twice is harmless).
-- `PrerequisiteError`: eval_set's refusal of a log directory, turned into one plain line.
-- `sample_buffer_dbs`, `cleanup_sample_buffer_db`: a killed run's sample buffer names its
+- `sample_buffer_dbs`, `cleanup_sample_buffer_dbs`: a killed run's sample buffer names its
   writer's pid; the sweep reads it to prove the writer dead before removing a crash log.
-- `filesystem`: Inspect's fsspec wrapper, so removals work on any store Inspect writes to.
+- `filesystem`: Inspect's fsspec wrapper, so reads and removals work on any store Inspect
+  writes to (local, s3://, ...).
+- `active_model`: whether a task is being built inside a run, so the judge is checked before
+  any answer is bought.
+- `registry_add`: the scorer is registered under the short name logs record, so
+  `inspect score LOG` finds it.
+- `copy_registry_identity`: rejudge wraps the scorer and the wrapper must keep its registry
+  name and options, so the score is keyed and recorded as `rubric_judge`.
+- `init_display_type`: `score_async` outside `inspect eval` needs the display set up as the
+  `inspect` command would.
+- `run_async`: rejudge runs as the `inspect` command does (platform set-up, hooks, the async
+  backend chosen by `INSPECT_ASYNC_BACKEND`).
+- `CacheEntry`, `cache_fetch`, `cache_store`, `active_generate_config`: our calls keep what
+  the provider received beside Inspect's cache entry, by Inspect's own key, and read the
+  `--cache` policy in force (docs/cache.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from inspect_ai._util.registry import registry_add
+from inspect_ai.model._cache import CacheEntry, cache_fetch, cache_store
+from inspect_ai.model._generate_config import active_generate_config
+
+if TYPE_CHECKING:
+    from inspect_ai.model import Model
 
 INSPECT_VERSION_CHECKED = "0.3.285"
 
 __all__ = [
     "INSPECT_VERSION_CHECKED",
+    "PRIVATE_ORIGINS",
+    "CacheEntry",
     "PrerequisiteError",
+    "active_generate_config",
+    "active_model",
+    "cache_fetch",
+    "cache_store",
     "cleanup_sample_buffer_dbs",
+    "copy_registry_identity",
     "filesystem",
+    "init_display_type",
     "init_dotenv",
+    "registry_add",
+    "run_async",
     "sample_buffer_dbs",
 ]
+
+# every private Inspect name used here: "module:name", as of INSPECT_VERSION_CHECKED
+PRIVATE_ORIGINS: tuple[str, ...] = (
+    "inspect_ai._util.error:PrerequisiteError",
+    "inspect_ai._util.dotenv:init_dotenv",
+    "inspect_ai.log._recorders.buffer.database:sample_buffer_dbs",
+    "inspect_ai.log._recorders.buffer.database:cleanup_sample_buffer_db",
+    "inspect_ai._util.file:filesystem",
+    "inspect_ai.model._model:active_model",
+    "inspect_ai._util.registry:registry_add",
+    "inspect_ai._util.registry:registry_params",
+    "inspect_ai._util.registry:REGISTRY_INFO",
+    "inspect_ai._util.registry:REGISTRY_PARAMS",
+    "inspect_ai.util._display:init_display_type",
+    "inspect_ai._util.platform:platform_init",
+    "inspect_ai._util._async:configured_async_backend",
+    "inspect_ai.model._cache:CacheEntry",
+    "inspect_ai.model._cache:cache_fetch",
+    "inspect_ai.model._cache:cache_store",
+    "inspect_ai.model._generate_config:active_generate_config",
+)
+
+T = TypeVar("T")
 
 try:
     from inspect_ai._util.error import PrerequisiteError
 except ImportError:  # pragma: no cover - Inspect moved it
 
     class PrerequisiteError(RuntimeError):  # type: ignore[no-redef]
-        """Never raised: stands in so `except PrerequisiteError` still compiles."""
+        """Never raised by Inspect: stands in so our errors and `except` clauses still work."""
 
 
 def init_dotenv() -> None:
@@ -67,3 +127,38 @@ def filesystem(location: str) -> Any:
     from inspect_ai._util.file import filesystem as inspect_filesystem
 
     return inspect_filesystem(location)
+
+
+def active_model() -> Model | None:
+    """The model of the eval being run, None outside a run (or if Inspect moved it)."""
+    try:
+        from inspect_ai.model._model import active_model as inspect_active_model
+    except ImportError:  # pragma: no cover
+        return None
+    return inspect_active_model()
+
+
+def copy_registry_identity(source: object, target: object) -> None:
+    """Give `target` the registry name and recorded options of `source`."""
+    from inspect_ai._util.registry import REGISTRY_INFO, REGISTRY_PARAMS, registry_params
+    from inspect_ai.util import registry_info
+
+    setattr(target, REGISTRY_INFO, registry_info(source))
+    setattr(target, REGISTRY_PARAMS, registry_params(source))
+
+
+def init_display_type(display: str) -> None:
+    from inspect_ai.util._display import init_display_type as inspect_init_display_type
+
+    inspect_init_display_type(display)
+
+
+def run_async(main: Callable[[], Awaitable[T]]) -> T:
+    """Run `main` as the `inspect` command runs an eval: platform set-up, then Inspect's
+    configured async backend."""
+    import anyio
+    from inspect_ai._util._async import configured_async_backend
+    from inspect_ai._util.platform import platform_init
+
+    platform_init()
+    return anyio.run(main, backend=configured_async_backend())

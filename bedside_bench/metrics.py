@@ -4,7 +4,7 @@ reducer that turns a case's epochs into the one score the metrics see."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 import numpy as np
 from inspect_ai.scorer import (
@@ -18,14 +18,24 @@ from inspect_ai.scorer import (
 )
 
 from bedside_bench.agreement import pooled_kappa
+from bedside_bench.contracts import Decision, ScoreMetadata
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from bedside_bench.stats import percentile_bootstrap
 
+# per-case diagnostics that the metrics average over cases (and the reducer over epochs)
+MeanKey = Literal["recall", "precision", "severe_rate", "judge_agreement"]
+EPOCH_MEAN_KEYS: tuple[MeanKey, ...] = get_args(MeanKey)
 
-def _metadata_values(scores: Sequence[SampleScore], key: str) -> list[float]:
+
+def _metadata(score: Score) -> ScoreMetadata:
+    """A rubric-judge score's metadata (the keys mypy checks are the contract's)."""
+    return cast(ScoreMetadata, score.metadata or {})
+
+
+def _metadata_values(scores: Sequence[SampleScore], key: MeanKey) -> list[float]:
     values = []
     for s in scores:
-        value = (s.score.metadata or {}).get(key)
+        value = _metadata(s.score).get(key)
         if isinstance(value, int | float) and not isinstance(value, bool):
             values.append(float(value))
     return values
@@ -51,7 +61,8 @@ def f1_diagnostics() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
         result: dict[str, float | None] = {}
-        for key in ("recall", "precision", "severe_rate"):
+        keys: tuple[MeanKey, ...] = ("recall", "precision", "severe_rate")
+        for key in keys:
             values = _metadata_values(scores, key)
             result[key] = float(np.mean(values)) if values else None
         return result
@@ -65,9 +76,7 @@ def judge_agreement() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
         agreements = _metadata_values(scores, "judge_agreement")
-        per_case = [
-            passes for s in scores if (passes := (s.score.metadata or {}).get("pass_decisions"))
-        ]
+        per_case = [passes for s in scores if (passes := _metadata(s.score).get("pass_decisions"))]
         if not agreements or not per_case:
             return {"judge_agreement": None, "judge_kappa": None}
         return {
@@ -78,21 +87,17 @@ def judge_agreement() -> Metric:
     return compute
 
 
-# per-case diagnostics that the metrics above average over cases
-EPOCH_MEAN_KEYS = ("recall", "precision", "severe_rate", "judge_agreement")
-
-
 def _mean_defined(values: list[Any]) -> float | None:
     numbers = [float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
     return float(np.mean(numbers)) if numbers else None
 
 
-def _epoch_pass_decisions(scores: Sequence[Score]) -> list[dict[str, Any]] | None:
+def _epoch_pass_decisions(scores: Sequence[Score]) -> list[dict[str, Decision]] | None:
     """Pass k of every epoch as one pass over (epoch, item) pairs: kappa then counts every
     epoch's items once, not only the first epoch's."""
-    per_epoch: list[list[dict[str, Any]]] = []
+    per_epoch: list[list[dict[str, Decision]]] = []
     for score in scores:
-        passes = (score.metadata or {}).get("pass_decisions")
+        passes = _metadata(score).get("pass_decisions")
         if not passes:
             return None
         per_epoch.append(passes)
@@ -121,16 +126,17 @@ def case_mean() -> ScoreReducer:
         reduced = mean(scores)
         if len(scores) == 1:
             return reduced
-        metadata: dict[str, Any] = {"epochs": len(scores)}
-        first = scores[0].metadata or {}
+        metadata: ScoreMetadata = {"epochs": len(scores)}
+        first = _metadata(scores[0])
         if "grading_method" in first:
             metadata["grading_method"] = first["grading_method"]
+        each = [_metadata(s) for s in scores]
         for key in EPOCH_MEAN_KEYS:
-            if any(key in (s.metadata or {}) for s in scores):
-                metadata[key] = _mean_defined([(s.metadata or {}).get(key) for s in scores])
+            if any(key in m for m in each):
+                metadata[key] = _mean_defined([m.get(key) for m in each])
         passes = _epoch_pass_decisions(scores)
         if passes is not None:
             metadata["pass_decisions"] = passes
-        return reduced.model_copy(update={"metadata": metadata})
+        return reduced.model_copy(update={"metadata": dict(metadata)})
 
     return reduce

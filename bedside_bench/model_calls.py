@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import transcript
 from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model, ModelOutput
-from inspect_ai.model._cache import CacheEntry
 
 from bedside_bench.call_cache import (
     cached_temperature,
@@ -23,6 +22,7 @@ from bedside_bench.call_cache import (
     remember_temperature,
     scoped_cache,
 )
+from bedside_bench.inspect_private import CacheEntry
 
 
 @dataclass(frozen=True)

@@ -9,27 +9,25 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai._util.error import PrerequisiteError
-from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info
 from inspect_ai.event import ModelEvent, ScoreEvent
 from inspect_ai.log import transcript
 from inspect_ai.model import Model, ModelUsage, get_model
-from inspect_ai.model._model import active_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
-from inspect_ai.util import display_type
+from inspect_ai.util import RegistryInfo, display_type, registry_info
 
 from bedside_bench.agreement import unanimous_share
 from bedside_bench.contracts import (
-    ANSWER_TEMPERATURE_KEY,
     GRADER_ROLE,
+    SCORE_KEY,
     SCORER_NAME,
     Grading,
+    SampleMetadata,
     ScoreMetadata,
-    rubric_items,
 )
 from bedside_bench.credentials import redact
 from bedside_bench.grading import PassResult, grading_strategy
+from bedside_bench.inspect_private import PrerequisiteError, active_model, registry_add
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, JUDGE_MESSAGE_FORMAT
 from bedside_bench.scoring import F1Score, PointsScore, case_score, decisions_table
@@ -105,8 +103,6 @@ def _attempts(results: Sequence[PassResult]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------------
 # re-scoring a stored log (`inspect score`, `bedside-bench rejudge`)
 
-# a second judge appended with `inspect score --action append` is keyed rubric_judge1, ...
-SCORE_KEY = re.compile(r"^(?:[A-Za-z0-9_]+/)?rubric_judge(?:-?\d+)?$")
 DEFAULT_OPTIONS: dict[str, Any] = {
     "judge_model": DEFAULT_JUDGE_MODEL,
     "judge_retries": 2,
@@ -126,13 +122,18 @@ def logged_options() -> dict[str, Any]:
     return options
 
 
-def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
-    """Tokens of the judge calls among `events`, by model: `inspect score` does not add them
-    to the log's stats, so the score carries them for the report."""
+def usage_by_model(events: Sequence[Any]) -> dict[str, ModelUsage]:
+    """Tokens of the model calls among `events`, summed by model."""
     usage: dict[str, ModelUsage] = {}
     for event in events:
         if isinstance(event, ModelEvent) and event.output.usage is not None:
             usage[event.model] = usage.get(event.model, ModelUsage()) + event.output.usage
+    return usage
+
+
+def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
+    """Tokens of the judge calls among `events`, by model: `inspect score` does not add them
+    to the log's stats, so the score carries them for the report."""
     return {
         model: {
             "input_tokens": u.input_tokens,
@@ -142,7 +143,7 @@ def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
             "reasoning_tokens": u.reasoning_tokens or 0,
             "total_tokens": u.total_tokens,
         }
-        for model, u in usage.items()
+        for model, u in usage_by_model(events).items()
     }
 
 
@@ -198,8 +199,9 @@ def rubric_judge(
         strategy = grading_strategy(opts["grading"])
         gate: bool = bool(opts["severe_gate"])
         first_event = transcript().history.event_count
-        items = rubric_items(state.metadata)
-        method = state.metadata["grading_method"]
+        sample = state.metadata_as(SampleMetadata)
+        items = sample.rubric_items
+        method = sample.grading_method
         answer = state.output.completion
         retries = opts["judge_retries"]
         # each pass is its own cache entry (see model_calls): passes must stay independent
@@ -218,7 +220,7 @@ def rubric_judge(
             **score_metadata(result, method),
             "judge_model": str(judge),
             "judge_temperature": results[0].temperature_sent,
-            "answer_temperature": state.metadata.get(ANSWER_TEMPERATURE_KEY),
+            "answer_temperature": sample.answer_temperature,
             "judge_attempts": _attempts(results),
             "judge_message_format": JUDGE_MESSAGE_FORMAT,
             "severe_gate": gate,

@@ -12,8 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bedside_bench.benchmarks import GradingMethod
-from bedside_bench.contracts import RubricItem
+from bedside_bench.contracts import GradingMethod, RubricItem
 
 # points -> weight of the severity class (protocol section 3). The positive classes are the
 # points +1..+3; the weights are symmetric around the equivocal 0.

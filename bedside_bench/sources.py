@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
-from inspect_ai._util.error import PrerequisiteError
-
+from bedside_bench.inspect_private import PrerequisiteError
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 
 DATA_ENV_VAR = "BEDSIDE_BENCH_DATA"

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+from inspect_ai.log import EvalSample
+from inspect_ai.model import ModelOutput
+from inspect_ai.solver import TaskState
+from pydantic import ValidationError
+
 from bedside_bench.contracts import (
+    ANSWER_TEMPERATURE_KEY,
+    APPENDED_SCORE_KEY,
+    RUBRIC_ITEMS_KEY,
+    SCORE_KEY,
+    GoldItem,
+    GoldPairMetadata,
     RubricItem,
     SampleMetadata,
     ScoreMetadata,
     TaskMetadata,
     metadata_keys,
-    rubric_items,
 )
 from bedside_bench.dataset import case_to_sample
+from bedside_bench.judge_check.data import pair_to_sample
+from bedside_bench.metrics import EPOCH_MEAN_KEYS
 
 SCORE_KEYS = {
     "decisions",
@@ -56,17 +71,120 @@ def test_score_and_task_metadata_keys_are_the_logged_ones() -> None:
     assert metadata_keys(TaskMetadata) == TASK_KEYS
 
 
-def test_a_sample_carries_the_sample_metadata_keys_and_its_rubric_items() -> None:
-    case = {
-        "case_id": "c1",
-        "benchmark": "drug_safety",
-        "grading_method": "points_rubric",
-        "split": "public",
-        "prompt": "What dose?",
-        "rubric_items": [{"item_id": "c1_0", "text": "Gives the dose", "points": 2}],
-    }
-    sample = case_to_sample(case)
+CASE = {
+    "case_id": "c1",
+    "benchmark": "drug_safety",
+    "grading_method": "points_rubric",
+    "split": "public",
+    "prompt": "What dose?",
+    "rubric_items": [
+        {"item_id": "c1_0", "text": "Gives the dose", "points": 2},
+        {"item_id": "c1_1", "text": "Says nothing of harm", "points": -1},
+    ],
+}
+# what a sample's metadata has always been, byte for byte in a log
+STORED = (
+    '{"case_id": "c1", "benchmark": "drug_safety", "grading_method": "points_rubric", '
+    '"split": "public", "rubric_items": [{"item_id": "c1_0", "text": "Gives the dose", '
+    '"points": 2}, {"item_id": "c1_1", "text": "Says nothing of harm", "points": -1}]}'
+)
+
+
+def state_of(metadata: dict[str, object]) -> TaskState:
+    return TaskState(
+        model="m/m",  # type: ignore[arg-type]
+        sample_id="c1",
+        epoch=1,
+        input="What dose?",
+        messages=[],
+        output=ModelOutput(),
+        metadata=metadata,
+    )
+
+
+def test_a_sample_stores_exactly_the_metadata_logs_have_always_held() -> None:
+    sample = case_to_sample(CASE)
     assert sample.metadata is not None
-    assert set(sample.metadata) == SampleMetadata.__required_keys__
-    assert SampleMetadata.__optional_keys__ == {"answer_temperature"}
-    assert rubric_items(sample.metadata) == [RubricItem("c1_0", "Gives the dose", 2)]
+    assert json.dumps(sample.metadata) == STORED
+    assert ANSWER_TEMPERATURE_KEY not in sample.metadata  # until the solver writes it
+
+
+def test_the_scorer_reads_the_metadata_typed_as_the_solver_left_it() -> None:
+    sample = case_to_sample(CASE)
+    state = state_of({**(sample.metadata or {}), ANSWER_TEMPERATURE_KEY: 1.0})
+    read = state.metadata_as(SampleMetadata)
+    assert read.rubric_items == [
+        RubricItem("c1_0", "Gives the dose", 2),
+        RubricItem("c1_1", "Says nothing of harm", -1),
+    ]
+    assert (read.case_id, read.grading_method, read.answer_temperature) == (
+        "c1",
+        "points_rubric",
+        1.0,
+    )
+    assert (
+        state_of(dict(sample.metadata or {})).metadata_as(SampleMetadata).answer_temperature is None
+    )
+
+
+def test_a_stored_sample_reads_back_the_same() -> None:
+    stored = EvalSample.model_validate_json(
+        json.dumps(
+            {"id": "c1", "epoch": 1, "input": "q", "target": "", "metadata": json.loads(STORED)}
+        )
+    )
+    assert stored.metadata_as(SampleMetadata) == SampleMetadata.model_validate(CASE)
+
+
+def test_metadata_that_breaks_the_contract_is_refused_by_name() -> None:
+    bad = {**json.loads(STORED), "grading_method": "points"}
+    with pytest.raises(ValueError, match="grading_method"):
+        state_of(bad).metadata_as(SampleMetadata)
+    items = [{"item_id": "c1_0", "text": "t", "points": "two"}]
+    with pytest.raises(ValidationError, match=r"rubric_items\.0\.points"):
+        SampleMetadata.model_validate({**CASE, "rubric_items": items})
+
+
+def test_the_names_read_by_key_are_the_models_fields() -> None:
+    assert {ANSWER_TEMPERATURE_KEY, RUBRIC_ITEMS_KEY} <= set(SampleMetadata.model_fields)
+    assert set(EPOCH_MEAN_KEYS) <= metadata_keys(ScoreMetadata)
+
+
+def test_a_judge_check_sample_reads_as_its_gold_pair() -> None:
+    pair = {
+        "pair_id": "p1",
+        "grading_method": "f1_weighted_rubric",
+        "prompt": "Q?",
+        "answer": "A.",
+        "attack": None,
+        "rubric_items": [
+            {
+                "item_id": "p1_0",
+                "text": "t",
+                "points": 3,
+                "gold_matched": True,
+                "rule": 2,
+                "note": "n",
+            }
+        ],
+    }
+    read = state_of(dict(pair_to_sample(pair).metadata or {})).metadata_as(GoldPairMetadata)
+    assert read.rubric_items == [GoldItem("p1_0", "t", 3, gold_matched=True, rule=2)]
+    assert (read.answer, read.attack, read.grading_method) == ("A.", None, "f1_weighted_rubric")
+
+
+@pytest.mark.parametrize(
+    ("key", "judged", "appended"),
+    [
+        ("rubric_judge", True, False),
+        ("bedside_bench/rubric_judge", True, False),
+        ("rubric_judge1", True, True),
+        ("rubric_judge-2", True, True),
+        ("bedside_bench/rubric_judge1", True, True),
+        ("rubric_judge_x", False, False),
+        ("other", False, False),
+    ],
+)
+def test_score_keys(key: str, judged: bool, appended: bool) -> None:
+    assert bool(SCORE_KEY.match(key)) is judged
+    assert bool(APPENDED_SCORE_KEY.match(key)) is appended

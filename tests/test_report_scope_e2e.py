@@ -174,7 +174,10 @@ def test_a_limited_run_says_how_many_of_how_many_cases_ran(runs: Runs) -> None:
     assert warning in stdout
     assert stdout.index(warning) < stdout.index("rank") < stdout.index("benchmark  ")
     headline = [line for line in stdout.splitlines() if line.startswith(("1 ", "2 "))]
-    assert len(headline) == 2 and all(line.rstrip().endswith(description) for line in headline)
+    # the headline's scope cell is short; the sentence is the warning above it
+    assert len(headline) == 2
+    assert all(line.rstrip().endswith("  partial, 10 of 30") for line in headline)
+    assert not any(description in line for line in headline)
 
     # report.md and report.html: in words, at the top, next to the numbers
     md = run.text("report.md")
@@ -219,6 +222,9 @@ def test_a_smoke_run_is_never_complete(runs: Runs) -> None:
     assert scope["description"] == description
     assert f"! {SMOKE}: NOT A FULL RUN, {description}." in run.report.stdout
     assert f"{SMOKE}: INCOMPLETE (0 failed, missing: none; {description})" in run.report.stdout
+    cell = f"smoke, 10 of {total or 'an unrecorded number'}"
+    headline = [line for line in run.report.stdout.splitlines() if line.startswith("1 ")]
+    assert len(headline) == 1 and headline[0].rstrip().endswith(f"  {cell}")
     md = run.text("report.md")
     assert md.index("NOT A FULL RUN") < md.index("| rank |")
 

@@ -11,7 +11,7 @@ from inspect_ai.model import get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from bedside_bench.contracts import rubric_items
+from bedside_bench.contracts import GoldPairMetadata
 from bedside_bench.grading import BINARY
 from bedside_bench.judge_check.data import ATTACKS, RULES
 from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT
@@ -28,9 +28,9 @@ def judge_the_answer(judge_retries: int = 2) -> Solver:
     """The model under evaluation judges the stored answer, exactly as the benchmark judge."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        items = rubric_items(state.metadata)
+        pair = state.metadata_as(GoldPairMetadata)
         outcome = await BINARY.ask(
-            get_model(), state.input_text, state.metadata["answer"], items, judge_retries
+            get_model(), state.input_text, pair.answer, pair.rubric_items, judge_retries
         )
         state.metadata[JUDGE_CHECK_KEY] = {
             "decisions": outcome.decisions,
@@ -73,25 +73,24 @@ def macro_f1() -> Metric:
     return compute
 
 
-def _accuracy_by(
-    items: Sequence[dict[str, Any]], key: str, names: Mapping[Any, str]
-) -> dict[str, float | None]:
+def _accuracy_by(key: str, names: Mapping[Any, str]) -> Metric:
     """Item accuracy per value of `key`, under that value's name (None where no item has it)."""
-    result: dict[str, float | None] = {}
-    for value, name in names.items():
-        hits = [i["gold"] == i["judge"] for i in items if i.get(key) == value]
-        result[name] = float(np.mean(hits)) if hits else None
-    return result
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        items = _items_of(scores)
+        result: dict[str, float | None] = {}
+        for value, name in names.items():
+            hits = [i["gold"] == i["judge"] for i in items if i.get(key) == value]
+            result[name] = float(np.mean(hits)) if hits else None
+        return result
+
+    return compute
 
 
 @metric
 def rule_accuracy() -> Metric:
     """Item accuracy per judge rule (1 explicit, 2 equivalent, 3 partial, 4 harm, 5 independent)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        return _accuracy_by(_items_of(scores), "rule", RULE_NAMES)
-
-    return compute
+    return _accuracy_by("rule", RULE_NAMES)
 
 
 @metric
@@ -108,11 +107,7 @@ def case_score_error() -> Metric:
 @metric
 def attack_accuracy() -> Metric:
     """Item accuracy on the adversarial pairs, per attack, and on the plain pairs ("none")."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        return _accuracy_by(_items_of(scores), "attack", ATTACK_NAMES)
-
-    return compute
+    return _accuracy_by("attack", ATTACK_NAMES)
 
 
 @scorer(
@@ -124,32 +119,31 @@ def gold_agreement() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         check = state.metadata[JUDGE_CHECK_KEY]
         judged: dict[str, bool] = check["decisions"]
-        raw_items = state.metadata["rubric_items"]
-        items = rubric_items(state.metadata)
-        gold = {i["item_id"]: i["gold_matched"] for i in raw_items}
-        method = state.metadata["grading_method"]
-        judge_score = case_score(method, items, judged).score
-        gold_score = case_score(method, items, gold).score
+        pair = state.metadata_as(GoldPairMetadata)
+        items = pair.rubric_items
+        gold = {i.item_id: i.gold_matched for i in items}
+        judge_score = case_score(pair.grading_method, items, judged).score
+        gold_score = case_score(pair.grading_method, items, gold).score
         per_item = [
             {
-                "item_id": i["item_id"],
-                "rule": i["rule"],
-                "attack": state.metadata.get("attack"),
-                "points": i["points"],
-                "gold": gold[i["item_id"]],
-                "judge": judged[i["item_id"]],
+                "item_id": i.item_id,
+                "rule": i.rule,
+                "attack": pair.attack,
+                "points": i.points,
+                "gold": i.gold_matched,
+                "judge": judged[i.item_id],
             }
-            for i in raw_items
+            for i in items
         ]
         wrong = {
-            i["item_id"]: f"{judged[i['item_id']]} (gold {gold[i['item_id']]})"
-            for i in per_item
-            if i["gold"] != i["judge"]
+            i.item_id: f"{judged[i.item_id]} (gold {i.gold_matched})"
+            for i in items
+            if i.gold_matched != judged[i.item_id]
         }
         shown = {k: wrong.get(k, judged[k]) for k in judged}
         return Score(
             value=float(np.mean([i["gold"] == i["judge"] for i in per_item])),
-            answer=state.metadata["answer"],
+            answer=pair.answer,
             explanation=decisions_table(items, shown),
             metadata={
                 "items": per_item,

@@ -35,7 +35,7 @@ def finish_sample(
 ) -> EvalSample:
     """The judged sample as the new log keeps it: its error (if the judge failed) and the
     tokens this judging spent (the answer's tokens belong to the source log)."""
-    from inspect_ai._util.error import EvalError
+    from inspect_ai.log import EvalError
 
     total = sum(usage.values(), start=_empty_usage())
     sample.model_usage = dict(usage)
@@ -110,8 +110,7 @@ def assemble(
     failed: int,
 ) -> EvalLog:
     """Header plus samples, with usage, metrics and status recomputed from the samples."""
-    from inspect_ai._util.error import EvalError
-    from inspect_ai.log import recompute_metrics
+    from inspect_ai.log import EvalError, recompute_metrics
 
     log = header.model_copy(update={"samples": samples})
     log.eval.scorers = scorers

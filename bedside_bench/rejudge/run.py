@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
@@ -37,17 +37,6 @@ if TYPE_CHECKING:
     from inspect_ai.scorer import Scorer
 
 
-def _usage_of(events: Sequence[Any]) -> dict[str, ModelUsage]:
-    from inspect_ai.event import ModelEvent
-    from inspect_ai.model import ModelUsage
-
-    usage: dict[str, ModelUsage] = {}
-    for event in events:
-        if isinstance(event, ModelEvent) and event.output.usage is not None:
-            usage[event.model] = usage.get(event.model, ModelUsage()) + event.output.usage
-    return usage
-
-
 def capturing(
     inner: Scorer,
     failures: dict[SampleKey, BaseException],
@@ -55,15 +44,12 @@ def capturing(
 ) -> Scorer:
     """`inner`, but a judge that fails ends only its own case (Inspect's `score_async` would
     stop every case on the first exception); every call's tokens are kept, failed or not."""
-    from inspect_ai._util.registry import (
-        REGISTRY_INFO,
-        REGISTRY_PARAMS,
-        registry_info,
-        registry_params,
-    )
     from inspect_ai.log import transcript
     from inspect_ai.scorer import Score, Target
     from inspect_ai.solver import TaskState
+
+    from bedside_bench.inspect_private import copy_registry_identity
+    from bedside_bench.scorer import usage_by_model
 
     async def score(state: TaskState, target: Target) -> Score | None:
         key = (str(state.sample_id), state.epoch)
@@ -74,11 +60,10 @@ def capturing(
             failures[key] = ex
             return None
         finally:
-            usage[key] = _usage_of(transcript().history.events_from(start))
+            usage[key] = usage_by_model(transcript().history.events_from(start))
 
     # the same registry identity, so the score is keyed and recorded as rubric_judge
-    setattr(score, REGISTRY_INFO, registry_info(inner))
-    setattr(score, REGISTRY_PARAMS, registry_params(inner))
+    copy_registry_identity(inner, score)
     return score
 
 
@@ -107,9 +92,9 @@ async def judge_samples(
     display: str,
 ) -> tuple[EvalLog, dict[SampleKey, BaseException], dict[SampleKey, dict[str, ModelUsage]]]:
     """Score `samples` (copies) with Inspect's `score_async`, overwriting their scores."""
-    from inspect_ai._eval.score import score_async
-    from inspect_ai.util._display import init_display_type
+    from inspect_ai import score_async
 
+    from bedside_bench.inspect_private import init_display_type
     from bedside_bench.scorer import rubric_judge
 
     failures: dict[SampleKey, BaseException] = {}
@@ -128,7 +113,7 @@ async def judge_samples(
 
 
 def _exists(location: str) -> bool:
-    from inspect_ai._util.file import filesystem
+    from bedside_bench.inspect_private import filesystem
 
     return bool(filesystem(location).exists(location))
 
@@ -216,9 +201,6 @@ async def rejudge_async(
 
 
 def rejudge(options: RejudgeOptions) -> list[LogOutcome]:
-    import anyio
-    from inspect_ai._util._async import configured_async_backend
-    from inspect_ai._util.platform import platform_init
+    from bedside_bench.inspect_private import run_async
 
-    platform_init()
-    return anyio.run(functools.partial(rejudge_async, options), backend=configured_async_backend())
+    return run_async(functools.partial(rejudge_async, options))

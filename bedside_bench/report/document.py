@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.releases import UNRECOGNISED
 
 PLOT_FILE = "forest.png"
 INSTALL_PLOT = (
@@ -167,7 +168,7 @@ def release_text(summary: Mapping[str, Any]) -> str:
     release = summary["release"]
     if release is None:
         return "unknown (not recorded in the logs)"
-    if release == "unrecognised":
+    if release == UNRECOGNISED:
         counts = summary["release_case_counts"]
         found = ", ".join(f"{name} {n}" for name, n in counts.items()) if counts else "not recorded"
         return f"unrecognised (cases found: {found})"
@@ -407,7 +408,7 @@ def group_warnings(summary: Mapping[str, Any]) -> list[str]:
             f"{summary['epochs']} epochs per case; a case's score is the mean over its "
             "epochs, and intervals resample cases."
         )
-    if summary["release"] is None or summary["release"] == "unrecognised":
+    if summary["release"] is None or summary["release"] == UNRECOGNISED:
         found.append(f"release: {release_text(summary)}.")
     return found
 

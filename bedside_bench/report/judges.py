@@ -31,6 +31,7 @@ from bedside_bench.agreement import (
     unanimous_fraction,
 )
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.contracts import RUBRIC_ITEMS_KEY
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.groups import GroupKey, RunGroup
 from bedside_bench.report.records import CaseRecord
@@ -467,7 +468,7 @@ def read_item_points(groups: Sequence[RunGroup]) -> dict[str, int]:
                 location, exclude_fields={"messages", "events", "attachments", "store", "output"}
             )
             for sample in full.samples or []:
-                for item in (sample.metadata or {}).get("rubric_items", []):
+                for item in (sample.metadata or {}).get(RUBRIC_ITEMS_KEY, []):
                     if isinstance(item, dict) and isinstance(item.get("points"), int):
                         points[str(item["item_id"])] = int(item["points"])
     return points

@@ -28,6 +28,7 @@ from bedside_bench.report.document import (
     score_cell,
     warnings_section,
 )
+from bedside_bench.report.scope import scope_cell
 
 # long digests, ids and locations wrap inside their cell rather than widen the page; a table
 # with many models scrolls inside its own box, never the page
@@ -201,7 +202,9 @@ def terminal_table(
     skipped: Sequence[tuple[str, str]] = (),
 ) -> str:
     """What the run depends on, the warnings in words, the ranked headline (overall score,
-    cases and scope per model), then benchmark x model: mean [lo, hi] (n, failed)."""
+    cases and scope per model), then benchmark x model: mean [lo, hi] (n, failed).
+
+    The headline's scope is the short cell; the warnings above it give the whole sentence."""
     context = ReportContext(summaries=summaries, labels=labels, files=(), skipped=skipped)
     blocks = warnings_section(context)
     warnings = [item for b in blocks if isinstance(b, Bullets) for item in b.items]
@@ -209,7 +212,7 @@ def terminal_table(
     for rank, i in enumerate(ranked(summaries, labels)):
         s = summaries[i]
         headline.append(
-            [str(rank + 1), labels[i], overall_cell(s), cases_cell(s), s["scope"]["description"]]
+            [str(rank + 1), labels[i], overall_cell(s), cases_cell(s), scope_cell(s["scope"])]
         )
     rows: list[list[str]] = [["benchmark", *labels]]
     for name in benchmark_names(summaries):

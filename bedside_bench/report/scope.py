@@ -27,6 +27,12 @@ def _limits_text(limits: Sequence[str]) -> str:
     return ", ".join(f"--limit {v}" for v in limits)
 
 
+def _kind(scope: Mapping[str, Any]) -> str:
+    if scope["full"]:
+        return "full"
+    return "smoke" if "smoke" in scope["reasons"] else "partial"
+
+
 def scope_words(scope: Mapping[str, Any]) -> str:
     """The scope in one line: full, or how many of how many cases ran and why not all."""
     run, total = scope["cases_run"], scope["cases_in_benchmarks"]
@@ -47,9 +53,17 @@ def scope_words(scope: Mapping[str, Any]) -> str:
             why.append("cause not recorded in the logs")
     if missing:
         why.append(f"{len(missing)} benchmark(s) not run: {', '.join(missing)}")
-    kind = "smoke" if "smoke" in scope["reasons"] else "partial"
+    kind = _kind(scope)
     where = f" of the {present} benchmark(s) run" if missing else ""
     return f"{kind}: {of} cases ran{where} ({'; '.join(why)})"
+
+
+def scope_cell(scope: Mapping[str, Any]) -> str:
+    """The scope in a table cell: its kind and how many cases ran ("partial, 3 of 25"); the
+    sentence (`scope_words`) says why, above the table."""
+    total = scope["cases_in_benchmarks"]
+    of = total if total is not None else "an unrecorded number"
+    return f"{_kind(scope)}, {scope['cases_run']} of {of}"
 
 
 def scope_json(group: RunGroup) -> dict[str, Any]:

@@ -9,16 +9,14 @@ tokens from the scores themselves (`judge_usage` in the score metadata).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bedside_bench.contracts import SCORER_NAME
+from bedside_bench.contracts import APPENDED_SCORE_KEY, SCORER_NAME
 from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
 
 PRIMARY = SCORER_NAME
-APPENDED_KEY = re.compile(r"^(?:[A-Za-z0-9_]+/)?rubric_judge-?\d+$")
 MIXED_PREFIX = "mixed: "
 USAGE_FIELDS = (
     "input_tokens",
@@ -57,7 +55,7 @@ def appended_keys(summaries: Iterable[Any]) -> list[str]:
     keys: dict[str, None] = {}
     for summary in summaries:
         for key in summary.scores or {}:
-            if APPENDED_KEY.match(key):
+            if APPENDED_SCORE_KEY.match(key):
                 keys.setdefault(key, None)
     return list(keys)
 

@@ -21,6 +21,7 @@ from bedside_bench.protocol import (
     PROTOCOL_VERSION,
     THREE_LEVEL_PROTOCOL_VERSION,
 )
+from bedside_bench.releases import UNRECOGNISED
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
@@ -29,7 +30,6 @@ from bedside_bench.stats import macro_mean, percentile_bootstrap, stratified_boo
 
 PUBLIC_SPLIT_N = 25
 FULL_N = 50
-UNRECOGNISED = "unrecognised"
 PUBLIC_SPLIT_NOTE = "public split: n = 25 per benchmark; not comparable with 50-case results"
 
 
