@@ -21,7 +21,6 @@ from typing import Any, get_args
 
 from inspect_ai.dataset import Sample
 
-from bedside_bench.benchmarks import GradingMethod
 from bedside_bench.cases import (
     CANONICAL_ITEM_ID,
     POINTS_RANGE,
@@ -29,6 +28,7 @@ from bedside_bench.cases import (
     Violation,
     check_rubric_items,
 )
+from bedside_bench.contracts import GradingMethod
 
 GRADING_METHODS: tuple[str, ...] = get_args(GradingMethod)
 RULES = (1, 2, 3, 4, 5)
