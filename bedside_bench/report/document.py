@@ -13,6 +13,7 @@ from typing import Any
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.releases import UNRECOGNISED
+from bedside_bench.report.scope import scope_cell
 
 PLOT_FILE = "forest.png"
 INSTALL_PLOT = (
@@ -385,7 +386,7 @@ def headline_section(context: ReportContext) -> list[Block]:
             labels[i],
             overall_cell(summaries[i]),
             cases_cell(summaries[i]),
-            summaries[i]["scope"]["description"],
+            scope_cell(summaries[i]["scope"]),
         )
         for rank, i in enumerate(ranked(summaries, labels))
     )
