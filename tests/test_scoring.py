@@ -14,6 +14,7 @@ from bedside_bench.scoring import (
     f1_weighted_score,
     points_rubric_score,
 )
+from tests.independent import f1_parts
 
 
 def items(*points: int) -> list[RubricItem]:
@@ -81,20 +82,12 @@ def test_missing_decision_is_an_error_not_a_zero() -> None:
 
 # ---- F1 rubrics -----------------------------------------------------------------------------
 
-WEIGHT = {3: 72, 2: 24, 1: 3, 0: 1, -1: 3, -2: 24, -3: 72}
-
-
 def expected_f1(
     points: list[int], matched: list[bool]
 ) -> tuple[Fraction, Fraction | None, Fraction]:
     """Independent path: exact fractions straight from the protocol's formulas."""
-    pos_total = sum(WEIGHT[p] for p in points if p >= 1)
-    pos_matched = sum(WEIGHT[p] for p, m in zip(points, matched, strict=True) if p >= 1 and m)
-    matched_total = sum(WEIGHT[p] for p, m in zip(points, matched, strict=True) if m)
-    recall = Fraction(pos_matched, pos_total)
-    precision = Fraction(pos_matched, matched_total) if matched_total else None
-    p = precision or Fraction(0)
-    f1 = 2 * p * recall / (p + recall) if p + recall else Fraction(0)
+    rubric = [{"item_id": f"i{n}", "points": p} for n, p in enumerate(points)]
+    recall, precision, f1, _ = f1_parts(rubric, decide(*matched))
     return recall, precision, f1
 
 
