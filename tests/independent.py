@@ -57,8 +57,8 @@ def _m(matched: Matches, item: Mapping[str, Any]) -> Fraction:
 
 def points_score(items: Sequence[Mapping[str, Any]], matched: Matches) -> Fraction:
     """score = min(1, max(0, sum(m_i * w_i) / sum(max(w_i, 0))))."""
-    available = sum(max(i["points"], 0) for i in items)
-    raw = sum((_m(matched, i) * i["points"] for i in items), Fraction(0)) / available
+    available: int = sum(max(i["points"], 0) for i in items)
+    raw = sum((_m(matched, i) * int(i["points"]) for i in items), Fraction(0)) / available
     return min(Fraction(1), max(Fraction(0), raw))
 
 

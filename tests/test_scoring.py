@@ -82,6 +82,7 @@ def test_missing_decision_is_an_error_not_a_zero() -> None:
 
 # ---- F1 rubrics -----------------------------------------------------------------------------
 
+
 def expected_f1(
     points: list[int], matched: list[bool]
 ) -> tuple[Fraction, Fraction | None, Fraction]:
