@@ -271,28 +271,26 @@ def _score(sample: Any) -> float | None:
     return float(sample.scores["rubric_judge"].value)
 
 
-def expected_cases(log_dir: Path, answer_model: str) -> dict[str, tuple[list[str], dict]]:
+def expected_cases(
+    log_dir: Path, answer_model: str
+) -> dict[str, tuple[list[str], dict[str, dict[str, Any]]]]:
     """Per benchmark: case ids in dataset order, and {case_id: score metadata + value} of the
     newest successful sample of each case, from fully read logs."""
     logs = [read_eval_log(info.name) for info in list_eval_logs(str(log_dir))]
     logs = [log for log in logs if log.eval.model == answer_model]
     logs.sort(key=lambda log: datetime.fromisoformat(log.stats.started_at), reverse=True)
-    result: dict[str, tuple[list[str], dict]] = {}
+    result: dict[str, tuple[list[str], dict[str, dict[str, Any]]]] = {}
     for name in BENCHMARK_NAMES:
         mine = [log for log in logs if log.eval.task.split("/")[-1] == name]
         if not mine:
             continue
-        ids = [
-            str(i)
-            for i in max(
-                mine, key=lambda log: len(log.eval.dataset.sample_ids)
-            ).eval.dataset.sample_ids
-        ]
-        scored: dict[str, dict] = {}
+        longest = max(mine, key=lambda log: len(log.eval.dataset.sample_ids or []))
+        ids = [str(i) for i in longest.eval.dataset.sample_ids or []]
+        scored: dict[str, dict[str, Any]] = {}
         for log in mine:  # newest first: keep the first success seen
             for sample in log.samples or []:
                 value = _score(sample)
-                if value is not None and str(sample.id) not in scored:
+                if value is not None and sample.scores and str(sample.id) not in scored:
                     meta = dict(sample.scores["rubric_judge"].metadata or {})
                     scored[str(sample.id)] = {**meta, "value": value}
         result[name] = (ids, scored)
