@@ -35,8 +35,6 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
-    ModelAPI,
-    ModelCall,
     ModelOutput,
     ModelUsage,
     modelapi,
@@ -48,6 +46,7 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.report.groups import RunGroup, group_records
 from bedside_bench.report.records import CaseRecord, LogRecord
 from tests.doubles.script import parse_judge_user
+from tests.scripted_model import InProcessAPI
 
 JUDGE_PREFIX = "You are grading a clinical answer"
 RUBRIC_LINE = re.compile(r"^\[([^\]]+)\] points=([+-]\d+) :: ", re.MULTILINE)
@@ -132,29 +131,17 @@ BRAIN = Brain()
 
 
 @modelapi(name="bbscript")
-class ScriptedModelAPI(ModelAPI):
+class ScriptedModelAPI(InProcessAPI):
     """`bbscript/<name>`: replies from `BRAIN`; records the temperature it was sent."""
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
-
-    async def generate(
+    def reply(
         self,
         input: list[ChatMessage],
         tools: list[ToolInfo],
         tool_choice: ToolChoice,
         config: GenerateConfig,
-    ) -> tuple[ModelOutput, ModelCall]:
-        output = BRAIN(f"bbscript/{self.model_name}")(input, tools, tool_choice, config)
-        request = {"model": self.model_name, "temperature": config.temperature}
-        return output, ModelCall.create(request, {"content": output.completion})
+    ) -> ModelOutput:
+        return BRAIN(f"bbscript/{self.model_name}")(input, tools, tool_choice, config)
 
 
 # --------------------------------------------------------------------------------------------

@@ -57,8 +57,10 @@ class ProviderError(Exception):
         self.status_code = status_code
 
 
-@modelapi(name="unitscript")
-class ScriptedAPI(ModelAPI):
+class InProcessAPI(ModelAPI):
+    """A model API answered in-process by `reply`; its request record names the temperature
+    sent (when one is), as a provider's would."""
+
     def __init__(
         self,
         model_name: str,
@@ -69,6 +71,15 @@ class ScriptedAPI(ModelAPI):
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
 
+    def reply(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        raise NotImplementedError
+
     async def generate(
         self,
         input: list[ChatMessage],
@@ -76,6 +87,22 @@ class ScriptedAPI(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> tuple[ModelOutput, ModelCall]:
+        output = self.reply(input, tools, tool_choice, config)
+        request: dict[str, Any] = {"model": self.model_name}
+        if config.temperature is not None:
+            request["temperature"] = config.temperature
+        return output, ModelCall.create(request, {"content": output.completion})
+
+
+@modelapi(name="unitscript")
+class ScriptedAPI(InProcessAPI):
+    def reply(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
         script = SCRIPTS[self.model_name]
         script.calls.append(Call(list(input), config.temperature))
         if not script.replies:
@@ -85,7 +112,4 @@ class ScriptedAPI(ModelAPI):
             raise reply
         output = ModelOutput.from_content(model=self.model_name, content=reply)
         output.usage = ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)
-        request: dict[str, Any] = {"model": self.model_name}
-        if config.temperature is not None:
-            request["temperature"] = config.temperature
-        return output, ModelCall.create(request, {"content": reply})
+        return output

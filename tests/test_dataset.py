@@ -206,10 +206,12 @@ def test_duplicate_case_ids_across_benchmarks(tmp_path: Path) -> None:
     cases = write_release(tmp_path, manifests=False)
     case = cases["drug_safety"][0]
     copy = {**case, "benchmark": "guideline_adherence"}
-    write_case(
-        tmp_path / "data" / "guideline_adherence" / "cases" / f"{case['case_id']}.json", copy
-    )
-    assert any("duplicate case_id" in p for p in problems(tmp_path))
+    copy_path = tmp_path / "data" / "guideline_adherence" / "cases" / f"{case['case_id']}.json"
+    write_case(copy_path, copy)
+    assert problems(tmp_path) == [
+        f"{copy_path}, case {case['case_id']}, field case_id: duplicate case_id, also in "
+        f"{case_path(tmp_path, case)}"
+    ]
 
 
 def test_manifest_is_enforced(tmp_path: Path) -> None:
@@ -217,9 +219,12 @@ def test_manifest_is_enforced(tmp_path: Path) -> None:
     manifest = tmp_path / "data" / "drug_safety" / "manifest.json"
     ids = [c["case_id"] for c in cases["drug_safety"]]
     manifest.write_text(json.dumps({"case_ids": [ids[0], "f" * 32]}))
-    found = problems(tmp_path)
-    assert any("listed in the manifest but there is no file" in p and "f" * 32 in p for p in found)
-    assert any(f"case {ids[1]}" in p and "not listed in" in p for p in found)
+    missing = tmp_path / "data" / "drug_safety" / "cases" / f"{'f' * 32}.json"
+    assert problems(tmp_path) == [
+        f"{manifest}, case {'f' * 32}, field case_ids: listed in the manifest but there is no "
+        f"file {missing}",
+        f"{case_path(tmp_path, cases['drug_safety'][1])}, case {ids[1]}: not listed in {manifest}",
+    ]
 
 
 def test_missing_benchmark_folder(tmp_path: Path) -> None:
@@ -227,7 +232,8 @@ def test_missing_benchmark_folder(tmp_path: Path) -> None:
     for path in (tmp_path / "data" / "health_equity" / "cases").iterdir():
         path.unlink()
     (tmp_path / "data" / "health_equity" / "cases").rmdir()
-    assert any("no case folder for benchmark health_equity" in p for p in problems(tmp_path))
+    folder = tmp_path / "data" / "health_equity" / "cases"
+    assert problems(tmp_path) == [f"{folder}: missing: no case folder for benchmark health_equity"]
 
 
 def test_registry_order_is_checked(tmp_path: Path) -> None:
@@ -241,7 +247,11 @@ def test_registry_order_is_checked(tmp_path: Path) -> None:
     (tmp_path / "registry.json").write_text(
         json.dumps({"benchmarks": [{"name": n} for n in names]})
     )
-    assert any("registry order" in p for p in problems(tmp_path))
+    (found,) = problems(tmp_path)
+    assert found.startswith(
+        f"{tmp_path / 'registry.json'}, field benchmarks: benchmarks {names} are not the ten "
+        "benchmarks in registry order ['drug_safety', "
+    )
 
 
 def test_samples_and_smoke(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from inspect_ai.log import (
 )
 from inspect_ai.scorer import match
 from inspect_ai.solver import generate
+from markdown_it import MarkdownIt
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.cli import main as cli_main
@@ -138,7 +139,10 @@ def test_errored_cases_completed_by_a_retry_count_as_completed(both: ReportResul
     assert b["benchmarks"]["safety_diagnostic"]["failed"] == 1
     assert b["overall"] is not None  # every benchmark still has completed cases
     assert len(a["logs"]) == 12 and len(b["logs"]) == 10
-    assert any(n.startswith("incomplete: 2 case(s)") for n in b["notes"])
+    assert (
+        "incomplete: 2 case(s) have no successful score (drug_safety 1, safety_diagnostic 1); "
+        "they are left out of the means, not scored 0; redo them with `inspect eval-retry`"
+    ) in b["notes"]
 
 
 @pytest.mark.slow
@@ -565,7 +569,10 @@ def test_skipped_logs_are_listed_in_the_summary_and_the_report(runs: Runs, tmp_p
     md = (tmp_path / "out" / "report.md").read_text()
     assert "## Skipped logs" in md and "2 log(s) found were not used" in md
     assert md.index("2 log(s) found were not used") < md.index("| rank |")
-    assert str(broken).replace("_", "\\_") in md or str(broken) in md
+    # the bullet shows the log's location and reason exactly as the summary's note names them
+    (note,) = [n for n in skipped_notes if n.startswith(f"skipped log {broken}: ")]
+    shown = html.escape(note.removeprefix("skipped log "), quote=False)
+    assert f"<li>{shown}</li>" in MarkdownIt("commonmark").render(md)
 
 
 class _Tags(HTMLParser):
@@ -581,8 +588,6 @@ class _Tags(HTMLParser):
 
 @pytest.mark.slow
 def test_text_from_logs_is_escaped_in_markdown_and_html(runs: Runs, tmp_path: Path) -> None:
-    from markdown_it import MarkdownIt
-
     hostile = "<script>alert(1)</script> [click](javascript:alert(2)) <img src=x onerror=y> *b*"
     logs = copy_logs(runs.logs, tmp_path / "logs", model=A, data_source=hostile)
     result = report([logs], tmp_path / "out")

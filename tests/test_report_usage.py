@@ -8,6 +8,7 @@ import pytest
 
 from bedside_bench.report.records import TokenUsage
 from bedside_bench.report.usage import (
+    GroupUsage,
     check_prices,
     cost_json,
     group_usage,
@@ -70,22 +71,20 @@ def test_retry_logs_carry_usage_forward_so_only_the_newest_per_task_counts() -> 
     assert usage.wall_time_span == 3600 + 10
 
 
+def one_log_usage(answer_model: str) -> GroupUsage:
+    """The usage of one log of `answer_model` (tokens U) judged by test/judge (tokens J)."""
+    record = log_record(
+        {"c": 0.5}, started_at=T1, answer_model=answer_model, answer_usage=U, judge_usage=J
+    )
+    return group_usage([record])
+
+
 def test_cost_from_prices_per_million_tokens() -> None:
     price = {"input": 0.25, "output": 2.0, "cached_input": 0.025}
     # 100 input, 40 cached input, 20 output tokens
     assert usage_cost(U, price) == pytest.approx((100 * 0.25 + 40 * 0.025 + 20 * 2.0) / 1e6)
     assert usage_cost(U, {"input": 1.0, "output": 1.0}) == pytest.approx(160 / 1e6)
-    usage = group_usage(
-        [
-            log_record(
-                {"c": 0.5},
-                started_at=T1,
-                answer_model="openai/gpt-5.4-mini",
-                answer_usage=U,
-                judge_usage=J,
-            )
-        ]
-    )
+    usage = one_log_usage("openai/gpt-5.4-mini")
     prices = check_prices({"openai/gpt-5.4-mini": price, "test/judge": {"input": 1, "output": 3}})
     cost, notes = cost_json("openai/gpt-5.4-mini", "test/judge", usage, prices)
     assert cost is not None and notes == []
@@ -96,28 +95,19 @@ def test_cost_from_prices_per_million_tokens() -> None:
 
 
 def test_a_model_missing_from_prices_is_null_never_zero() -> None:
-    usage = group_usage([log_record({"c": 0.5}, started_at=T1, answer_usage=U, judge_usage=J)])
+    usage = one_log_usage("test/a")
     cost, notes = cost_json(
         "test/a", "test/judge", usage, {"test/a": {"input": 1.0, "output": 1.0}}
     )
     assert cost is not None
-    assert cost["judge"] is None and cost["total"] is None and cost["answer"] is not None
+    assert cost["judge"] is None and cost["total"] is None
+    assert cost["answer"] == pytest.approx(160 / 1e6)
     assert notes == ["no price for test/judge in the prices file: cost.judge is null"]
     assert cost_json("test/a", "test/judge", usage, None) == (None, [])
 
 
 def test_prices_are_matched_with_or_without_provider_prefix() -> None:
-    usage = group_usage(
-        [
-            log_record(
-                {"c": 0.5},
-                started_at=T1,
-                answer_model="openai/gpt-x",
-                answer_usage=U,
-                judge_usage=J,
-            )
-        ]
-    )
+    usage = one_log_usage("openai/gpt-x")
     cost, _ = cost_json(
         "openai/gpt-x", "test/judge", usage, {"gpt-x": {"input": 1.0, "output": 1.0}}
     )
