@@ -22,7 +22,7 @@ import json
 import re
 import threading
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -46,7 +46,7 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.report.groups import RunGroup, group_records
 from bedside_bench.report.records import CaseRecord, LogRecord
 from tests.doubles.script import parse_judge_user
-from tests.scripted_model import InProcessAPI
+from tests.scripted_model import InProcessAPI, Outputs
 
 JUDGE_PREFIX = "You are grading a clinical answer"
 RUBRIC_LINE = re.compile(r"^\[([^\]]+)\] points=([+-]\d+) :: ", re.MULTILINE)
@@ -62,8 +62,6 @@ JUDGE_TOKENS = {"input_tokens": 300, "output_tokens": 30, "total_tokens": 330}
 ANSWER_USAGE = ModelUsage(**ANSWER_TOKENS)
 JUDGE_USAGE = ModelUsage(**JUDGE_TOKENS)
 JUDGE = "bbscript/judge"
-
-Outputs = Callable[[list[ChatMessage], list[ToolInfo], ToolChoice, GenerateConfig], ModelOutput]
 
 
 def _hash(text: str) -> int:
@@ -134,14 +132,8 @@ BRAIN = Brain()
 class ScriptedModelAPI(InProcessAPI):
     """`bbscript/<name>`: replies from `BRAIN`; records the temperature it was sent."""
 
-    def reply(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        return BRAIN(f"bbscript/{self.model_name}")(input, tools, tool_choice, config)
+    def outputs(self) -> Outputs:
+        return BRAIN(f"bbscript/{self.model_name}")
 
 
 # --------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ would count with a downloaded encoding), so these tests stay in the fast tier.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,10 +33,30 @@ class Call:
     temperature: float | None
 
 
+# mockllm's `custom_outputs` signature: (input, tools, tool_choice, config) -> ModelOutput
+Outputs = Callable[[list[ChatMessage], list[ToolInfo], ToolChoice, GenerateConfig], ModelOutput]
+
+
 @dataclass
 class Script:
+    """The replies of `unitscript/<name>`, in order, and the calls it received."""
+
+    name: str
     replies: list[str | Exception]
     calls: list[Call] = field(default_factory=list)
+
+    def __call__(
+        self, input: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
+        self.calls.append(Call(list(input), config.temperature))
+        if not self.replies:
+            raise AssertionError(f"unitscript/{self.name} was called more than scripted")
+        reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        output = ModelOutput.from_content(model=self.name, content=reply)
+        output.usage = ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)
+        return output
 
 
 SCRIPTS: dict[str, Script] = {}
@@ -44,7 +64,7 @@ SCRIPTS: dict[str, Script] = {}
 
 def scripted_model(name: str, replies: Iterable[str | Exception]) -> tuple[Model, Script]:
     """The model `unitscript/<name>` and the script it answers from (a fresh one each time)."""
-    script = Script(list(replies))
+    script = Script(name, list(replies))
     SCRIPTS[name] = script
     return get_model(f"unitscript/{name}"), script
 
@@ -58,8 +78,8 @@ class ProviderError(Exception):
 
 
 class InProcessAPI(ModelAPI):
-    """A model API answered in-process by `reply`; its request record names the temperature
-    sent (when one is), as a provider's would."""
+    """A model API answered in-process by the callable `outputs` gives; its request record
+    names the temperature sent (when one is), as a provider's would."""
 
     def __init__(
         self,
@@ -71,13 +91,7 @@ class InProcessAPI(ModelAPI):
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
 
-    def reply(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
+    def outputs(self) -> Outputs:
         raise NotImplementedError
 
     async def generate(
@@ -87,7 +101,7 @@ class InProcessAPI(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> tuple[ModelOutput, ModelCall]:
-        output = self.reply(input, tools, tool_choice, config)
+        output = self.outputs()(input, tools, tool_choice, config)
         request: dict[str, Any] = {"model": self.model_name}
         if config.temperature is not None:
             request["temperature"] = config.temperature
@@ -96,20 +110,5 @@ class InProcessAPI(ModelAPI):
 
 @modelapi(name="unitscript")
 class ScriptedAPI(InProcessAPI):
-    def reply(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        script = SCRIPTS[self.model_name]
-        script.calls.append(Call(list(input), config.temperature))
-        if not script.replies:
-            raise AssertionError(f"unitscript/{self.model_name} was called more than scripted")
-        reply = script.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        output = ModelOutput.from_content(model=self.model_name, content=reply)
-        output.usage = ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)
-        return output
+    def outputs(self) -> Outputs:
+        return SCRIPTS[self.model_name]
