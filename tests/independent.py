@@ -1,5 +1,6 @@
-"""An independent path to expected case scores: the protocol's formulas in exact fractions,
-applied to case files read with plain `json` (not through the package's loader)."""
+"""The tests' one independent reference: the protocol's formulas (case scores, the F1 weights,
+three-level match values, Fleiss' kappa) in exact fractions, written from the spec and not
+through the package, applied to case files read with plain `json` (not the package's loader)."""
 
 from __future__ import annotations
 
@@ -98,11 +99,16 @@ def case_score(case: Mapping[str, Any], matched: Matches, severe_gate: bool = Fa
     return float(exact_case_score(case, matched, severe_gate))
 
 
-def fleiss_kappa(rows: list[list[int]]) -> float:
-    """Fleiss' kappa written out from its definition: rows of per-category rating counts."""
-    n = sum(rows[0])
-    total = len(rows) * n
-    p_j = [sum(r[c] for r in rows) / total for c in range(len(rows[0]))]
-    p_i = [(sum(x * x for x in r) - n) / (n * (n - 1)) for r in rows]
-    p_bar, p_e = sum(p_i) / len(p_i), sum(p * p for p in p_j)
+def fleiss_kappa_exact(rows: list[list[int]]) -> Fraction:
+    """Fleiss' kappa written out from its definition, in exact fractions: rows of per-category
+    rating counts (one row per item, every row the same number of ratings)."""
+    n_items, n = len(rows), sum(rows[0])
+    p_j = [Fraction(sum(row[j] for row in rows), n_items * n) for j in range(len(rows[0]))]
+    p_i = [Fraction(sum(c * c for c in row) - n, n * (n - 1)) for row in rows]
+    p_bar = sum(p_i, Fraction(0)) / n_items
+    p_e = sum((p * p for p in p_j), Fraction(0))
     return (p_bar - p_e) / (1 - p_e)
+
+
+def fleiss_kappa(rows: list[list[int]]) -> float:
+    return float(fleiss_kappa_exact(rows))
