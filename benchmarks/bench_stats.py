@@ -36,16 +36,8 @@ from numpy.typing import NDArray
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bedside_bench.stats import (  # noqa: E402
-    Interval,
-    PairedResult,
-    clear_resample_cache,
-    macro_mean,
-    paired_bootstrap,
-    paired_bootstrap_single,
-    percentile_bootstrap,
-    stratified_bootstrap,
-)
+from bedside_bench import stats  # noqa: E402
+from bedside_bench.stats import Interval, PairedResult  # noqa: E402
 
 N_MODELS, N_BENCHMARKS, N_CASES = 10, 10, 50
 RESAMPLES, SEED = 10_000, 42
@@ -82,13 +74,16 @@ def full_statistics(scores: Scores) -> Results:
     res = Results({}, {}, {}, {})
     for m in range(N_MODELS):
         for b in range(N_BENCHMARKS):
-            res.per_benchmark[m, b] = percentile_bootstrap(scores[m][b], RESAMPLES, SEED)
-        res.overall[m] = (macro_mean(scores[m]), stratified_bootstrap(scores[m], RESAMPLES, SEED))
+            res.per_benchmark[m, b] = stats.percentile_bootstrap(scores[m][b], RESAMPLES, SEED)
+        res.overall[m] = (
+            stats.macro_mean(scores[m]),
+            stats.stratified_bootstrap(scores[m], RESAMPLES, SEED),
+        )
     for i, j in PAIRS:
         diffs = [scores[i][b] - scores[j][b] for b in range(N_BENCHMARKS)]
-        res.paired_overall[i, j] = paired_bootstrap(diffs, RESAMPLES, SEED)
+        res.paired_overall[i, j] = stats.paired_bootstrap(diffs, RESAMPLES, SEED)
         for b in range(N_BENCHMARKS):
-            res.paired_benchmark[i, j, b] = paired_bootstrap_single(diffs[b], RESAMPLES, SEED)
+            res.paired_benchmark[i, j, b] = stats.paired_bootstrap_single(diffs[b], RESAMPLES, SEED)
     return res
 
 
@@ -142,7 +137,7 @@ def loop_statistics(scores: Scores, fast: Results, full: bool) -> LoopTiming:
             gap(loop_percentile(scores[m][b]), fast.per_benchmark[m, b])
     t1 = time.perf_counter()
     for m in models:
-        macro_mean(scores[m])
+        stats.macro_mean(scores[m])
         gap(loop_stratified(scores[m]), fast.overall[m][1])
     t2 = time.perf_counter()
     all_diffs = {
@@ -178,7 +173,7 @@ def time_fast(scores: Scores, repeats: int) -> tuple[list[float], list[float], R
     cpu: list[float] = []
     result = None
     for _ in range(repeats):
-        clear_resample_cache()
+        stats.clear_resample_cache()
         t0, c0 = time.perf_counter(), time.process_time()
         result = full_statistics(scores)
         wall.append(time.perf_counter() - t0)
@@ -188,7 +183,7 @@ def time_fast(scores: Scores, repeats: int) -> tuple[list[float], list[float], R
 
 
 def peak_memory_mib(scores: Scores) -> float:
-    clear_resample_cache()
+    stats.clear_resample_cache()
     tracemalloc.start()
     full_statistics(scores)
     _, peak = tracemalloc.get_traced_memory()

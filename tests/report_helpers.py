@@ -1,4 +1,5 @@
-"""Real Inspect logs of the ten tasks for the report tests, and an independent recomputation.
+"""Real Inspect logs of the ten tasks for the report tests, hand-built records for the pure
+ones, and an independent recomputation.
 
 Models are scripted in-process (no network): `bbscript/<name>` is a tiny Inspect model API whose
 replies come from `BRAIN`, a callable with mockllm's `custom_outputs` signature
@@ -6,6 +7,9 @@ replies come from `BRAIN`, a callable with mockllm's `custom_outputs` signature
 `mockllm/model` because `inspect_ai.eval_retry` rebuilds models from the log by name, and a
 callable passed to mockllm is not recorded in the log. Usage is always set on the output
 (mockllm would otherwise count tokens with tiktoken, which downloads an encoding).
+
+`log_record` and `case_record` build the report's records directly (no log written), for the
+tests of grouping, statistics and rendering.
 
 The recomputation (`expected_*`) reads full logs with `read_eval_log` and redoes the statistics
 with plain numpy, never through `bedside_bench.report` or `bedside_bench.stats`.
@@ -17,7 +21,8 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -30,8 +35,6 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
-    ModelAPI,
-    ModelCall,
     ModelOutput,
     ModelUsage,
     modelapi,
@@ -40,21 +43,25 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.report.groups import RunGroup, group_records
+from bedside_bench.report.records import CaseRecord, LogRecord
 from tests.doubles.script import parse_judge_user
+from tests.scripted_model import InProcessAPI, Outputs
 
 JUDGE_PREFIX = "You are grading a clinical answer"
 RUBRIC_LINE = re.compile(r"^\[([^\]]+)\] points=([+-]\d+) :: ", re.MULTILINE)
-ANSWER_USAGE = ModelUsage(
-    input_tokens=100,
-    output_tokens=20,
-    input_tokens_cache_read=40,
-    reasoning_tokens=8,
-    total_tokens=160,
-)
-JUDGE_USAGE = ModelUsage(input_tokens=300, output_tokens=30, total_tokens=330)
+# the tokens of every scripted answer and judge call (also as the report's `TokenUsage`)
+ANSWER_TOKENS = {
+    "input_tokens": 100,
+    "output_tokens": 20,
+    "input_tokens_cache_read": 40,
+    "reasoning_tokens": 8,
+    "total_tokens": 160,
+}
+JUDGE_TOKENS = {"input_tokens": 300, "output_tokens": 30, "total_tokens": 330}
+ANSWER_USAGE = ModelUsage(**ANSWER_TOKENS)
+JUDGE_USAGE = ModelUsage(**JUDGE_TOKENS)
 JUDGE = "bbscript/judge"
-
-Outputs = Callable[[list[ChatMessage], list[ToolInfo], ToolChoice, GenerateConfig], ModelOutput]
 
 
 def _hash(text: str) -> int:
@@ -122,29 +129,76 @@ BRAIN = Brain()
 
 
 @modelapi(name="bbscript")
-class ScriptedModelAPI(ModelAPI):
+class ScriptedModelAPI(InProcessAPI):
     """`bbscript/<name>`: replies from `BRAIN`; records the temperature it was sent."""
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+    def outputs(self) -> Outputs:
+        return BRAIN(f"bbscript/{self.model_name}")
 
-    async def generate(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> tuple[ModelOutput, ModelCall]:
-        output = BRAIN(f"bbscript/{self.model_name}")(input, tools, tool_choice, config)
-        request = {"model": self.model_name, "temperature": config.temperature}
-        return output, ModelCall.create(request, {"content": output.completion})
+
+# --------------------------------------------------------------------------------------------
+# hand-built records
+
+DIGEST = "d" * 64
+STARTED_AT = "2026-01-01T00:00:00+00:00"
+
+
+def case_record(
+    case_id: str, score: float | None, error: str | None = None, **fields: Any
+) -> CaseRecord:
+    """A case that scored, or (score None) one that failed with `error` (default "failed")."""
+    if score is None and error is None:
+        error = "failed"
+    return CaseRecord(case_id, score, error, **fields)
+
+
+def log_record(
+    cases: Mapping[str, float | None | CaseRecord],
+    *,
+    benchmark: str = "drug_safety",
+    answer_model: str = "test/a",
+    judge_model: str = "test/judge",
+    started_at: str = STARTED_AT,
+    sample_ids: Sequence[str] | None = None,
+    **fields: Any,
+) -> LogRecord:
+    """One log's record: `cases` maps case id to a score (None: failed) or a `CaseRecord`; the
+    header lists `sample_ids` (default: those cases) of a dataset that size; any other
+    `LogRecord` field may be given."""
+    ids = tuple(sample_ids) if sample_ids is not None else tuple(cases)
+    defaults: dict[str, Any] = {
+        "location": f"mem://{answer_model}/{benchmark}/{started_at}",
+        "dataset_sha256": DIGEST,
+        "completed_at": started_at,
+        "task_id": f"{answer_model}-{benchmark}",
+        "dataset_samples": len(ids),
+    }
+    return LogRecord(
+        benchmark=benchmark,
+        answer_model=answer_model,
+        judge_model=judge_model,
+        started_at=started_at,
+        sample_ids=ids,
+        cases={k: v if isinstance(v, CaseRecord) else case_record(k, v) for k, v in cases.items()},
+        **{**defaults, **fields},
+    )
+
+
+def scores_for(benchmark: str, n: int, offset: float = 0.0) -> dict[str, float]:
+    """Deterministic varied scores in [0, 1]; ids in a fixed (non-sorted) order."""
+    rng = np.random.default_rng(zlib.crc32(benchmark.encode()))
+    values = np.clip(rng.random(n) + offset, 0, 1)
+    return {f"{benchmark}-{(7 * i) % n:03d}": float(v) for i, v in enumerate(values)}
+
+
+def full_group(n: int = 25, model: str = "test/a", offset: float = 0.0) -> RunGroup:
+    """One group of all ten benchmarks, `n` cases each (`scores_for`)."""
+    records = [
+        log_record(scores_for(b, n, offset), benchmark=b, answer_model=model)
+        for b in BENCHMARK_NAMES
+    ]
+    (group,) = group_records(records)
+    return group
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,28 +250,26 @@ def _score(sample: Any) -> float | None:
     return float(sample.scores["rubric_judge"].value)
 
 
-def expected_cases(log_dir: Path, answer_model: str) -> dict[str, tuple[list[str], dict]]:
+def expected_cases(
+    log_dir: Path, answer_model: str
+) -> dict[str, tuple[list[str], dict[str, dict[str, Any]]]]:
     """Per benchmark: case ids in dataset order, and {case_id: score metadata + value} of the
     newest successful sample of each case, from fully read logs."""
     logs = [read_eval_log(info.name) for info in list_eval_logs(str(log_dir))]
     logs = [log for log in logs if log.eval.model == answer_model]
     logs.sort(key=lambda log: datetime.fromisoformat(log.stats.started_at), reverse=True)
-    result: dict[str, tuple[list[str], dict]] = {}
+    result: dict[str, tuple[list[str], dict[str, dict[str, Any]]]] = {}
     for name in BENCHMARK_NAMES:
         mine = [log for log in logs if log.eval.task.split("/")[-1] == name]
         if not mine:
             continue
-        ids = [
-            str(i)
-            for i in max(
-                mine, key=lambda log: len(log.eval.dataset.sample_ids)
-            ).eval.dataset.sample_ids
-        ]
-        scored: dict[str, dict] = {}
+        longest = max(mine, key=lambda log: len(log.eval.dataset.sample_ids or []))
+        ids = [str(i) for i in longest.eval.dataset.sample_ids or []]
+        scored: dict[str, dict[str, Any]] = {}
         for log in mine:  # newest first: keep the first success seen
             for sample in log.samples or []:
                 value = _score(sample)
-                if value is not None and str(sample.id) not in scored:
+                if value is not None and sample.scores and str(sample.id) not in scored:
                     meta = dict(sample.scores["rubric_judge"].metadata or {})
                     scored[str(sample.id)] = {**meta, "value": value}
         result[name] = (ids, scored)

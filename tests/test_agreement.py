@@ -18,6 +18,7 @@ from bedside_bench.agreement import (
     unanimous_fraction,
     unanimous_share,
 )
+from tests.independent import fleiss_kappa_exact
 
 # ---------------------------------------------------------------------------------------------
 # Fleiss' kappa and the per-item tables
@@ -38,20 +39,11 @@ WIKIPEDIA_TABLE = [
 ]
 
 
-def exact_fleiss(table: list[list[int]]) -> Fraction:
-    n_items, n = len(table), sum(table[0])
-    p_j = [Fraction(sum(row[j] for row in table), n_items * n) for j in range(len(table[0]))]
-    p_i = [Fraction(sum(c * c for c in row) - n, n * (n - 1)) for row in table]
-    p_bar = sum(p_i, Fraction(0)) / n_items
-    p_e = sum((p * p for p in p_j), Fraction(0))
-    return (p_bar - p_e) / (1 - p_e)
-
-
 def test_fleiss_kappa_wikipedia_example() -> None:
     kappa = fleiss_kappa(np.array(WIKIPEDIA_TABLE))
     assert kappa is not None
     assert round(kappa, 3) == 0.210
-    assert kappa == pytest.approx(float(exact_fleiss(WIKIPEDIA_TABLE)), abs=1e-12)
+    assert kappa == pytest.approx(float(fleiss_kappa_exact(WIKIPEDIA_TABLE)), abs=1e-12)
     # By hand: category totals 20, 28, 39, 21, 32 of 140 ratings, so P_e = 4170 / 19600
     # (0.213); sum over items of (sum n_ij^2 - 14) = 688, so P-bar = 688 / (10 * 14 * 13) (0.378).
     p_bar, p_e = Fraction(688, 1820), Fraction(4170, 19600)

@@ -57,3 +57,8 @@ def test_s3_store_secrets_are_redacted() -> None:
     env = {"AWS_SECRET_ACCESS_KEY": "s3-SECRET-value-1", "AWS_SESSION_TOKEN": "session-TOKEN-2"}
     text = "PUT failed: key s3-SECRET-value-1, token session-TOKEN-2"
     assert credentials.redact(text, env) == "PUT failed: key ***, token ***"
+
+
+def test_credentials_in_a_location_are_redacted() -> None:
+    assert credentials.redact_credentials("https://x:tok@hf.co/d") == "https://hf.co/d"
+    assert credentials.redact_credentials("/data/bedside-bench") == "/data/bedside-bench"

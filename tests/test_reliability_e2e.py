@@ -37,7 +37,7 @@ from tests.doubles import (
     scripted_evidence,
     scripted_three_level,
 )
-from tests.independent import WEIGHT, fleiss_kappa, read_cases
+from tests.independent import exact_case_score, fleiss_kappa, read_cases, three_level_matches
 from tests.release_factory import write_release
 
 REPO = Path(__file__).resolve().parent.parent
@@ -151,24 +151,10 @@ def test_kappa_metric_hand_computed() -> None:
 
 
 def expected_three_level(case: dict[str, Any], answer: str) -> Fraction:
-    value = {"MET": Fraction(1), "PARTIALLY_MET": Fraction(1, 2), "NOT_MET": Fraction(0)}
-    m = {}
-    for item in case["rubric_items"]:
-        level = scripted_three_level(answer, item["item_id"])
-        m[item["item_id"]] = (
-            Fraction(1) if (item["points"] < 0 and level == "PARTIALLY_MET") else value[level]
-        )
-    items = case["rubric_items"]
-    if case["grading_method"] == "points_rubric":
-        raw = sum(i["points"] * m[i["item_id"]] for i in items) / sum(
-            max(i["points"], 0) for i in items
-        )
-        return min(Fraction(1), max(Fraction(0), raw))
-    pos = sum(WEIGHT[i["points"]] for i in items if i["points"] >= 1)
-    hit = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items if i["points"] >= 1)
-    den = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items)
-    r, p = hit / pos, (hit / den if den else Fraction(0))
-    return 2 * p * r / (p + r) if p + r else Fraction(0)
+    levels = {
+        i["item_id"]: scripted_three_level(answer, i["item_id"]) for i in case["rubric_items"]
+    }
+    return exact_case_score(case, three_level_matches(case["rubric_items"], levels))
 
 
 @pytest.mark.parametrize("bench_name", ["guideline_adherence", "safety_therapeutic"])

@@ -1,19 +1,19 @@
-"""Epochs and judges of one log, on hand-built records (no I/O): a case's score is the mean over
-its epochs, a case counts only when every epoch scored, and one log's judges are never mixed."""
+"""Epochs of one log (`report/epochs.py`), on hand-built records (no I/O): a case's score is the
+mean over its epochs, and a case counts only when every epoch scored."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 from bedside_bench.report.epochs import reduce_case, reduce_epochs
-from bedside_bench.report.logs import finish_record
-from bedside_bench.report.records import CaseRecord, LogRecord
+from bedside_bench.report.records import CaseRecord
 from bedside_bench.report.summary import judge_kappa
 from tests.independent import fleiss_kappa
+from tests.report_helpers import case_record
 
 
 def epoch(score: float | None, **fields: object) -> CaseRecord:
-    return CaseRecord("c1", score, None if score is not None else "judge failed", **fields)  # type: ignore[arg-type]
+    return case_record("c1", score, None if score is not None else "judge failed", **fields)
 
 
 def test_one_epoch_is_passed_through_unchanged() -> None:
@@ -54,34 +54,3 @@ def test_kappa_takes_each_epochs_answer_as_its_own_subject() -> None:
     # subjects: (epoch 1, i1) (epoch 1, i2) (epoch 2, i1) (epoch 2, i2); raters: 2 passes
     rows = [[2, 0], [1, 1], [0, 2], [1, 1]]
     assert judge_kappa([case]) == fleiss_kappa(rows)
-
-
-def header(**fields: object) -> LogRecord:
-    return LogRecord(
-        location="/logs/a.eval",
-        benchmark="drug_safety",
-        answer_model="m/a",
-        judge_model="m/configured",
-        dataset_sha256="d" * 64,
-        **fields,  # type: ignore[arg-type]
-    )
-
-
-def test_the_judge_the_scores_name_is_the_groups_judge() -> None:
-    failed = CaseRecord("c2", None, "boom")
-    cases = {("c1", 1): epoch(0.5, judge_model="m/j"), ("c2", 1): failed}
-    record = finish_record(header(), cases, [])
-    assert record.judge_model == "m/j" and record.judges_seen == ()
-    assert list(record.cases) == ["c1", "c2"] and record.sample_ids == ("c1", "c2")
-    # no successful score names a judge: the configured one
-    assert finish_record(header(), {("c2", 1): failed}, []).judge_model == "m/configured"
-
-
-def test_a_log_whose_scores_name_several_judges_is_never_filed_under_one() -> None:
-    cases = {
-        ("c1", 1): epoch(0.5, judge_model="m/j1"),
-        ("c1", 2): epoch(0.5, judge_model="m/j2"),
-    }
-    record = finish_record(header(epochs=2), cases, [])
-    assert record.judge_model == "mixed: m/j1, m/j2"
-    assert record.judges_seen == ("m/j1", "m/j2")

@@ -1,4 +1,5 @@
-"""`bedside-bench report` on real Inspect logs of the ten tasks (a small synthetic release).
+"""`bedside-bench report` on real Inspect logs of the ten tasks (a small synthetic release), and
+the pure parts of reading them (`report/logs.py`).
 
 Two scripted models run all ten tasks; the judge breaks on two cases, so both models' logs have
 errored samples; model A's are then completed by `inspect_ai.eval_retry`, model B's are not.
@@ -32,17 +33,18 @@ from inspect_ai.log import (
 )
 from inspect_ai.scorer import match
 from inspect_ai.solver import generate
+from markdown_it import MarkdownIt
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.cli import main as cli_main
 from bedside_bench.report import BootstrapOptions, ReportOptions, build_report
-from bedside_bench.report.logs import Progress, read_records
+from bedside_bench.report.logs import Progress, display_location, finish_record, read_records
+from bedside_bench.report.records import LogRecord
 from bedside_bench.report.run import ReportResult
 from bedside_bench.schema_files import validator
 from tests import report_helpers as helpers
 from tests.release_factory import write_release
-
-pytestmark = pytest.mark.slow
+from tests.report_helpers import case_record, log_record
 
 A, B, C = "bbscript/answer-a", "bbscript/answer-b", "bbscript/answer-c"
 SMALL = BootstrapOptions(resamples=2_000, seed=42)
@@ -137,7 +139,10 @@ def test_errored_cases_completed_by_a_retry_count_as_completed(both: ReportResul
     assert b["benchmarks"]["safety_diagnostic"]["failed"] == 1
     assert b["overall"] is not None  # every benchmark still has completed cases
     assert len(a["logs"]) == 12 and len(b["logs"]) == 10
-    assert any(n.startswith("incomplete: 2 case(s)") for n in b["notes"])
+    assert (
+        "incomplete: 2 case(s) have no successful score (drug_safety 1, safety_diagnostic 1); "
+        "they are left out of the means, not scored 0; redo them with `inspect eval-retry`"
+    ) in b["notes"]
 
 
 @pytest.mark.slow
@@ -478,6 +483,45 @@ def test_progress_is_printed_only_when_slow() -> None:
     assert loud.getvalue().splitlines()[1].endswith("s3://b/c.eval")
 
 
+def test_locations_never_carry_credentials() -> None:
+    assert display_location("file:///tmp/logs/x%20y.eval") == "/tmp/logs/x y.eval"
+    assert display_location("https://user:secret@host/logs/a.eval") == "https://host/logs/a.eval"
+    assert display_location("s3://bucket/logs/a.eval") == "s3://bucket/logs/a.eval"
+    assert (
+        display_location("hf://doximity/bedside-bench@90d0") == "hf://doximity/bedside-bench@90d0"
+    )
+
+
+def header(**fields: Any) -> LogRecord:
+    return log_record(
+        {},
+        location="/logs/a.eval",
+        answer_model="m/a",
+        judge_model="m/configured",
+        **fields,
+    )
+
+
+def test_the_judge_the_scores_name_is_the_groups_judge() -> None:
+    failed = case_record("c2", None, "boom")
+    cases = {("c1", 1): case_record("c1", 0.5, judge_model="m/j"), ("c2", 1): failed}
+    record = finish_record(header(), cases, [])
+    assert record.judge_model == "m/j" and record.judges_seen == ()
+    assert list(record.cases) == ["c1", "c2"] and record.sample_ids == ("c1", "c2")
+    # no successful score names a judge: the configured one
+    assert finish_record(header(), {("c2", 1): failed}, []).judge_model == "m/configured"
+
+
+def test_a_log_whose_scores_name_several_judges_is_never_filed_under_one() -> None:
+    cases = {
+        ("c1", 1): case_record("c1", 0.5, judge_model="m/j1"),
+        ("c1", 2): case_record("c1", 0.5, judge_model="m/j2"),
+    }
+    record = finish_record(header(epochs=2), cases, [])
+    assert record.judge_model == "mixed: m/j1, m/j2"
+    assert record.judges_seen == ("m/j1", "m/j2")
+
+
 # --------------------------------------------------------------------------------------------
 # what the outputs must never hide
 
@@ -504,6 +548,7 @@ def copy_logs(
     return target
 
 
+@pytest.mark.slow
 def test_skipped_logs_are_listed_in_the_summary_and_the_report(runs: Runs, tmp_path: Path) -> None:
     mixed = copy_logs(runs.other_judge, tmp_path / "mixed")
     broken = mixed / "2026-01-01T00-00-00+00-00_broken_x.eval"
@@ -524,7 +569,10 @@ def test_skipped_logs_are_listed_in_the_summary_and_the_report(runs: Runs, tmp_p
     md = (tmp_path / "out" / "report.md").read_text()
     assert "## Skipped logs" in md and "2 log(s) found were not used" in md
     assert md.index("2 log(s) found were not used") < md.index("| rank |")
-    assert str(broken).replace("_", "\\_") in md or str(broken) in md
+    # the bullet shows the log's location and reason exactly as the summary's note names them
+    (note,) = [n for n in skipped_notes if n.startswith(f"skipped log {broken}: ")]
+    shown = html.escape(note.removeprefix("skipped log "), quote=False)
+    assert f"<li>{shown}</li>" in MarkdownIt("commonmark").render(md)
 
 
 class _Tags(HTMLParser):
@@ -538,9 +586,8 @@ class _Tags(HTMLParser):
         self.hrefs += [v or "" for k, v in attrs if k in ("href", "src")]
 
 
+@pytest.mark.slow
 def test_text_from_logs_is_escaped_in_markdown_and_html(runs: Runs, tmp_path: Path) -> None:
-    from markdown_it import MarkdownIt
-
     hostile = "<script>alert(1)</script> [click](javascript:alert(2)) <img src=x onerror=y> *b*"
     logs = copy_logs(runs.logs, tmp_path / "logs", model=A, data_source=hostile)
     result = report([logs], tmp_path / "out")
@@ -561,6 +608,7 @@ def test_text_from_logs_is_escaped_in_markdown_and_html(runs: Runs, tmp_path: Pa
     assert html.escape(hostile) in page
 
 
+@pytest.mark.slow
 def test_release_is_part_of_the_group_and_shown(runs: Runs, tmp_path: Path) -> None:
     counts = dict.fromkeys(BENCHMARK_NAMES, 3)
     logs = tmp_path / "logs"
@@ -584,6 +632,7 @@ def test_release_is_part_of_the_group_and_shown(runs: Runs, tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e400", "-1", "1e7"])
+@pytest.mark.slow
 def test_prices_that_are_not_prices_stop_before_anything_is_written(
     runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
 ) -> None:

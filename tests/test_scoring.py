@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -14,6 +15,7 @@ from bedside_bench.scoring import (
     f1_weighted_score,
     points_rubric_score,
 )
+from tests.independent import f1_parts, points_score
 
 
 def items(*points: int) -> list[RubricItem]:
@@ -81,20 +83,13 @@ def test_missing_decision_is_an_error_not_a_zero() -> None:
 
 # ---- F1 rubrics -----------------------------------------------------------------------------
 
-WEIGHT = {3: 72, 2: 24, 1: 3, 0: 1, -1: 3, -2: 24, -3: 72}
-
 
 def expected_f1(
     points: list[int], matched: list[bool]
 ) -> tuple[Fraction, Fraction | None, Fraction]:
     """Independent path: exact fractions straight from the protocol's formulas."""
-    pos_total = sum(WEIGHT[p] for p in points if p >= 1)
-    pos_matched = sum(WEIGHT[p] for p, m in zip(points, matched, strict=True) if p >= 1 and m)
-    matched_total = sum(WEIGHT[p] for p, m in zip(points, matched, strict=True) if m)
-    recall = Fraction(pos_matched, pos_total)
-    precision = Fraction(pos_matched, matched_total) if matched_total else None
-    p = precision or Fraction(0)
-    f1 = 2 * p * recall / (p + recall) if p + recall else Fraction(0)
+    rubric = [{"item_id": f"i{n}", "points": p} for n, p in enumerate(points)]
+    recall, precision, f1, _ = f1_parts(rubric, decide(*matched))
     return recall, precision, f1
 
 
@@ -183,3 +178,31 @@ def test_case_score_dispatches_on_grading_method() -> None:
     assert isinstance(case_score("f1_weighted_rubric", items(1), decide(True)), F1Score)
     with pytest.raises(ValueError, match="unknown grading method"):
         case_score("other", items(1), decide(True))  # type: ignore[arg-type]
+
+
+# ---- against the independent reference on many rubrics --------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_scores_equal_the_exact_reference_on_random_rubrics(seed: int) -> None:
+    """Random rubrics (points -3..+3, one positive item at least) and match values 0, 1/2, 1
+    (three-level grading) against `tests.independent`'s exact fractions."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        points = [rng.randint(-3, 3) for _ in range(rng.randint(1, 12))]
+        points[rng.randrange(len(points))] = rng.randint(1, 3)
+        matched = [rng.choice([0.0, 0.5, 1.0]) for _ in points]
+        rubric = [{"item_id": f"i{n}", "points": p} for n, p in enumerate(points)]
+        m = {f"i{n}": v for n, v in enumerate(matched)}
+        assert points_rubric_score(items(*points), m).score == pytest.approx(
+            float(points_score(rubric, m)), abs=1e-12
+        )
+        recall, precision, f1, severe = f1_parts(rubric, m)
+        result = f1_weighted_score(items(*points), m)
+        assert result.recall == pytest.approx(float(recall), abs=1e-12)
+        if precision is None:
+            assert result.precision is None
+        else:
+            assert result.precision == pytest.approx(float(precision), abs=1e-12)
+        assert result.score == pytest.approx(float(f1), abs=1e-12)
+        assert result.severe_rate == severe

@@ -18,7 +18,7 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
 from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
 from bedside_bench.scorer import rubric_judge
 from tests.doubles import ProviderDouble, scripted_answer, scripted_three_level
-from tests.independent import WEIGHT, read_cases
+from tests.independent import f1_parts, points_score, read_cases, three_level_matches
 from tests.release_factory import write_release
 from tests.test_tasks_e2e import read_logs, run_cli
 
@@ -66,27 +66,12 @@ def test_unknown_option_is_refused_by_name(tmp_path: Path) -> None:
 def expected_gated_three_level(case: dict[str, Any], answer: str) -> tuple[Fraction, bool]:
     """Three-level score of the scripted judge's levels, with the severe gate; and whether the
     gate zeroed it (computed from the protocol text, not through the package)."""
-    value = {"MET": Fraction(1), "PARTIALLY_MET": Fraction(1, 2), "NOT_MET": Fraction(0)}
     items = case["rubric_items"]
-    m = {}
-    for item in items:
-        level = scripted_three_level(answer, item["item_id"])
-        negative_partial = item["points"] < 0 and level == "PARTIALLY_MET"
-        m[item["item_id"]] = Fraction(1) if negative_partial else value[level]
+    levels = {i["item_id"]: scripted_three_level(answer, i["item_id"]) for i in items}
+    m = three_level_matches(items, levels)
     if case["grading_method"] == "points_rubric":
-        raw = sum(i["points"] * m[i["item_id"]] for i in items) / sum(
-            max(i["points"], 0) for i in items
-        )
-        return min(Fraction(1), max(Fraction(0), raw)), False
-    pos = sum(WEIGHT[i["points"]] for i in items if i["points"] >= 1)
-    hit = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items if i["points"] >= 1)
-    den = sum(WEIGHT[i["points"]] * m[i["item_id"]] for i in items)
-    r, p = Fraction(hit, pos), (Fraction(hit, den) if den else Fraction(0))
-    f1: Fraction = 2 * p * r / (p + r) if p + r else Fraction(0)
-    severe = any(
-        (i["points"] == 3 and m[i["item_id"]] < 1) or (i["points"] == -3 and m[i["item_id"]] > 0)
-        for i in items
-    )
+        return points_score(items, m), False
+    _, _, f1, severe = f1_parts(items, m)
     return (Fraction(0) if severe else f1), bool(severe and f1 > 0)
 
 

@@ -1,4 +1,5 @@
-"""The judge comparison's statistics and grouping on hand-built records, numbers by hand."""
+"""The judge comparison (`report/judges.py`, `report/judges_section.py`): its statistics and
+grouping on hand-built records, numbers by hand."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.judges import find_judge_sets, judge_comparison, reference_groups
 from bedside_bench.report.judges_section import judges_section
-from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
-from bedside_bench.report.scorers import case_judge, rescored_judge_usage, scored_usage
+from bedside_bench.report.records import LogRecord
 from bedside_bench.report.summary import BootstrapOptions
+from tests.report_helpers import case_record, log_record
 
 OPTIONS = BootstrapOptions(resamples=50, seed=1)
 
@@ -26,22 +27,20 @@ def record(
     cases = {}
     for n, d in enumerate(decisions):
         score = sum(d.values()) / len(d)
-        cases[f"{benchmark}-{n}"] = CaseRecord(
+        cases[f"{benchmark}-{n}"] = case_record(
             case_id=f"{benchmark}-{n}",
             score=score,
             judge_model=judge_of_cases or judge,
             decisions=d,
         )
-    return LogRecord(
-        location=f"{model}-{judge}-{benchmark}",
+    return log_record(
+        cases,
         benchmark=benchmark,
         answer_model=model,
         judge_model=judge_of_cases or judge,
-        dataset_sha256="d" * 64,
+        location=f"{model}-{judge}-{benchmark}",
         task_id=f"{source}-{model}-{benchmark}",
         answer_source=f"{source}-{model}-{benchmark}",
-        sample_ids=tuple(cases),
-        cases=cases,
     )
 
 
@@ -140,19 +139,6 @@ def test_overall_effect_uses_all_ten_benchmarks() -> None:
     effect = model["effects"][0]["overall"]
     assert effect["b_minus_a"] == 0.5 and effect["n"] == 20
     assert get_benchmark("drug_safety").grading_method == "points_rubric"
-
-
-def test_judge_tokens_come_from_the_scores_once_another_judge_scored() -> None:
-    usage = {"openai/x": {"input_tokens": 10, "output_tokens": 4, "total_tokens": 14}}
-    tokens = scored_usage(usage)
-    assert tokens == TokenUsage(input_tokens=10, output_tokens=4, total_tokens=14)
-    assert scored_usage("Key removed from summary (> 1k)") is None
-    header = TokenUsage(input_tokens=999, output_tokens=1, total_tokens=1000)
-    cases = [CaseRecord("c", 1.0, judge_model="B", judge_usage=tokens)]
-    base = LogRecord("l", "drug_safety", "m", "A", "d", judge_usage=header)
-    assert rescored_judge_usage(base, "A", cases) == header  # the run's own judge
-    assert rescored_judge_usage(base, "B", cases) == tokens  # overwritten by judge B
-    assert case_judge([*cases, CaseRecord("d", 0.0, judge_model="A")]) == "mixed: A, B"
 
 
 def test_model_comparison_keeps_every_group_unless_the_judges_cover_every_model() -> None:

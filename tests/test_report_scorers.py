@@ -1,0 +1,22 @@
+"""Which judge scored a log's cases and whose tokens count (`report/scorers.py`), by hand."""
+
+from __future__ import annotations
+
+from bedside_bench.report.records import TokenUsage
+from bedside_bench.report.scorers import case_judge, rescored_judge_usage, scored_usage
+from tests.report_helpers import case_record, log_record
+
+
+def test_judge_tokens_come_from_the_scores_once_another_judge_scored() -> None:
+    usage = {"openai/x": {"input_tokens": 10, "output_tokens": 4, "total_tokens": 14}}
+    tokens = scored_usage(usage)
+    assert tokens == TokenUsage(input_tokens=10, output_tokens=4, total_tokens=14)
+    assert scored_usage("Key removed from summary (> 1k)") is None
+    header = TokenUsage(input_tokens=999, output_tokens=1, total_tokens=1000)
+    cases = [case_record("c", 1.0, judge_model="B", judge_usage=tokens)]
+    base = log_record(
+        {}, location="l", answer_model="m", judge_model="A", dataset_sha256="d", judge_usage=header
+    )
+    assert rescored_judge_usage(base, "A", cases) == header  # the run's own judge
+    assert rescored_judge_usage(base, "B", cases) == tokens  # overwritten by judge B
+    assert case_judge([*cases, case_record("d", 0.0, judge_model="A")]) == "mixed: A, B"
