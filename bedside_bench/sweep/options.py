@@ -198,13 +198,20 @@ def judge_connections(options: SweepOptions) -> int | None:
 
 
 def max_samples(options: SweepOptions) -> int | None:
-    """Samples in flight per task: enough for both pools at once. Inspect's default is the
-    answer model's max_connections, so a case waiting for its judge would hold an answer slot
-    and a task alone could never keep answering and judging going together."""
+    """Samples in flight per task: one per answer connection, one per judge connection, and
+    as many again as answer connections waiting their turn.
+
+    Inspect's default is the answer model's max_connections, so a case waiting for its judge
+    would hold an answer slot. With only answer + judge slots, a new case starts when an
+    earlier one has been judged, and must set itself up before it can ask: in a task with
+    more cases than that, each answer round then starts late and the delay adds up. The
+    waiting cases have set themselves up already and take a freed answer connection at once.
+    A task with fewer cases (25 per benchmark in the public release) runs them all at once
+    either way."""
     judge = judge_connections(options)
     if options.max_connections is None or judge is None:
         return None
-    return options.max_connections + judge
+    return 2 * options.max_connections + judge
 
 
 def judge_role(options: SweepOptions) -> Any:
