@@ -278,13 +278,17 @@ def test_operational_options_reach_the_judge_role(monkeypatch: Any) -> None:
 
 def test_judge_gets_connections_of_its_own(monkeypatch: Any) -> None:
     """Every answer model's cases share the one judge pool, each answer judged
-    `judge_passes` times: the default keeps a judge as fast as the models from throttling."""
+    `judge_passes` times: the default keeps a judge as fast as the models from throttling,
+    with as much again to spare for judge calls that leave late."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-double")
     two = ["openai/gpt-4.1-mini", "openai/gpt-4.1-nano"]
     assert sweep.judge_connections(sweep.SweepOptions(models=two)) is None  # Inspect adaptive
-    assert sweep.judge_connections(sweep.SweepOptions(models=two, max_connections=5)) == 10
+    # 2 x 5 connections x 1 pass x 2 models
+    assert sweep.judge_connections(sweep.SweepOptions(models=two, max_connections=5)) == 20
     passes = sweep.SweepOptions(models=two, max_connections=5, task_args={"judge_passes": 3})
-    assert sweep.judge_connections(passes) == 30
+    assert sweep.judge_connections(passes) == 60
+    # 2 x 5 answering or waiting to + 60 being judged
+    assert sweep.max_samples(passes) == 70
     given = sweep.SweepOptions(models=two, max_connections=5, judge_max_connections=7)
     assert sweep.judge_connections(given) == 7
     judge = sweep.judge_role(given)
@@ -297,6 +301,22 @@ def test_judge_gets_connections_of_its_own(monkeypatch: Any) -> None:
     only_judge = sweep.SweepOptions(models=two, judge_max_connections=4)
     assert sweep.judge_role(only_judge).config.max_connections == 4
     assert "max_connections" not in sweep.generate_config_args(only_judge)
+
+
+def test_the_eval_runs_with_full_collector_passes_rarer_and_the_heap_frozen() -> None:
+    """Inside, what existed before is frozen and a full pass waits for 100 middle-generation
+    passes instead of Python's 10; afterwards Python's own settings are back."""
+    import gc
+
+    from bedside_bench.sweep.run import long_lived_objects_frozen
+
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
+    with long_lived_objects_frozen():
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (before[0], before[1], 100)
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
 
 
 def most_in_flight(requests: Iterable[RecordedRequest], slack: float = 0.0) -> int:
