@@ -15,7 +15,7 @@ overhead, which is ceil(N / C_a) x L_a + L_j when the judge pool is never the bo
 
 Two scenarios, each the whole command as a user meets it (a new process, eval_set, report):
 
-    equal   L_a = L_j = L,   C_j = the sweep's default (C x judge_passes x models)
+    equal   L_a = L_j = L,   C_j = the sweep's default (2 x C x judge_passes x models)
     slow    L_j = 3 L,       --judge-max-connections 3 C
 
 and Inspect's floor, measured in the same run: a bare `inspect eval` of a trivial one-sample
@@ -27,6 +27,20 @@ task against the same double, minus its one call. Printed per scenario:
     whole eff.        (bound + floor) / whole command                target >= 0.90 (equal)
     tail              last response -> exit, split into eval_set's finalisation (last
                       response -> eval_set returned), the report, and process exit
+    sweep CPU         CPU seconds the sweep process used in the request phase, per request,
+                      and as a share of one core; with the machine's load average, this says
+                      whether the figures were taken on a quiet machine (Linux /proc only)
+
+and a phase table: per answer round (the answer requests in arrival order, C_a at a time) its
+first and last request against the ideal start (k - 1) x L_a, the answer connection-seconds
+left idle from its first request to the next round's, and the judging that follows the last
+answer against the ideal L_j.
+
+Where the rest of the request phase goes: the sweep is one process with one event loop, and
+every call costs it CPU (~20 ms per request on these machines, ~98% of it Inspect's per-call
+work: transcript events and their realtime sample buffer, the openai SDK, httpx). The
+responses of a round arrive together, and the next round's requests leave only as the loop
+works through that burst, so each round starts later than the last; see docs/sweep.md.
 
 The double runs as its own process (`python -m tests.doubles`) and records every request; the
 sweep's own summary line (printed, flushed, the moment the report is done) gives the report
@@ -48,6 +62,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -128,6 +143,8 @@ class Figures:
     report_done: float  # when the sweep printed its summary line
     report_seconds: float
     exited: float
+    answers: tuple[tuple[float, float], ...]  # (arrival, end) of every answer, epoch seconds
+    cpu: tuple[tuple[float, float, float], ...]  # (time, sweep CPU seconds, load average)
 
     @property
     def bound(self) -> float:
@@ -154,6 +171,78 @@ class Figures:
     @property
     def finalisation(self) -> float:
         return self.report_done - self.report_seconds - self.last_response_end
+
+    def cpu_between(self, start: float, stop: float) -> tuple[float, float] | None:
+        """(CPU seconds the sweep used, highest load average) from start to stop."""
+        inside = [c for c in self.cpu if start <= c[0] <= stop]
+        before = [c for c in self.cpu if c[0] <= start]
+        if not inside or not before:
+            return None
+        return inside[-1][1] - before[-1][1], max(c[2] for c in inside)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One answer round: the k-th C_a answer requests in arrival order."""
+
+    number: int
+    ideal: float  # (k - 1) x L_a
+    first: float  # its first and last request, seconds after the first request
+    last: float
+    idle: float  # answer connection-seconds idle from its first request to the next round's
+
+
+def idle_connection_seconds(
+    spans: Sequence[tuple[float, float]], connections: int, start: float, stop: float
+) -> float:
+    """The integral of (connections - requests in flight), where positive, over [start,
+    stop]: connection time the pool left unused."""
+    edges = {t for span in spans for t in span if start < t < stop}
+    points = sorted({start, stop, *edges})
+    idle = 0.0
+    for a, b in zip(points, points[1:], strict=False):
+        middle = (a + b) / 2
+        level = sum(1 for x, y in spans if x <= middle < y)
+        idle += max(0, connections - level) * (b - a)
+    return idle
+
+
+def answer_rounds(f: Figures) -> list[Round]:
+    s = f.scenario
+    spans = sorted(f.answers)
+    starts = [a - f.first_request for a, _ in spans]
+    relative = [(a - f.first_request, b - f.first_request) for a, b in spans]
+    rounds = []
+    for k, i in enumerate(range(0, len(starts), s.answer_conns), start=1):
+        chunk = starts[i : i + s.answer_conns]
+        following = i + s.answer_conns
+        stop = starts[following] if following < len(starts) else chunk[-1]
+        idle = idle_connection_seconds(relative, s.answer_conns, chunk[0], stop)
+        rounds.append(Round(k, (k - 1) * s.answer_latency, chunk[0], chunk[-1], idle))
+    return rounds
+
+
+def phase_table(f: Figures) -> list[str]:
+    s = f.scenario
+    lines = [
+        "answer round   ideal start   first request   last request   late by   idle conn-s",
+    ]
+    for r in answer_rounds(f):
+        lines.append(
+            f"{r.number:>12}   {r.ideal:>9.2f} s   {r.first:>11.2f} s   {r.last:>10.2f} s"
+            f"   {r.first - r.ideal:>5.2f} s   {r.idle:>9.1f}"
+        )
+    last_answer = f.last_answer_end - f.first_request
+    judging = f.last_response_end - f.last_answer_end
+    lines.append(
+        f"{'answers end':>12}   {math.ceil(f.cases / s.answer_conns) * s.answer_latency:>9.2f} s"
+        f"   {last_answer:>11.2f} s"
+    )
+    lines.append(
+        f"{'judging':>12}   {s.judge_latency:>9.2f} s   {judging:>11.2f} s   (last answer -> "
+        "last judge response)"
+    )
+    return lines
 
 
 def sweep_command() -> list[str]:
@@ -274,6 +363,9 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, work: Path) -> Fi
         process = subprocess.Popen(
             command, env=env, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
+        cpu: list[tuple[float, float, float]] = []
+        sampler = threading.Thread(target=sample_cpu, args=(process, cpu), daemon=True)
+        sampler.start()
         assert process.stdout is not None
         report_done, report_seconds, out = math.nan, math.nan, []
         for line in process.stdout:
@@ -284,6 +376,7 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, work: Path) -> Fi
         err = process.stderr.read() if process.stderr else ""
         process.wait()
         exited = time.time()
+        sampler.join()
         if process.returncode != 0:
             sys.exit(f"sweep failed ({process.returncode}):\n{''.join(out)}\n{err}")
     finally:
@@ -304,7 +397,22 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, work: Path) -> Fi
         report_done=report_done,
         report_seconds=report_seconds,
         exited=exited,
+        answers=tuple((float(r["time"]), end(r)) for r in answers),
+        cpu=tuple(cpu),
     )
+
+
+def sample_cpu(process: subprocess.Popen[str], out: list[tuple[float, float, float]]) -> None:
+    """(time, CPU seconds, load average) of the sweep every 50 ms, from /proc (Linux)."""
+    stat = Path(f"/proc/{process.pid}/stat")
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    while process.poll() is None:
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return  # not Linux, or the process is gone
+        out.append((time.time(), (int(fields[11]) + int(fields[12])) / tick, os.getloadavg()[0]))
+        time.sleep(0.05)
 
 
 def scenarios(args: argparse.Namespace) -> list[Scenario]:
@@ -312,8 +420,8 @@ def scenarios(args: argparse.Namespace) -> list[Scenario]:
     out = []
     for name in args.scenarios:
         if name == "equal":
-            # the sweep's default judge limit: C x judge_passes (1) x models (1)
-            out.append(Scenario(name, latency, latency, c, c, None))
+            # the sweep's default judge limit: 2 x C x judge_passes (1) x models (1)
+            out.append(Scenario(name, latency, latency, c, 2 * c, None))
         elif name == "slow":
             out.append(Scenario(name, latency, 3 * latency, c, 3 * c, 3 * c))
     return out
@@ -366,6 +474,17 @@ def report(f: Figures, floor: float) -> tuple[list[tuple[str, str]], bool]:
             f"{f.exited - f.report_done:.2f} s",
         ),
     ]
+    used = f.cpu_between(f.first_request, f.last_response_end)
+    if used is not None:
+        seconds, load = used
+        rows.append(
+            (
+                "sweep CPU",
+                f"{seconds:.1f} s in the request phase ({1000 * seconds / f.requests:.0f} ms "
+                f"per request, {100 * seconds / f.request_phase:.0f}% of one core); load "
+                f"average up to {load:.1f} on {os.cpu_count()} cores",
+            )
+        )
     met = request_eff >= TARGET_REQUEST and (s.name != "equal" or whole_eff >= TARGET_WHOLE)
     return rows, met
 
@@ -406,11 +525,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         all_met = True
         for scenario in scenarios(args):
-            rows, met = report(run_scenario(args, scenario, work), floor)
+            figures = run_scenario(args, scenario, work)
+            rows, met = report(figures, floor)
             all_met = all_met and met
             print()
             for name, value in rows:
                 print(f"{name:<20}  {value}")
+            print()
+            print("\n".join(phase_table(figures)))
     finally:
         if args.keep:
             print(f"\nlogs and requests kept in {work}")

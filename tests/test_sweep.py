@@ -278,25 +278,45 @@ def test_operational_options_reach_the_judge_role(monkeypatch: Any) -> None:
 
 def test_judge_gets_connections_of_its_own(monkeypatch: Any) -> None:
     """Every answer model's cases share the one judge pool, each answer judged
-    `judge_passes` times: the default keeps a judge as fast as the models from throttling."""
+    `judge_passes` times: the default keeps a judge as fast as the models from throttling,
+    with as much again to spare for judge calls that leave late."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-double")
     two = ["openai/gpt-4.1-mini", "openai/gpt-4.1-nano"]
     assert sweep.judge_connections(sweep.SweepOptions(models=two)) is None  # Inspect adaptive
-    assert sweep.judge_connections(sweep.SweepOptions(models=two, max_connections=5)) == 10
+    # 2 x 5 connections x 1 pass x 2 models
+    assert sweep.judge_connections(sweep.SweepOptions(models=two, max_connections=5)) == 20
     passes = sweep.SweepOptions(models=two, max_connections=5, task_args={"judge_passes": 3})
-    assert sweep.judge_connections(passes) == 30
+    assert sweep.judge_connections(passes) == 60
+    # 2 x 5 answering or waiting to + 60 being judged
+    assert sweep.max_samples(passes) == 70
     given = sweep.SweepOptions(models=two, max_connections=5, judge_max_connections=7)
     assert sweep.judge_connections(given) == 7
     judge = sweep.judge_role(given)
     assert judge.config.max_connections == 7
-    # a task alone keeps both pools busy: 5 answering and 7 being judged
-    assert sweep.max_samples(given) == 12
+    # a task alone keeps both pools busy: 5 answering, 7 being judged, 5 waiting to answer
+    assert sweep.max_samples(given) == 17
     assert sweep.max_samples(sweep.SweepOptions(models=two)) is None
     # the answer models keep their own limit
     assert sweep.generate_config_args(given)["max_connections"] == 5
     only_judge = sweep.SweepOptions(models=two, judge_max_connections=4)
     assert sweep.judge_role(only_judge).config.max_connections == 4
     assert "max_connections" not in sweep.generate_config_args(only_judge)
+
+
+def test_the_eval_runs_with_full_collector_passes_rarer_and_the_heap_frozen() -> None:
+    """Inside, what existed before is frozen and a full pass waits for 100 middle-generation
+    passes instead of Python's 10; afterwards Python's own settings are back."""
+    import gc
+
+    from bedside_bench.sweep.run import long_lived_objects_frozen
+
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
+    with long_lived_objects_frozen():
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (before[0], before[1], 100)
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
 
 
 def most_in_flight(requests: Iterable[RecordedRequest], slack: float = 0.0) -> int:
@@ -345,6 +365,43 @@ def test_judge_max_connections_sizes_the_judge_pool_apart_from_the_answers(
     assert len(answers) == len(judges) == 20
     assert most_in_flight(answers, slack=0.02) == 1  # answers take 0.05 s
     assert most_in_flight(judges, slack=0.2) == 4  # judge calls take 1 s
+
+
+@pytest.mark.slow
+def test_cases_wait_on_the_answer_pool_beyond_both_pools(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """A task with more cases than both pools hold keeps --max-connections more of them set
+    up and waiting for an answer connection, so a freed one is taken at once. A judge much
+    slower than the answers makes that count visible: every case Inspect lets in is answered
+    before the first judge call ends, and no other is."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=7)
+    provider_double.configure(latency=0.05, judge_latency=1.0)
+    args = sweep_args(
+        ["openai/gpt-4.1-mini"],
+        tmp_path / "logs",
+        "--judge",
+        "openai/gpt-4.1",
+        "--benchmarks",
+        "drug_safety",
+        "--max-connections",
+        "2",
+        "--judge-max-connections",
+        "1",
+        "--no-report",
+        data_dir=release,
+    )
+    result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path)
+    assert result.returncode == 0, output(result)
+    answers = ok(provider_double.requests(kind="answer"))
+    judges = ok(provider_double.requests(kind="judge"))
+    assert len(answers) == len(judges) == 7
+    first_judged = min(r.time + (r.duration or 0.0) for r in judges)
+    # 2 x 2 answer connections + 1 judge connection let 5 cases in; by the time the first
+    # judge call ends all 5 are answered (1 being judged, 4 waiting for the judge), and the
+    # others start only as judged cases leave (Inspect's default would let in 2)
+    assert sum(1 for r in answers if r.time < first_judged) == 5
 
 
 @pytest.mark.slow

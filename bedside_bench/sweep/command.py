@@ -106,8 +106,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "--judge-max-connections",
         type=positive_int,
         metavar="N",
-        help="concurrent requests to the judge (default: --max-connections x judge_passes x "
-        "number of models, so a judge as fast as the models is never the bottleneck)",
+        help="concurrent requests to the judge (default: 2 x --max-connections x judge_passes "
+        "x number of models, so a judge as fast as the models is never the bottleneck)",
     )
     parser.add_argument(
         "--shard",

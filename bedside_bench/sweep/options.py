@@ -27,6 +27,8 @@ REPORT_SUBDIR = "report"
 # always-invalid judge, a refused request): Inspect's default of 10 re-runs would repeat those
 # at full price. Two more attempts still cover a rare unlucky case.
 DEFAULT_RETRY_ATTEMPTS = 2
+# the judge's default connections over what keeps pace with the answers (see judge_connections)
+JUDGE_HEADROOM = 2
 DISPLAYS = ("full", "rich", "plain", "log", "none")
 
 
@@ -187,24 +189,41 @@ def judge_passes(options: SweepOptions) -> int:
 
 def judge_connections(options: SweepOptions) -> int | None:
     """The judge's own connection limit. Every answer model's cases are judged by the one
-    judge pool (Inspect keys pools by API key and model), each answer by `judge_passes` calls:
-    `--max-connections` x passes x answer models keeps a judge as fast as the answer models
-    from ever being the bottleneck. None (no limit given): Inspect's adaptive limit."""
+    judge pool (Inspect keys pools by API key and model), each answer by `judge_passes` calls,
+    so a judge as fast as the answer models needs `--max-connections` x passes x answer models
+    to keep up. The default is twice that: a judge call leaves some time after its answer
+    (the one event loop is busy with the burst of answers that just came back), and a pool
+    with no room to spare starts each round's judging only when the last round's has ended,
+    so the lag carries over round after round and lengthens the judging after the last
+    answer. The requests per second stay those of the answers (twice the connections, but
+    only as many calls). None (no limit given): Inspect's adaptive limit."""
     if options.judge_max_connections is not None:
         return options.judge_max_connections
     if options.max_connections is None:
         return None
-    return options.max_connections * judge_passes(options) * max(1, len(options.models))
+    return (
+        JUDGE_HEADROOM
+        * options.max_connections
+        * judge_passes(options)
+        * max(1, len(options.models))
+    )
 
 
 def max_samples(options: SweepOptions) -> int | None:
-    """Samples in flight per task: enough for both pools at once. Inspect's default is the
-    answer model's max_connections, so a case waiting for its judge would hold an answer slot
-    and a task alone could never keep answering and judging going together."""
+    """Samples in flight per task: one per answer connection, one per judge connection, and
+    as many again as answer connections waiting their turn.
+
+    Inspect's default is the answer model's max_connections, so a case waiting for its judge
+    would hold an answer slot. With only answer + judge slots, a new case starts when an
+    earlier one has been judged, and must set itself up before it can ask: in a task with
+    more cases than that, each answer round then starts late and the delay adds up. The
+    waiting cases have set themselves up already and take a freed answer connection at once.
+    A task with fewer cases (25 per benchmark in the public release) runs them all at once
+    either way."""
     judge = judge_connections(options)
     if options.max_connections is None or judge is None:
         return None
-    return options.max_connections + judge
+    return 2 * options.max_connections + judge
 
 
 def judge_role(options: SweepOptions) -> Any:
