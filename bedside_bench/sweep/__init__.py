@@ -21,7 +21,6 @@ from bedside_bench.sweep.lock import Holder, LogDirBusy
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
     DEFAULT_RETRY_ATTEMPTS,
-    GRADER_ROLE,
     SweepError,
     SweepOptions,
     build_tasks,
@@ -54,7 +53,6 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_REFUSED",
-    "GRADER_ROLE",
     "Holder",
     "LogDirBusy",
     "Shard",

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.contracts import GRADER_ROLE
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.shard import Shard
 
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
     from inspect_ai import Task
 
 PROG = "bedside-bench sweep"
-GRADER_ROLE = "grader"
 DEFAULT_LOG_DIR = "logs/sweep"
 REPORT_SUBDIR = "report"
 # eval_set re-runs a task whose log ended in error (completed cases reused). Transient faults

@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bedside_bench import inspect_private
+from bedside_bench.contracts import GRADER_ROLE
 from bedside_bench.credentials import apply_aliases, check_credentials
 from bedside_bench.sweep.lock import Holder, holding
 from bedside_bench.sweep.options import (
-    GRADER_ROLE,
     SweepError,
     SweepOptions,
     answer_model,
