@@ -9,8 +9,8 @@ import pytest
 
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from tests.doubles import DEFAULT_OPENAI_KEY, ProviderDouble
+from tests.e2e_helpers import eval_args, run_cli
 from tests.release_factory import write_release
-from tests.test_tasks_e2e import run_cli
 
 ANSWER_MODEL = "anthropic/claude-sonnet-4-6"  # its key is set; the judge's is not
 
@@ -39,19 +39,15 @@ def test_default_judge_without_key_stops_before_any_answer(
     release = tmp_path / "release"
     write_release(release, per_benchmark=2)
     result = run_cli(
-        [
-            command,
-            "bedside_bench/drug_safety",
-            "bedside_bench/safety_diagnostic",
-            "--model",
-            ANSWER_MODEL,
-            "-T",
-            f"data_dir={release}",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            display,
-        ],
+        eval_args(
+            ["drug_safety", "safety_diagnostic"],
+            tmp_path / "logs",
+            model=ANSWER_MODEL,
+            grader=None,
+            task_args=[f"data_dir={release}"],
+            command=command,
+            display=display,
+        ),
         cwd=tmp_path,
         env=env_without_openai_key(provider_double),
     )
@@ -71,20 +67,12 @@ def test_unknown_judge_model_stops_before_any_answer(
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
     result = run_cli(
-        [
-            "eval",
-            "bedside_bench/drug_safety",
-            "--model",
-            "openai/gpt-4.1-mini",
-            "-T",
-            f"data_dir={release}",
-            "-T",
-            "judge_model=nosuchprovider/judge-1",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
+        eval_args(
+            "drug_safety",
+            tmp_path / "logs",
+            grader=None,
+            task_args=[f"data_dir={release}", "judge_model=nosuchprovider/judge-1"],
+        ),
         cwd=tmp_path,
         env={**provider_double.subprocess_env(), "COLUMNS": "400"},
     )
@@ -103,20 +91,9 @@ def test_grader_role_key_is_checked_and_no_secret_is_printed(
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
     result = run_cli(
-        [
-            "eval",
-            "bedside_bench/drug_safety",
-            "--model",
-            ANSWER_MODEL,
-            "--model-role",
-            "grader=openai/gpt-4.1",
-            "-T",
-            f"data_dir={release}",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
+        eval_args(
+            "drug_safety", tmp_path / "logs", model=ANSWER_MODEL, task_args=[f"data_dir={release}"]
+        ),
         cwd=tmp_path,
         env=env_without_openai_key(provider_double),
     )
@@ -133,20 +110,13 @@ def test_judge_with_key_runs_normally(tmp_path: Path, provider_double: ProviderD
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
     result = run_cli(
-        [
-            "eval",
-            "bedside_bench/drug_safety",
-            "--model",
-            ANSWER_MODEL,
-            "-T",
-            f"data_dir={release}",
-            "-T",
-            "judge_model=openai/gpt-4.1",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
+        eval_args(
+            "drug_safety",
+            tmp_path / "logs",
+            model=ANSWER_MODEL,
+            grader=None,
+            task_args=[f"data_dir={release}", "judge_model=openai/gpt-4.1"],
+        ),
         cwd=tmp_path,
         env=provider_double.subprocess_env(),
     )

@@ -6,8 +6,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import subprocess
-import sys
 import threading
 from collections import Counter
 from fractions import Fraction
@@ -17,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore, Score
 
 from bedside_bench import tasks as bedside_tasks
@@ -37,6 +35,7 @@ from tests.doubles import (
     scripted_evidence,
     scripted_three_level,
 )
+from tests.e2e_helpers import eval_in_process, eval_one
 from tests.independent import WEIGHT, fleiss_kappa, read_cases
 from tests.release_factory import write_release
 
@@ -49,9 +48,7 @@ def h(text: str) -> int:
 
 
 def run(task: Any, log_dir: Path, model: str = ANSWER_MODEL) -> EvalLog:
-    (log,) = inspect_eval(
-        task, model=model, model_roles={"grader": JUDGE_MODEL}, log_dir=str(log_dir), display="none"
-    )
+    log = eval_in_process(task, log_dir, model, JUDGE_MODEL)
     assert log.status == "success", log.error
     return log
 
@@ -416,29 +413,16 @@ def test_judge_check_through_the_inspect_cli(
         )
 
     provider_double.configure(script=Script(judge=perfect))
-    result = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "inspect"),
-            "eval",
-            "bedside_bench/judge_check",
-            "--model",
-            JUDGE_MODEL,
-            "--limit",
-            "5",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
+    log = eval_one(
+        "judge_check",
+        tmp_path / "logs",
+        "--limit",
+        "5",
+        model=JUDGE_MODEL,
+        grader=None,
         cwd=tmp_path,
         env=provider_double.subprocess_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
     )
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
-    (info,) = list_eval_logs(str(tmp_path / "logs"))
-    log = read_eval_log(info)
     metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
     assert metrics["item_accuracy"].value == 1.0
     assert metrics["macro_f1"].value == 1.0

@@ -9,7 +9,6 @@ command; the double's request record shows that no completed case is asked again
 from __future__ import annotations
 
 import signal
-import subprocess
 import time
 from collections import Counter
 from pathlib import Path
@@ -17,21 +16,25 @@ from pathlib import Path
 import pytest
 
 from tests.doubles import FAULTS, ProviderDouble
-from tests.release_factory import write_release
-from tests.test_sweep import (
+from tests.e2e_helpers import (
     answered_model,
+    asked_again,
     assert_scored_once,
     expected_scores,
+    judged_cases,
     ok,
     output,
     read_logs,
     run_sweep_cli,
+    start_sweep,
+    stop,
     summaries,
     sweep_args,
-    sweep_command,
     sweep_env,
+    wait_for,
     wire_name,
 )
+from tests.release_factory import write_release
 
 pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
 
@@ -71,17 +74,6 @@ def test_faults_are_retried_and_every_case_is_scored_exactly_once(
         assert summary["complete"] is True
 
 
-def wait_for(condition: object, timeout: float, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        if process.poll() is not None:
-            out, err = process.communicate()
-            pytest.fail(f"sweep ended before the kill ({process.returncode}):\n{out}\n{err}")
-        if time.monotonic() > deadline:
-            pytest.fail("the sweep made too little progress before the kill")
-        time.sleep(0.05)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
 def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
@@ -96,36 +88,23 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
         MODELS, logs, "--judge", "openai/gpt-4.1", "--max-connections", "4", data_dir=release
     )
     env = sweep_env(provider_double, tmp_path)
-    process = subprocess.Popen(
-        [*sweep_command(), *args],
-        env=env,
-        cwd=tmp_path,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = start_sweep(args, env, tmp_path)
     try:
         # mid-way: a quarter of the cases judged
         wait_for(lambda: len(ok(provider_double.requests(kind="judge"))) >= 20, 120, process)
         # hold every new request, let the finished ones reach the log, then kill
         provider_double.configure(latency=3600)
         time.sleep(latency + 1.75)
-        process.send_signal(signal.SIGINT if how == "SIGINT" else signal.SIGKILL)
-        out, err = process.communicate(timeout=120)
+        out, err = stop(process, signal.SIGINT if how == "SIGINT" else signal.SIGKILL)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+        stop(process)
     if how == "SIGINT":
         assert process.returncode == 130, f"{out}\n{err}"
         assert "run the same command again to resume" in err
     else:
         assert process.returncode == -signal.SIGKILL
 
-    judged_before = {
-        (answered_model(r), r.request.judge.prompt)
-        for r in ok(provider_double.requests(kind="judge"))
-    }
+    judged_before = judged_cases(provider_double.requests())
     seen = provider_double.count()
     assert 20 <= len(judged_before) < 80
 
@@ -138,15 +117,7 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
         f"{how}: {len(judged_before)}/80 cases complete before the kill; rerun made "
         f"{len(rerun)} requests ({len(ok(r for r in rerun if r.kind == 'answer'))} answers)"
     )
-    asked_again = [
-        r
-        for r in rerun
-        if r.kind == "answer"
-        and (r.model, r.request.user) in judged_before
-        or r.kind == "judge"
-        and (answered_model(r), r.request.judge.prompt) in judged_before
-    ]
-    assert asked_again == []
+    assert asked_again(rerun, judged_before) == []
     # every case not complete before the kill was answered and judged on the rerun
     answered_now = {(r.model, r.request.user) for r in ok(rerun) if r.kind == "answer"}
     assert len(answered_now) == 80 - len(judged_before)
