@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -27,7 +28,13 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from bedside_bench import credentials
 from bedside_bench.benchmarks import BENCHMARK_NAMES
-from tests.doubles import ProviderDouble, RecordedRequest, scripted_answer, scripted_decision
+from tests.doubles import (
+    DEFAULT_ANTHROPIC_KEY,
+    ProviderDouble,
+    RecordedRequest,
+    scripted_answer,
+    scripted_decision,
+)
 from tests.independent import case_score, read_cases
 
 BIN = Path(sys.executable).parent
@@ -236,6 +243,11 @@ def judged_cases(requests: Iterable[RecordedRequest]) -> set[tuple[str, str]]:
     return {(answered_model(r), r.request.judge.prompt) for r in ok(requests) if r.kind == "judge"}
 
 
+def judged_at_least(double: ProviderDouble, count: int) -> Callable[[], bool]:
+    """A condition for `wait_for`: the double has answered `count` judge calls."""
+    return lambda: len(ok(double.requests(kind="judge"))) >= count
+
+
 def asked_again(
     rerun: Iterable[RecordedRequest], done: set[tuple[str, str]]
 ) -> list[RecordedRequest]:
@@ -248,6 +260,21 @@ def asked_again(
         or r.kind == "judge"
         and (answered_model(r), r.request.judge.prompt) in done
     ]
+
+
+def release_held(double: ProviderDouble) -> None:
+    """Let go of the requests a double holds with `hold_until_in_flight=N` while N - 1 are in
+    flight: this sends the N-th (recorded as an answer call for model "release"), and the
+    double lets them all go, and every later one."""
+    body = {"model": "release", "max_tokens": 8, "messages": [{"role": "user", "content": "go"}]}
+    request = urllib.request.Request(
+        f"{double.url}/v1/messages",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json", "x-api-key": DEFAULT_ANTHROPIC_KEY},
+    )
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with direct.open(request, timeout=60) as response:
+        response.read()
 
 
 def file_texts(root: Path) -> Iterable[tuple[str, bytes]]:

@@ -26,6 +26,7 @@ from tests.e2e_helpers import (
     assert_scored_once,
     expected_scores,
     file_texts,
+    judged_at_least,
     judged_cases,
     leaks,
     ok,
@@ -226,7 +227,7 @@ def test_sweep_killed_mid_way_resumes_on_s3_without_losing_or_doubling_a_case(
     )
     process = start_sweep(args, env, tmp_path)
     try:
-        wait_for(lambda: len(ok(provider_double.requests(kind="judge"))) >= 8, 180, process)
+        wait_for(judged_at_least(provider_double, 8), 180, process)
         # hold every new request, let the finished cases reach the store, then kill
         provider_double.configure(latency=3600)
         time.sleep(latency + 3)

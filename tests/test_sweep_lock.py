@@ -32,6 +32,7 @@ from tests.e2e_helpers import (
     expected_scores,
     output,
     read_logs,
+    release_held,
     run_sweep_cli,
     start_sweep,
     stop,
@@ -321,9 +322,8 @@ def test_second_sweep_on_a_busy_s3_store_refuses_without_a_call(
         **{k: os.environ[k] for k in os.environ if k.startswith("AWS_")},
         "NO_PROXY": "127.0.0.1,localhost",
     }
-    # the first sweep's one answer call takes 60 s: long enough for the second to be refused,
-    # short enough for the first to finish afterwards
-    provider_double.configure(latency=60)
+    # the first sweep's one answer call is held until the second sweep has been refused
+    provider_double.configure(hold_until_in_flight=2)
     first = start_sweep(args, env, tmp_path)
     try:
         wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
@@ -337,7 +337,7 @@ def test_second_sweep_on_a_busy_s3_store_refuses_without_a_call(
             f"log directory {store} is in use by another sweep (pid {first.pid} on {HOST}, "
             f"started {holder['started']}, last heartbeat" in second.stderr
         ), output(second)
-        provider_double.configure(latency=0.0)  # its judge call is then answered at once
+        release_held(provider_double)  # the answer, then its judge call, go at once
         out, err = stop(first, None, timeout=300)
         assert first.returncode == 0, f"{out}\n{err}"
     finally:
