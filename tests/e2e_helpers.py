@@ -13,6 +13,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import zipfile
@@ -30,6 +31,8 @@ from bedside_bench import credentials
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from tests.doubles import (
     DEFAULT_ANTHROPIC_KEY,
+    JudgeInput,
+    ParsedRequest,
     ProviderDouble,
     RecordedRequest,
     scripted_answer,
@@ -136,6 +139,31 @@ def eval_in_process(
         task, model=model, model_roles={"grader": grader}, log_dir=str(log_dir), display="none"
     )
     return log
+
+
+def judge_by_call(
+    reply: Callable[[int, JudgeInput], str], key: str = "prompt"
+) -> Callable[[ParsedRequest], str]:
+    """A judge script whose reply depends on how often the same case (`key`: "prompt", or
+    "answer" for one epoch's answer) was judged before: `reply(k, judge_input)`, k = 0, 1, ...
+    Inspect runs samples concurrently, so the count is kept under a lock."""
+    calls: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def judge(req: ParsedRequest) -> str:
+        parsed = req.judge
+        seen = getattr(parsed, key)
+        with lock:
+            k = calls[seen]
+            calls[seen] += 1
+        return reply(k, parsed)
+
+    return judge
+
+
+def decisions_reply(decisions: Mapping[str, bool]) -> str:
+    """A binary judge's JSON reply with these decisions, in order."""
+    return json.dumps({"decisions": [{"item_id": i, "matched": m} for i, m in decisions.items()]})
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,7 +5,6 @@ and another endpoint is never answered from this one's entries."""
 from __future__ import annotations
 
 import json
-import threading
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 
 from tests.doubles import (
     INVALID_JUDGE_REPLY,
+    JudgeInput,
     ParsedRequest,
     ProviderDouble,
     Script,
@@ -22,7 +22,7 @@ from tests.doubles import (
     scripted_answer,
     scripted_decision,
 )
-from tests.e2e_helpers import eval_args, logs_by_task, run_cli
+from tests.e2e_helpers import decisions_reply, eval_args, judge_by_call, logs_by_task, run_cli
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_release
 
@@ -36,26 +36,15 @@ def flips(k: int, item_id: str) -> bool:
 
 def counting_judge(invalid_first: bool) -> Callable[[ParsedRequest], str]:
     """The k-th judge call per prompt: invalid for k = 0 if asked, else decisions flipped by k."""
-    calls: Counter[str] = Counter()
-    lock = threading.Lock()
 
-    def judge(req: ParsedRequest) -> str:
-        parsed = req.judge
-        with lock:
-            k = calls[parsed.prompt]
-            calls[parsed.prompt] += 1
+    def reply(k: int, parsed: JudgeInput) -> str:
         if invalid_first and k == 0:
             return INVALID_JUDGE_REPLY
-        return json.dumps(
-            {
-                "decisions": [
-                    {"item_id": i, "matched": scripted_decision(parsed.answer, i) != flips(k, i)}
-                    for i in parsed.item_ids
-                ]
-            }
+        return decisions_reply(
+            {i: scripted_decision(parsed.answer, i) != flips(k, i) for i in parsed.item_ids}
         )
 
-    return judge
+    return judge_by_call(reply)
 
 
 def eval_cached(

@@ -4,6 +4,7 @@ with one clear line before the answer model is asked anything."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,31 @@ def env_without_openai_key(double: ProviderDouble) -> dict[str, str]:
     return env
 
 
+def refused(
+    tmp_path: Path,
+    double: ProviderDouble,
+    env: dict[str, str],
+    *task_args: str,
+    tasks: str | list[str] = "drug_safety",
+    **options: Any,
+) -> str:
+    """`inspect eval` (`eval_args` options) on a small release, which must fail before the
+    double is asked anything; its output."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    result = run_cli(
+        eval_args(
+            tasks, tmp_path / "logs", task_args=[f"data_dir={release}", *task_args], **options
+        ),
+        cwd=tmp_path,
+        env=env,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    assert double.requests() == []  # not one answer (nor anything else) was bought
+    return output
+
+
 def judge_error_lines(output: str, judge: str) -> list[str]:
     return [line for line in output.splitlines() if f"the judge {judge} cannot be used" in line]
 
@@ -36,24 +62,16 @@ def test_default_judge_without_key_stops_before_any_answer(
 ) -> None:
     """Under `--display none` Inspect prints no prerequisite error at all; ours still says
     why the run stopped."""
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=2)
-    result = run_cli(
-        eval_args(
-            ["drug_safety", "safety_diagnostic"],
-            tmp_path / "logs",
-            model=ANSWER_MODEL,
-            grader=None,
-            task_args=[f"data_dir={release}"],
-            command=command,
-            display=display,
-        ),
-        cwd=tmp_path,
-        env=env_without_openai_key(provider_double),
+    output = refused(
+        tmp_path,
+        provider_double,
+        env_without_openai_key(provider_double),
+        tasks=["drug_safety", "safety_diagnostic"],
+        model=ANSWER_MODEL,
+        grader=None,
+        command=command,
+        display=display,
     )
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-3000:]
-    assert provider_double.requests() == []  # not one answer (nor anything else) was bought
     (line,) = judge_error_lines(output, DEFAULT_JUDGE_MODEL)
     assert "OPENAI_API_KEY" in line and "--model-role grader=" in line
     assert "[bold]" not in line  # Inspect's console markup is not shown raw
@@ -64,21 +82,10 @@ def test_default_judge_without_key_stops_before_any_answer(
 def test_unknown_judge_model_stops_before_any_answer(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=1)
-    result = run_cli(
-        eval_args(
-            "drug_safety",
-            tmp_path / "logs",
-            grader=None,
-            task_args=[f"data_dir={release}", "judge_model=nosuchprovider/judge-1"],
-        ),
-        cwd=tmp_path,
-        env={**provider_double.subprocess_env(), "COLUMNS": "400"},
+    env = {**provider_double.subprocess_env(), "COLUMNS": "400"}
+    output = refused(
+        tmp_path, provider_double, env, "judge_model=nosuchprovider/judge-1", grader=None
     )
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-3000:]
-    assert provider_double.requests() == []
     (line,) = judge_error_lines(output, "nosuchprovider/judge-1")
     assert "not recognized" in line
 
@@ -88,18 +95,8 @@ def test_grader_role_key_is_checked_and_no_secret_is_printed(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     """A grader bound with --model-role is created by Inspect up front; the run stops too."""
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=1)
-    result = run_cli(
-        eval_args(
-            "drug_safety", tmp_path / "logs", model=ANSWER_MODEL, task_args=[f"data_dir={release}"]
-        ),
-        cwd=tmp_path,
-        env=env_without_openai_key(provider_double),
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-3000:]
-    assert provider_double.requests() == []
+    env = env_without_openai_key(provider_double)
+    output = refused(tmp_path, provider_double, env, model=ANSWER_MODEL)
     assert "OPENAI_API_KEY" in output
     assert DEFAULT_OPENAI_KEY not in output
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import threading
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -27,6 +26,7 @@ from bedside_bench.report import ReportOptions, build_report
 from tests.doubles import (
     NEUTRAL_RATIONALE,
     THREE_LEVELS,
+    JudgeInput,
     ParsedRequest,
     ProviderDouble,
     Script,
@@ -35,7 +35,7 @@ from tests.doubles import (
     scripted_evidence,
     scripted_three_level,
 )
-from tests.e2e_helpers import eval_in_process, eval_one
+from tests.e2e_helpers import decisions_reply, eval_in_process, eval_one, judge_by_call
 from tests.independent import WEIGHT, fleiss_kappa, read_cases
 from tests.release_factory import write_release
 
@@ -64,24 +64,11 @@ def pass_rule(k: int, answer: str, item_id: str) -> bool:
 
 
 def varying_judge() -> Any:
-    calls: Counter[str] = Counter()
-    lock = threading.Lock()
-
-    def judge(req: ParsedRequest) -> str:
-        parsed = req.judge
-        with lock:
-            k = calls[parsed.prompt]
-            calls[parsed.prompt] += 1
-        return json.dumps(
-            {
-                "decisions": [
-                    {"item_id": i, "matched": pass_rule(k, parsed.answer, i)}
-                    for i in parsed.item_ids
-                ]
-            }
+    return judge_by_call(
+        lambda k, parsed: decisions_reply(
+            {i: pass_rule(k, parsed.answer, i) for i in parsed.item_ids}
         )
-
-    return judge
+    )
 
 
 @pytest.mark.parametrize("passes", [2, 3])
@@ -247,14 +234,7 @@ def three_level_pass(k: int, answer: str, item_id: str) -> str:
 
 
 def varying_three_level_judge() -> Any:
-    calls: Counter[str] = Counter()
-    lock = threading.Lock()
-
-    def judge(req: ParsedRequest) -> str:
-        parsed = req.judge
-        with lock:
-            k = calls[parsed.prompt]
-            calls[parsed.prompt] += 1
+    def reply(k: int, parsed: JudgeInput) -> str:
         decisions = []
         for item_id in parsed.item_ids:
             level = three_level_pass(k, parsed.answer, item_id)
@@ -268,7 +248,7 @@ def varying_three_level_judge() -> Any:
             )
         return json.dumps({"decisions": decisions})
 
-    return judge
+    return judge_by_call(reply)
 
 
 @pytest.mark.slow

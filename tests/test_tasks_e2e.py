@@ -30,11 +30,10 @@ from tests.release_factory import write_release
 
 pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
 
-SCORE_KEYS_POINTS = {
+# every case score's metadata keys, written out (not read from the contracts module)
+SCORE_KEYS = {
     "decisions",
     "grading_method",
-    "matched_signed_points",
-    "available_positive_points",
     "judge_model",
     "judge_temperature",
     "answer_temperature",
@@ -43,20 +42,8 @@ SCORE_KEYS_POINTS = {
     "severe_gate",
     "judge_usage",
 }
-SCORE_KEYS_F1 = {
-    "decisions",
-    "grading_method",
-    "recall",
-    "precision",
-    "severe_rate",
-    "judge_model",
-    "judge_temperature",
-    "answer_temperature",
-    "judge_attempts",
-    "judge_message_format",
-    "severe_gate",
-    "judge_usage",
-}
+SCORE_KEYS_POINTS = SCORE_KEYS | {"matched_signed_points", "available_positive_points"}
+SCORE_KEYS_F1 = SCORE_KEYS | {"recall", "precision", "severe_rate"}
 
 
 def check_log_against_protocol(
