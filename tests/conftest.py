@@ -18,7 +18,7 @@ from tests.doubles.fixtures import (  # noqa: F401  (fixtures)
     provider_env,
 )
 from tests.doubles.server import ProviderDouble
-from tests.s3_server import s3_server  # noqa: F401  (fixture)
+from tests.s3_server import s3_process, s3_server  # noqa: F401  (fixtures)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SYNTHETIC_RELEASE = REPO_ROOT / "data" / "synthetic"

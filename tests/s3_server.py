@@ -10,6 +10,8 @@ The credentials are recognisable dummies so a test can search logs and output fo
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import os
 import socket
 import subprocess
@@ -156,11 +158,25 @@ class S3Server:
         self.stop()
 
 
+@pytest.fixture(scope="session")
+def s3_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[S3Server]:
+    """One moto_server for the whole session (it takes seconds to start); every test gets a
+    bucket of its own on it (`s3_server`), so no test sees another's objects."""
+    server = S3Server().start(log_dir=tmp_path_factory.mktemp("moto"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
-def s3_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Server]:
-    """A started server with one bucket, its AWS variables set for the test (subprocesses
-    started with `os.environ` inherit them), stopped afterwards."""
-    server = S3Server().start(log_dir=tmp_path)
+def s3_server(s3_process: S3Server, monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Server]:
+    """An empty bucket of this test's own on the session's server, its AWS variables set for
+    the test (subprocesses started with `os.environ` inherit them)."""
+    server = dataclasses.replace(
+        s3_process, bucket=f"{BUCKET}-{next(_buckets)}", process=None, log_file=None, _log=None
+    )
+    server.client().create_bucket(Bucket=server.bucket)
     for name in _AWS_OVERRIDES:
         monkeypatch.delenv(name, raising=False)
     for name, value in server.env.items():
@@ -170,7 +186,9 @@ def s3_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Ser
         yield server
     finally:
         _forget_s3_filesystems()
-        server.stop()
+
+
+_buckets = itertools.count(1)
 
 
 def _forget_s3_filesystems() -> None:

@@ -5,7 +5,6 @@ and another endpoint is never answered from this one's entries."""
 from __future__ import annotations
 
 import json
-import threading
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 
 from tests.doubles import (
     INVALID_JUDGE_REPLY,
+    JudgeInput,
     ParsedRequest,
     ProviderDouble,
     Script,
@@ -22,9 +22,9 @@ from tests.doubles import (
     scripted_answer,
     scripted_decision,
 )
+from tests.e2e_helpers import decisions_reply, eval_args, judge_by_call, logs_by_task, run_cli
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_release
-from tests.test_tasks_e2e import read_logs, run_cli
 
 BENCHMARKS = ["drug_safety", "safety_diagnostic"]
 
@@ -36,51 +36,26 @@ def flips(k: int, item_id: str) -> bool:
 
 def counting_judge(invalid_first: bool) -> Callable[[ParsedRequest], str]:
     """The k-th judge call per prompt: invalid for k = 0 if asked, else decisions flipped by k."""
-    calls: Counter[str] = Counter()
-    lock = threading.Lock()
 
-    def judge(req: ParsedRequest) -> str:
-        parsed = req.judge
-        with lock:
-            k = calls[parsed.prompt]
-            calls[parsed.prompt] += 1
+    def reply(k: int, parsed: JudgeInput) -> str:
         if invalid_first and k == 0:
             return INVALID_JUDGE_REPLY
-        return json.dumps(
-            {
-                "decisions": [
-                    {"item_id": i, "matched": scripted_decision(parsed.answer, i) != flips(k, i)}
-                    for i in parsed.item_ids
-                ]
-            }
+        return decisions_reply(
+            {i: scripted_decision(parsed.answer, i) != flips(k, i) for i in parsed.item_ids}
         )
 
-    return judge
+    return judge_by_call(reply)
 
 
 def eval_cached(
     tmp_path: Path, double: ProviderDouble, log_dir: Path, *task_args: str
 ) -> dict[str, Any]:
-    args = [
-        "eval",
-        *[f"bedside_bench/{b}" for b in BENCHMARKS],
-        "--model",
-        "openai/gpt-4.1-mini",
-        "--model-role",
-        "grader=openai/gpt-4.1",
-        "--cache",
-        "--log-dir",
-        str(log_dir),
-        "--display",
-        "plain",
-    ]
-    for arg in task_args:
-        args += ["-T", arg]
+    args = eval_args(BENCHMARKS, log_dir, "--cache", task_args=task_args)
     # Inspect's cache lives under the user cache folder: keep it in this test's folder
     env = {**double.subprocess_env(), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     result = run_cli(args, cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return read_logs(log_dir)
+    return logs_by_task(log_dir)
 
 
 def sample_scores(logs: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
@@ -182,27 +157,16 @@ def test_eval_retry_of_a_failed_case_asks_the_judge_again(
     env = {**provider_double.subprocess_env(), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     logs = tmp_path / "logs"
     result = run_cli(
-        [
-            "eval",
-            "bedside_bench/drug_safety",
-            "--model",
-            "openai/gpt-4.1-mini",
-            "--model-role",
-            "grader=openai/gpt-4.1",
+        eval_args(
+            "drug_safety",
+            logs,
             "--cache",
-            "-T",
-            f"data_dir={release}",
-            "-T",
-            "judge_retries=1",
-            "--log-dir",
-            str(logs),
-            "--display",
-            "plain",
-        ],
+            task_args=[f"data_dir={release}", "judge_retries=1"],
+        ),
         cwd=tmp_path,
         env=env,
     )
-    (log,) = read_logs(logs).values()
+    (log,) = logs_by_task(logs).values()
     assert log.status == "error", result.stdout[-2000:]
     assert [s.input for s in log.samples or [] if s.error is not None] == [target]
     assert provider_double.count(kind="judge") == 3  # two invalid for the target, one valid
@@ -217,7 +181,7 @@ def test_eval_retry_of_a_failed_case_asks_the_judge_again(
         env=env,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    (retried,) = read_logs(retry_dir).values()
+    (retried,) = logs_by_task(retry_dir).values()
     assert retried.status == "success", retried.error
     assert provider_double.count(kind="answer") == 0  # the answer was cached and kept
     judged = provider_double.requests(kind="judge")

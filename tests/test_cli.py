@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bedside_bench.benchmarks import BENCHMARKS
+from tests.e2e_helpers import run_tool
 
 pytestmark = pytest.mark.slow  # starts subprocesses (the console script)
 
-SCRIPT = str(Path(sys.executable).parent / "bedside-bench")
-
 
 def test_list_shows_every_task_with_its_scope(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [SCRIPT, "list"], cwd=tmp_path, capture_output=True, text=True, timeout=60
-    )
+    result = run_tool("bedside-bench", "list", cwd=tmp_path, timeout=60)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 11
@@ -29,9 +24,7 @@ def test_list_shows_every_task_with_its_scope(tmp_path: Path) -> None:
 
 
 def test_help_names_the_subcommands(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [SCRIPT, "--help"], cwd=tmp_path, capture_output=True, text=True, timeout=60
-    )
+    result = run_tool("bedside-bench", "--help", cwd=tmp_path, timeout=60)
     assert result.returncode == 0
     for command in ("list", "report", "sweep"):
         assert command in result.stdout

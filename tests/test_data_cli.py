@@ -11,8 +11,6 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,26 +20,23 @@ from bedside_bench import data_cli
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from tests.doubles import ProviderDouble, scripted_answer, scripted_decision
+from tests.e2e_helpers import Result, eval_ok, run_tool
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_case, write_release
 
-BEDSIDE_BENCH = Path(sys.executable).parent / "bedside-bench"
-INSPECT = Path(sys.executable).parent / "inspect"
 REPO = Path(__file__).resolve().parent.parent
 PUBLIC_DIGEST = "3f44e6c7773aae3568d32d24c71d31a52ceb7286559d599549b386b3d3760cfe"
 
 pytestmark = pytest.mark.slow
 
 
-def run_data(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(BEDSIDE_BENCH), "data", *args],
-        env=env if env is not None else clean_env(),
+def run_data(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Result:
+    return run_tool(
+        "bedside-bench",
+        "data",
+        *args,
+        env=clean_env() if env is None else env,
         cwd=cwd,
-        capture_output=True,
-        text=True,
         timeout=300,
     )
 
@@ -289,31 +284,17 @@ def test_export_per_item_results_as_parquet(
     release = tmp_path / "release"
     write_release(release, per_benchmark=2)
     logs = tmp_path / "logs"
-    run = subprocess.run(
-        [
-            str(INSPECT),
-            "eval",
-            *(f"bedside_bench/{b}" for b in EXPORT_BENCHMARKS),
-            "--model",
-            MODEL,
-            "--model-role",
-            f"grader={JUDGE}",
-            "--epochs",
-            "2",
-            "-T",
-            f"data_dir={release}",
-            "--log-dir",
-            str(logs),
-            "--display",
-            "plain",
-        ],
-        env=provider_double.subprocess_env(),
+    eval_ok(
+        EXPORT_BENCHMARKS,
+        logs,
+        "--epochs",
+        "2",
+        model=MODEL,
+        grader=JUDGE,
+        task_args=[f"data_dir={release}"],
         cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        env=provider_double.subprocess_env(),
     )
-    assert run.returncode == 0, run.stderr[-3000:]
 
     out = tmp_path / "export"
     result = run_data("export", str(logs), "-o", str(out), cwd=tmp_path)

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
+from tests.e2e_helpers import eval_ok
 from tests.independent import case_score, f1_parts, fleiss_kappa, read_cases
 from tests.release_factory import write_release
-from tests.test_tasks_e2e import read_logs, run_cli
 
 
 def flips(k: int, item_id: str) -> bool:
@@ -60,30 +60,15 @@ def test_two_epochs_are_judged_apart_and_reduced_per_case(
     write_release(release, per_benchmark=4)
     script = EpochScript()
     provider_double.configure(script=Script(answer=script.answer, judge=script.judge))
-    result = run_cli(
-        [
-            "eval",
-            "bedside_bench/safety_diagnostic",
-            "--model",
-            "openai/gpt-4.1-mini",
-            "--model-role",
-            "grader=openai/gpt-4.1",
-            "--epochs",
-            "2",
-            "-T",
-            f"data_dir={release}",
-            "-T",
-            "judge_passes=3",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
+    (log,) = eval_ok(
+        "safety_diagnostic",
+        tmp_path / "logs",
+        "--epochs",
+        "2",
+        task_args=[f"data_dir={release}", "judge_passes=3"],
         cwd=tmp_path,
         env=provider_double.subprocess_env(),
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    (log,) = read_logs(tmp_path / "logs").values()
+    ).values()
     assert log.status == "success", log.error
     assert log.eval.config.epochs == 2
     cases = {c["case_id"]: c for c in read_cases(release, "safety_diagnostic")}

@@ -7,14 +7,11 @@ import hashlib
 import json
 import os
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
 from bedside_bench import tasks as bedside_tasks
@@ -29,30 +26,14 @@ from tests.doubles import (
     invalid_judge_first,
     scripted_decision,
 )
+from tests.e2e_helpers import Result, eval_args, eval_in_process, run_cli
 from tests.release_factory import case_path, write_case, write_release
 
 pytestmark = pytest.mark.slow
 
 
-def inspect_cli(
-    args: list[str], env: dict[str, str], cwd: Path
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(Path(sys.executable).parent / "inspect"), *args],
-        cwd=cwd,
-        env={**env, "COLUMNS": "10000"},  # rich would otherwise wrap inside paths
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-
-
-def eval_args(task: str, logs: Path, *task_args: str) -> list[str]:
-    args = ["eval", task, "--model", "openai/gpt-4.1-mini", "--model-role"]
-    args += ["grader=openai/gpt-4.1", "--log-dir", str(logs), "--display", "plain"]
-    for arg in task_args:
-        args += ["-T", arg]
-    return args
+def inspect_cli(args: list[str], env: dict[str, str], cwd: Path) -> Result:
+    return run_cli(args, cwd, {**env, "COLUMNS": "10000"})  # rich would otherwise wrap paths
 
 
 def corrupt(root: Path) -> list[str]:
@@ -92,7 +73,7 @@ def test_a_bad_tree_stops_inspect_eval_before_any_model_call(
     root = tmp_path / "release"
     expected = corrupt(root)
     result = inspect_cli(
-        eval_args("bedside_bench/drug_safety", tmp_path / "logs", f"data_dir={root}"),
+        eval_args("drug_safety", tmp_path / "logs", task_args=[f"data_dir={root}"]),
         provider_double.subprocess_env(),
         tmp_path,
     )
@@ -122,7 +103,7 @@ def test_unreachable_hub_gives_a_short_actionable_message(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     env = no_hub_env(tmp_path, provider_double.subprocess_env())
-    result = inspect_cli(eval_args("bedside_bench/drug_safety", tmp_path / "logs"), env, tmp_path)
+    result = inspect_cli(eval_args("drug_safety", tmp_path / "logs"), env, tmp_path)
     output = " ".join((result.stdout + result.stderr).split())
     assert result.returncode != 0
     assert "Traceback" not in output
@@ -160,15 +141,7 @@ def test_unreachable_hub_fails_within_seconds(
 
 
 def run(release: Path, log_dir: Path, benchmark: str = "drug_safety") -> EvalLog:
-    task = getattr(bedside_tasks, benchmark)(data_dir=str(release))
-    (log,) = inspect_eval(
-        task,
-        model="openai/gpt-4.1-mini",
-        model_roles={"grader": "openai/gpt-4.1"},
-        log_dir=str(log_dir),
-        display="none",
-    )
-    return log
+    return eval_in_process(getattr(bedside_tasks, benchmark)(data_dir=str(release)), log_dir)
 
 
 def forged_answer(req: ParsedRequest) -> str:
@@ -306,14 +279,7 @@ def test_task_metadata_names_the_release(tmp_path: Path, provider_env: ProviderD
 def test_the_public_release_is_named_in_the_log(
     tmp_path: Path, provider_env: ProviderDouble, real_release: str
 ) -> None:
-    task = bedside_tasks.drug_safety(smoke=True)
-    (log,) = inspect_eval(
-        task,
-        model="openai/gpt-4.1-mini",
-        model_roles={"grader": "openai/gpt-4.1"},
-        log_dir=str(tmp_path / "logs"),
-        display="none",
-    )
+    log = eval_in_process(bedside_tasks.drug_safety(smoke=True), tmp_path / "logs")
     assert log.eval.metadata is not None
     assert log.eval.metadata["release"] == "public@90d08d9"
     assert log.eval.metadata["release_case_counts"] == {name: 25 for name in BENCHMARK_NAMES}

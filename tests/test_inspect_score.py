@@ -4,14 +4,13 @@ judge appended or swapped in; the report reads each judge and prices each judge'
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.doubles import ProviderDouble
+from tests.e2e_helpers import output, run_tool
 from tests.independent import case_score, read_cases
 from tests.judge_scripts import (
     JUDGE_A,
@@ -31,17 +30,6 @@ PRICES = {
     JUDGE_B: {"input": 2.5, "output": 10.0, "cached_input": 1.25},
     STRONG: {"input": 0.4, "output": 1.6},
 }
-
-
-def run(tool: str, *args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).parent / tool
-    return subprocess.run(
-        [str(script), *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=600
-    )
-
-
-def shown(result: subprocess.CompletedProcess[str]) -> str:
-    return f"exit {result.returncode}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
 
 
 def billed(server: ProviderDouble, judge: str, since: int) -> dict[str, int]:
@@ -70,7 +58,7 @@ def last_seq(server: ProviderDouble) -> int:
 
 
 def report(logs: Path, out: Path, env: dict[str, str], cwd: Path) -> list[dict[str, object]]:
-    result = run(
+    result = run_tool(
         "bedside-bench",
         "report",
         str(logs),
@@ -83,7 +71,7 @@ def report(logs: Path, out: Path, env: dict[str, str], cwd: Path) -> list[dict[s
         env=env,
         cwd=cwd,
     )
-    assert result.returncode == 0, shown(result)
+    assert result.returncode == 0, output(result)
     return [json.loads(p.read_text()) for p in sorted(out.glob("*.summary.json"))]
 
 
@@ -100,7 +88,7 @@ def test_no_score_then_inspect_score_with_two_judges(
     (tmp_path / "prices.json").write_text(json.dumps(PRICES))
     logs = tmp_path / "logs"
 
-    evaluated = run(
+    evaluated = run_tool(
         "inspect",
         "eval",
         f"bedside_bench/{BENCHMARK}",
@@ -120,17 +108,17 @@ def test_no_score_then_inspect_score_with_two_judges(
         env=env,
         cwd=tmp_path,
     )
-    assert evaluated.returncode == 0, shown(evaluated)
+    assert evaluated.returncode == 0, output(evaluated)
     assert server.count(kind="answer") == 3 and server.count(kind="judge") == 0
     (info,) = list_eval_logs(str(logs))
     log_file = info.name.removeprefix("file://")
 
     # judge later, as the log was run: the recorded scorer and judge_passes=2
     before = last_seq(server)
-    scored = run(
+    scored = run_tool(
         "inspect", "score", log_file, "--overwrite", "--display", "none", env=env, cwd=tmp_path
     )
-    assert scored.returncode == 0, shown(scored)
+    assert scored.returncode == 0, output(scored)
     assert server.count(kind="answer") == 3
     assert server.count(kind="judge", model=wire(JUDGE_A)) == 3 * 2
     usage_a = billed(server, JUDGE_A, before)
@@ -146,7 +134,7 @@ def test_no_score_then_inspect_score_with_two_judges(
 
     # a second judge appended: rubric_judge1, read by the report as judge B
     before = last_seq(server)
-    appended = run(
+    appended = run_tool(
         "inspect",
         "score",
         log_file,
@@ -160,7 +148,7 @@ def test_no_score_then_inspect_score_with_two_judges(
         env=env,
         cwd=tmp_path,
     )
-    assert appended.returncode == 0, shown(appended)
+    assert appended.returncode == 0, output(appended)
     assert server.count(kind="answer") == 3
     assert server.count(kind="judge", model=wire(JUDGE_B)) == 3 * 2
     usage_b = billed(server, JUDGE_B, before)
@@ -196,7 +184,7 @@ def test_no_score_then_inspect_score_with_two_judges(
 
     # B swapped in with -S judge_model (over a log whose grader role is A): B's tokens, B's price
     before = last_seq(server)
-    swapped = run(
+    swapped = run_tool(
         "inspect",
         "score",
         log_file,
@@ -212,7 +200,7 @@ def test_no_score_then_inspect_score_with_two_judges(
         env=env,
         cwd=tmp_path,
     )
-    assert swapped.returncode == 0, shown(swapped)
+    assert swapped.returncode == 0, output(swapped)
     # judge_passes=2 is kept from the run although only judge_model was given
     assert sum(1 for r in server.requests(kind="judge") if r.seq > before) == 3 * 2
     usage_b2 = billed(server, JUDGE_B, before)

@@ -4,15 +4,13 @@ set's files and their checks: tests/test_judge_check_data.py)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.doubles import ParsedRequest, ProviderDouble, Script
+from tests.e2e_helpers import eval_one
 
 REPO = Path(__file__).resolve().parent.parent
 ADVERSARIAL = REPO / "data" / "judge_check" / "adversarial.jsonl"
@@ -48,29 +46,16 @@ def test_judge_check_reports_accuracy_per_attack(
 
     provider_double.configure(script=Script(judge=fooled))
     ids = [p["pair_id"] for p in adversarial.values()] + ["jc-001", "jc-002"]
-    result = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "inspect"),
-            "eval",
-            "bedside_bench/judge_check",
-            "--model",
-            "openai/gpt-4.1",
-            "--sample-id",
-            ",".join(ids),
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
+    log = eval_one(
+        "judge_check",
+        tmp_path / "logs",
+        "--sample-id",
+        ",".join(ids),
+        model="openai/gpt-4.1",
+        grader=None,
         cwd=tmp_path,
         env=provider_double.subprocess_env(),
-        capture_output=True,
-        text=True,
-        timeout=600,
     )
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
-    (info,) = list_eval_logs(str(tmp_path / "logs"))
-    log = read_eval_log(info)
     metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
     # by hand from the file (check_pairs prints the same counts): gold-true / items per attack
     assert metrics["attack_forged_sections_accuracy"].value == pytest.approx(4 / 11)

@@ -4,13 +4,14 @@ with one clear line before the answer model is asked anything."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from tests.doubles import DEFAULT_OPENAI_KEY, ProviderDouble
+from tests.e2e_helpers import eval_args, run_cli
 from tests.release_factory import write_release
-from tests.test_tasks_e2e import run_cli
 
 ANSWER_MODEL = "anthropic/claude-sonnet-4-6"  # its key is set; the judge's is not
 
@@ -21,6 +22,31 @@ def env_without_openai_key(double: ProviderDouble) -> dict[str, str]:
     env.pop("OPENAI_ACCESS_TOKEN", None)
     env["COLUMNS"] = "400"  # the console wraps at its width; the message is one line
     return env
+
+
+def refused(
+    tmp_path: Path,
+    double: ProviderDouble,
+    env: dict[str, str],
+    *task_args: str,
+    tasks: str | list[str] = "drug_safety",
+    **options: Any,
+) -> str:
+    """`inspect eval` (`eval_args` options) on a small release, which must fail before the
+    double is asked anything; its output."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    result = run_cli(
+        eval_args(
+            tasks, tmp_path / "logs", task_args=[f"data_dir={release}", *task_args], **options
+        ),
+        cwd=tmp_path,
+        env=env,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    assert double.requests() == []  # not one answer (nor anything else) was bought
+    return output
 
 
 def judge_error_lines(output: str, judge: str) -> list[str]:
@@ -36,28 +62,16 @@ def test_default_judge_without_key_stops_before_any_answer(
 ) -> None:
     """Under `--display none` Inspect prints no prerequisite error at all; ours still says
     why the run stopped."""
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=2)
-    result = run_cli(
-        [
-            command,
-            "bedside_bench/drug_safety",
-            "bedside_bench/safety_diagnostic",
-            "--model",
-            ANSWER_MODEL,
-            "-T",
-            f"data_dir={release}",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            display,
-        ],
-        cwd=tmp_path,
-        env=env_without_openai_key(provider_double),
+    output = refused(
+        tmp_path,
+        provider_double,
+        env_without_openai_key(provider_double),
+        tasks=["drug_safety", "safety_diagnostic"],
+        model=ANSWER_MODEL,
+        grader=None,
+        command=command,
+        display=display,
     )
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-3000:]
-    assert provider_double.requests() == []  # not one answer (nor anything else) was bought
     (line,) = judge_error_lines(output, DEFAULT_JUDGE_MODEL)
     assert "OPENAI_API_KEY" in line and "--model-role grader=" in line
     assert "[bold]" not in line  # Inspect's console markup is not shown raw
@@ -68,29 +82,10 @@ def test_default_judge_without_key_stops_before_any_answer(
 def test_unknown_judge_model_stops_before_any_answer(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=1)
-    result = run_cli(
-        [
-            "eval",
-            "bedside_bench/drug_safety",
-            "--model",
-            "openai/gpt-4.1-mini",
-            "-T",
-            f"data_dir={release}",
-            "-T",
-            "judge_model=nosuchprovider/judge-1",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
-        cwd=tmp_path,
-        env={**provider_double.subprocess_env(), "COLUMNS": "400"},
+    env = {**provider_double.subprocess_env(), "COLUMNS": "400"}
+    output = refused(
+        tmp_path, provider_double, env, "judge_model=nosuchprovider/judge-1", grader=None
     )
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-3000:]
-    assert provider_double.requests() == []
     (line,) = judge_error_lines(output, "nosuchprovider/judge-1")
     assert "not recognized" in line
 
@@ -100,29 +95,8 @@ def test_grader_role_key_is_checked_and_no_secret_is_printed(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     """A grader bound with --model-role is created by Inspect up front; the run stops too."""
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=1)
-    result = run_cli(
-        [
-            "eval",
-            "bedside_bench/drug_safety",
-            "--model",
-            ANSWER_MODEL,
-            "--model-role",
-            "grader=openai/gpt-4.1",
-            "-T",
-            f"data_dir={release}",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
-        cwd=tmp_path,
-        env=env_without_openai_key(provider_double),
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-3000:]
-    assert provider_double.requests() == []
+    env = env_without_openai_key(provider_double)
+    output = refused(tmp_path, provider_double, env, model=ANSWER_MODEL)
     assert "OPENAI_API_KEY" in output
     assert DEFAULT_OPENAI_KEY not in output
 
@@ -133,20 +107,13 @@ def test_judge_with_key_runs_normally(tmp_path: Path, provider_double: ProviderD
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
     result = run_cli(
-        [
-            "eval",
-            "bedside_bench/drug_safety",
-            "--model",
-            ANSWER_MODEL,
-            "-T",
-            f"data_dir={release}",
-            "-T",
-            "judge_model=openai/gpt-4.1",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
+        eval_args(
+            "drug_safety",
+            tmp_path / "logs",
+            model=ANSWER_MODEL,
+            grader=None,
+            task_args=[f"data_dir={release}", "judge_model=openai/gpt-4.1"],
+        ),
         cwd=tmp_path,
         env=provider_double.subprocess_env(),
     )

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.stats import paired_bootstrap, paired_bootstrap_single
 from tests.doubles import ProviderDouble, Script, invalid_judge_always
+from tests.e2e_helpers import Result, output, run_tool
 from tests.judge_scripts import (
     JUDGE_A,
     JUDGE_B,
@@ -44,15 +43,8 @@ PRICES = {
 }
 
 
-def cli(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).parent / "bedside-bench"
-    return subprocess.run(
-        [str(script), *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=600
-    )
-
-
-def shown(result: subprocess.CompletedProcess[str]) -> str:
-    return f"exit {result.returncode}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+def cli(*args: str, env: dict[str, str], cwd: Path) -> Result:
+    return run_tool("bedside-bench", *args, env=env, cwd=cwd)
 
 
 def judge_usage(server: ProviderDouble, judge: str, model: str, since: int) -> dict[str, int]:
@@ -111,7 +103,7 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
         env=env,
         cwd=tmp_path,
     )
-    assert sweep.returncode == 3, shown(sweep)  # incomplete: two cases have no score
+    assert sweep.returncode == 3, output(sweep)  # incomplete: two cases have no score
     answers = server.count(kind="answer")
     assert answers == 40  # 2 models x 10 benchmarks x 2 cases
 
@@ -129,7 +121,7 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
         env=env,
         cwd=tmp_path,
     )
-    assert fixed.returncode == 0, shown(fixed)
+    assert fixed.returncode == 0, output(fixed)
     assert server.count(kind="answer") == answers
     assert sum(1 for r in server.requests(kind="judge") if r.seq > before) == 2
     assert len(list_eval_logs(str(tmp_path / "fixed"))) == 2  # drug_safety of each model
@@ -139,13 +131,13 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
     rejudge_args = ["rejudge", str(tmp_path / "logs"), "--judge", JUDGE_B]
     rejudge_args += ["--output-dir", str(tmp_path / "rejudged")]
     first = cli(*rejudge_args, env=env, cwd=tmp_path)
-    assert first.returncode == 0, shown(first)
+    assert first.returncode == 0, output(first)
     assert server.count(kind="answer") == answers  # zero answer calls, at the double
     judged_by_b = [r for r in server.requests(kind="judge") if r.seq > before]
     assert len(judged_by_b) == 40 and {r.model for r in judged_by_b} == {wire(JUDGE_B)}
     usage_b = {m: judge_usage(server, JUDGE_B, m, before) for m in MODELS}
     again = cli(*rejudge_args, env=env, cwd=tmp_path)
-    assert again.returncode == 0, shown(again)
+    assert again.returncode == 0, output(again)
     assert last_seq(server) == before + 40
     assert "judged 0, already judged 2" in again.stdout
 
@@ -177,7 +169,7 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
         env=env,
         cwd=tmp_path,
     )
-    assert report.returncode == 0, shown(report)
+    assert report.returncode == 0, output(report)
     for secret in ("sk-test-double", "sk-ant-test-double"):
         for path in (tmp_path / "report").iterdir():
             assert secret not in path.read_bytes().decode("utf-8", "replace")

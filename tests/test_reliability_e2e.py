@@ -6,9 +6,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import subprocess
-import sys
-import threading
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore, Score
 
 from bedside_bench import tasks as bedside_tasks
@@ -29,6 +26,7 @@ from bedside_bench.report import ReportOptions, build_report
 from tests.doubles import (
     NEUTRAL_RATIONALE,
     THREE_LEVELS,
+    JudgeInput,
     ParsedRequest,
     ProviderDouble,
     Script,
@@ -37,6 +35,7 @@ from tests.doubles import (
     scripted_evidence,
     scripted_three_level,
 )
+from tests.e2e_helpers import decisions_reply, eval_in_process, eval_one, judge_by_call
 from tests.independent import exact_case_score, fleiss_kappa, read_cases, three_level_matches
 from tests.release_factory import write_release
 
@@ -49,9 +48,7 @@ def h(text: str) -> int:
 
 
 def run(task: Any, log_dir: Path, model: str = ANSWER_MODEL) -> EvalLog:
-    (log,) = inspect_eval(
-        task, model=model, model_roles={"grader": JUDGE_MODEL}, log_dir=str(log_dir), display="none"
-    )
+    log = eval_in_process(task, log_dir, model, JUDGE_MODEL)
     assert log.status == "success", log.error
     return log
 
@@ -67,24 +64,11 @@ def pass_rule(k: int, answer: str, item_id: str) -> bool:
 
 
 def varying_judge() -> Any:
-    calls: Counter[str] = Counter()
-    lock = threading.Lock()
-
-    def judge(req: ParsedRequest) -> str:
-        parsed = req.judge
-        with lock:
-            k = calls[parsed.prompt]
-            calls[parsed.prompt] += 1
-        return json.dumps(
-            {
-                "decisions": [
-                    {"item_id": i, "matched": pass_rule(k, parsed.answer, i)}
-                    for i in parsed.item_ids
-                ]
-            }
+    return judge_by_call(
+        lambda k, parsed: decisions_reply(
+            {i: pass_rule(k, parsed.answer, i) for i in parsed.item_ids}
         )
-
-    return judge
+    )
 
 
 @pytest.mark.parametrize("passes", [2, 3])
@@ -236,14 +220,7 @@ def three_level_pass(k: int, answer: str, item_id: str) -> str:
 
 
 def varying_three_level_judge() -> Any:
-    calls: Counter[str] = Counter()
-    lock = threading.Lock()
-
-    def judge(req: ParsedRequest) -> str:
-        parsed = req.judge
-        with lock:
-            k = calls[parsed.prompt]
-            calls[parsed.prompt] += 1
+    def reply(k: int, parsed: JudgeInput) -> str:
         decisions = []
         for item_id in parsed.item_ids:
             level = three_level_pass(k, parsed.answer, item_id)
@@ -257,7 +234,7 @@ def varying_three_level_judge() -> Any:
             )
         return json.dumps({"decisions": decisions})
 
-    return judge
+    return judge_by_call(reply)
 
 
 @pytest.mark.slow
@@ -402,29 +379,16 @@ def test_judge_check_through_the_inspect_cli(
         )
 
     provider_double.configure(script=Script(judge=perfect))
-    result = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "inspect"),
-            "eval",
-            "bedside_bench/judge_check",
-            "--model",
-            JUDGE_MODEL,
-            "--limit",
-            "5",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
+    log = eval_one(
+        "judge_check",
+        tmp_path / "logs",
+        "--limit",
+        "5",
+        model=JUDGE_MODEL,
+        grader=None,
         cwd=tmp_path,
         env=provider_double.subprocess_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
     )
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
-    (info,) = list_eval_logs(str(tmp_path / "logs"))
-    log = read_eval_log(info)
     metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
     assert metrics["item_accuracy"].value == 1.0
     assert metrics["macro_f1"].value == 1.0

@@ -8,7 +8,6 @@ Runs only with BEDSIDE_BENCH_DATA set to the public release (skipped otherwise).
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,18 +17,11 @@ import pytest
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.schema_files import validator
 from tests import report_helpers as helpers
+from tests.e2e_helpers import run_tool
 
 pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
 
 A, B = "bbscript/model-one", "bbscript/model-two"
-
-
-def console_script() -> str:
-    local = Path(sys.executable).parent / "bedside-bench"
-    found = str(local) if local.exists() else shutil.which("bedside-bench")
-    if found is None:
-        pytest.skip("the bedside-bench console script is not installed (pip install -e .)")
-    return found
 
 
 def test_report_on_real_logs_of_the_ten_tasks(real_release: str, tmp_path: Path) -> None:
@@ -37,13 +29,7 @@ def test_report_on_real_logs_of_the_ten_tasks(real_release: str, tmp_path: Path)
     results = helpers.run_tasks(real_release, [A, B], logs)
     assert [r.status for r in results] == ["success"] * 20
 
-    cli = subprocess.run(
-        [console_script(), "report", str(logs), "-o", str(tmp_path / "cli")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    cli = run_tool("bedside-bench", "report", str(logs), "-o", str(tmp_path / "cli"), timeout=300)
     assert cli.returncode == 0, cli.stderr
     module = subprocess.run(  # default OUT_DIR: reports/ under the current directory
         [sys.executable, "-m", "bedside_bench.report", str(logs)],

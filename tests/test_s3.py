@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -21,31 +19,34 @@ import pytest
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from tests.doubles import ProviderDouble
-from tests.independent import read_cases
-from tests.release_factory import write_release
-from tests.s3_server import SECRET_ACCESS_KEY, S3Server
-from tests.test_sweep import (
+from tests.e2e_helpers import (
     ANTHROPIC_SECRET,
     OPENAI_SECRET,
-    answered_model,
+    asked_again,
     assert_scored_once,
     expected_scores,
     file_texts,
+    judged_at_least,
+    judged_cases,
     leaks,
     ok,
     output,
     run_sweep_cli,
+    run_tool,
+    start_sweep,
+    stop,
     sweep_args,
-    sweep_command,
     sweep_env,
+    wait_for,
 )
-from tests.test_sweep_resilience import wait_for
+from tests.independent import read_cases
+from tests.release_factory import write_release
+from tests.s3_server import SECRET_ACCESS_KEY, S3Server
 
 pytestmark = pytest.mark.slow
 
 MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
 JUDGE = "openai/gpt-4.1"
-BEDSIDE_BENCH = Path(sys.executable).parent / "bedside-bench"
 BENCHMARKS = "drug_safety,safety_diagnostic"  # one of each grading method
 
 
@@ -55,14 +56,7 @@ def read_store(url: str) -> list[EvalLog]:
 
 def report_cli(log_path: str, out_dir: Path, env: dict[str, str], cwd: Path) -> Any:
     """`bedside-bench report LOG_PATH -o OUT_DIR`, as a user runs it."""
-    return subprocess.run(
-        [str(BEDSIDE_BENCH), "report", log_path, "-o", str(out_dir)],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return run_tool("bedside-bench", "report", log_path, "-o", str(out_dir), env=env, cwd=cwd)
 
 
 def figures(report_dir: Path, log_location: str) -> dict[str, Any]:
@@ -153,13 +147,15 @@ def test_two_model_sweep_on_s3_resumes_and_reports_like_a_local_dir(
     # `bedside-bench data export s3://...` gives the rows of the local copy's export
     exported = {}
     for name, where in (("s3", store), ("local", str(local_logs))):
-        run = subprocess.run(
-            [str(BEDSIDE_BENCH), "data", "export", where, "-o", str(tmp_path / f"export-{name}")],
+        run = run_tool(
+            "bedside-bench",
+            "data",
+            "export",
+            where,
+            "-o",
+            str(tmp_path / f"export-{name}"),
             env=env,
             cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=300,
         )
         assert run.returncode == 0, output(run)
         exported[name] = _rows(tmp_path / f"export-{name}" / "results.parquet", where)
@@ -229,31 +225,18 @@ def test_sweep_killed_mid_way_resumes_on_s3_without_losing_or_doubling_a_case(
         str(tmp_path / "report"),
         data_dir=release,
     )
-    process = subprocess.Popen(
-        [*sweep_command(), *args],
-        env=env,
-        cwd=tmp_path,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = start_sweep(args, env, tmp_path)
     try:
-        wait_for(lambda: len(ok(provider_double.requests(kind="judge"))) >= 8, 180, process)
+        wait_for(judged_at_least(provider_double, 8), 180, process)
         # hold every new request, let the finished cases reach the store, then kill
         provider_double.configure(latency=3600)
         time.sleep(latency + 3)
-        process.send_signal(signal.SIGKILL)
-        process.communicate(timeout=60)
+        stop(process, signal.SIGKILL, timeout=60)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+        stop(process)
     assert process.returncode == -signal.SIGKILL
 
-    judged_before = {
-        (answered_model(r), r.request.judge.prompt)
-        for r in ok(provider_double.requests(kind="judge"))
-    }
+    judged_before = judged_cases(provider_double.requests())
     seen = provider_double.count()
     assert 8 <= len(judged_before) < 24
     left_started = [read_eval_log(i, header_only=True).status for i in list_eval_logs(store)]
@@ -266,15 +249,7 @@ def test_sweep_killed_mid_way_resumes_on_s3_without_losing_or_doubling_a_case(
     assert result.returncode == 0, output(result)
 
     rerun = provider_double.requests()[seen:]
-    asked_again = [
-        r
-        for r in rerun
-        if r.kind == "answer"
-        and (r.model, r.request.user) in judged_before
-        or r.kind == "judge"
-        and (answered_model(r), r.request.judge.prompt) in judged_before
-    ]
-    assert asked_again == []
+    assert asked_again(rerun, judged_before) == []
     answered_now = {(r.model, r.request.user) for r in ok(rerun) if r.kind == "answer"}
     assert len(answered_now) == 24 - len(judged_before)
     final = read_store(store)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -19,20 +18,21 @@ import pytest
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.sweep import Shard, all_runs, shard_runs
 from tests.doubles import ProviderDouble
-from tests.release_factory import write_release
-from tests.s3_server import S3Server
-from tests.test_sweep import (
+from tests.e2e_helpers import (
     assert_scored_once,
     expected_scores,
     ok,
     output,
     read_logs,
     run_sweep_cli,
+    run_tool,
+    start_sweep,
     summaries,
     sweep_args,
-    sweep_command,
     sweep_env,
 )
+from tests.release_factory import write_release
+from tests.s3_server import S3Server
 
 MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
 
@@ -41,17 +41,7 @@ def run_shards(
     command: list[str], env: dict[str, str], cwd: Path
 ) -> list[tuple[subprocess.Popen[str], str, str]]:
     """Shards 1/3, 2/3 and 3/3 of `command` as three processes at once: (process, out, err)."""
-    processes = [
-        subprocess.Popen(
-            [*sweep_command(), *command, "--shard", f"{k}/3"],
-            env=env,
-            cwd=cwd,
-            text=True,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        for k in (1, 2, 3)
-    ]
+    processes = [start_sweep([*command, "--shard", f"{k}/3"], env, cwd) for k in (1, 2, 3)]
     return [(p, *p.communicate(timeout=600)) for p in processes]
 
 
@@ -197,19 +187,14 @@ def test_three_shards_at_once_into_an_s3_store(
     final = read_logs(local)
     assert len(final) == 4 and {log.status for log in final} == {"success"}
     assert_scored_once(final, expected_scores(release, MODELS, benchmarks), cases=4)
-    report = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "bedside-bench"),
-            "report",
-            str(local),
-            "-o",
-            str(tmp_path / "report-copy"),
-        ],
+    report = run_tool(
+        "bedside-bench",
+        "report",
+        str(local),
+        "-o",
+        str(tmp_path / "report-copy"),
         env=env,
         cwd=tmp_path,
-        text=True,
-        capture_output=True,
-        timeout=300,
     )
     assert report.returncode == 0, report.stdout + report.stderr
     from_s3, from_copy = summaries(tmp_path / "report-s3"), summaries(tmp_path / "report-copy")

@@ -5,28 +5,21 @@ clients) against the provider double, and what the double received is compared w
 logs and summaries say. Expected scores are computed independently (tests/independent.py from
 the case files, plus the double's scripted answers and decisions).
 
-The helpers at the top are shared with tests/test_sweep_resilience.py.
+The helpers are in tests/e2e_helpers.py.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import gzip
 import json
-import subprocess
-import sys
-import zipfile
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import zipfile_zstd  # noqa: F401  (lets zipfile read Inspect's zstd-compressed .eval members)
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from bedside_bench import credentials, sweep
+from bedside_bench import sweep
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from tests.doubles import (
     ProviderDouble,
@@ -34,190 +27,29 @@ from tests.doubles import (
     Script,
     invalid_judge_always,
     invalid_judge_first,
-    scripted_answer,
-    scripted_decision,
 )
-from tests.independent import case_score, read_cases
+from tests.e2e_helpers import (
+    ANTHROPIC_SECRET,
+    OPENAI_SECRET,
+    SCORER,
+    answered_model,
+    assert_scored_once,
+    credential_sent,
+    expected_scores,
+    file_texts,
+    leaks,
+    ok,
+    output,
+    read_logs,
+    run_cli,
+    run_sweep_cli,
+    summaries,
+    sweep_args,
+    sweep_env,
+    wire_name,
+)
+from tests.independent import read_cases
 from tests.release_factory import write_release
-
-REPO = Path(__file__).resolve().parent.parent
-OPENAI_SECRET = "sk-test-SECRET-7f3a9"
-ANTHROPIC_SECRET = "sk-ant-SECRET-91c2"
-SCORER = "rubric_judge"
-
-# --------------------------------------------------------------------------------------------
-# helpers (also used by test_sweep_resilience.py)
-
-
-@functools.cache
-def sweep_command() -> tuple[str, ...]:
-    """`bedside-bench sweep` once cli.py registers the subcommand, else the module's own main."""
-    script = Path(sys.executable).parent / "bedside-bench"
-    if script.exists():
-        probe = subprocess.run([str(script), "sweep", "--help"], capture_output=True, text=True)
-        if probe.returncode == 0 and "--model" in probe.stdout:
-            return (str(script), "sweep")
-    return (sys.executable, "-m", "bedside_bench.sweep")
-
-
-def sweep_env(
-    double: ProviderDouble,
-    tmp_path: Path,
-    openai_key: str | None = "sk-test-double",
-    anthropic_key: str | None = "sk-ant-test-double",
-    openai_access_token: str | None = None,
-) -> dict[str, str]:
-    """The double's environment with chosen credentials (None: unset), and Inspect's data
-    folder (sample buffer, traces) inside the test's folder, where a test can read it."""
-    env = double.subprocess_env()
-    for name in credentials.PROVIDER_SECRET_VARIABLES:
-        env.pop(name, None)
-    for name, value in (
-        (credentials.OPENAI_API_KEY, openai_key),
-        (credentials.ANTHROPIC_API_KEY, anthropic_key),
-        (credentials.OPENAI_ACCESS_TOKEN, openai_access_token),
-    ):
-        if value is not None:
-            env[name] = value
-    env["XDG_DATA_HOME"] = str(tmp_path / "data-home")
-    env["HF_HUB_OFFLINE"] = "1"
-    env.pop("INSPECT_EVAL_MODEL", None)
-    return env
-
-
-def sweep_args(
-    models: Iterable[str], log_dir: Path, *extra: str, data_dir: Path | str | None = None
-) -> list[str]:
-    args = ["--model", ",".join(models), "--log-dir", str(log_dir), "--display", "plain"]
-    if data_dir is not None:
-        args += ["--data-dir", str(data_dir)]
-    return args + list(extra)
-
-
-def run_sweep_cli(
-    args: list[str], env: Mapping[str, str], cwd: Path, timeout: float = 300
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*sweep_command(), *args],
-        env=dict(env),
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
-def output(result: subprocess.CompletedProcess[str]) -> str:
-    return (
-        f"exit {result.returncode}\n--- stdout\n{result.stdout[-4000:]}\n--- stderr\n"
-        + (result.stderr[-4000:])
-    )
-
-
-def read_logs(log_dir: Path) -> list[EvalLog]:
-    return [read_eval_log(info) for info in list_eval_logs(str(log_dir))]
-
-
-def wire_name(model: str) -> str:
-    """The model name as the provider receives it (the double names it in its answers)."""
-    return model.split("/", 1)[1]
-
-
-def scores_by_case(logs: Iterable[EvalLog]) -> dict[tuple[str, str], list[Any]]:
-    """(answer model, case id) -> every score found for it across the logs."""
-    found: dict[tuple[str, str], list[Any]] = {}
-    for log in logs:
-        for sample in log.samples or []:
-            key = (log.eval.model, str(sample.id))
-            found.setdefault(key, [])
-            if sample.scores and SCORER in sample.scores:
-                found[key].append(sample.scores[SCORER])
-    return found
-
-
-def expected_scores(
-    release: Path, models: Iterable[str], benchmarks: Iterable[str] = BENCHMARK_NAMES
-) -> dict[tuple[str, str], float]:
-    """(answer model, case id) -> the protocol score of the double's scripted answer."""
-    expected = {}
-    for benchmark in benchmarks:
-        for case in read_cases(release, benchmark):
-            for model in models:
-                answer = scripted_answer(wire_name(model), case["prompt"])
-                matched = {
-                    i["item_id"]: scripted_decision(answer, i["item_id"])
-                    for i in case["rubric_items"]
-                }
-                expected[(model, case["case_id"])] = case_score(case, matched)
-    return expected
-
-
-def assert_scored_once(
-    logs: list[EvalLog], expected: Mapping[tuple[str, str], float], cases: int
-) -> None:
-    """Exactly one score per (model, case) in the final logs, equal to the independent value."""
-    found = scores_by_case(logs)
-    assert len(found) == cases
-    counts = Counter(len(scores) for scores in found.values())
-    assert counts == {1: cases}, counts
-    for key, (score,) in found.items():
-        assert score.value == pytest.approx(expected[key], abs=1e-12), key
-
-
-def summaries(report_dir: Path) -> dict[str, dict[str, Any]]:
-    by_model = {}
-    for path in report_dir.glob("*.summary.json"):
-        summary = json.loads(path.read_text())
-        by_model[summary["answer_model"]] = summary
-    return by_model
-
-
-def header(request: RecordedRequest, name: str) -> str | None:
-    for key, value in request.request.headers.items():
-        if key.lower() == name:
-            return value
-    return None
-
-
-def credential_sent(request: RecordedRequest) -> str | None:
-    """The key a request carried (Bearer authorization, or Anthropic's x-api-key)."""
-    bearer = header(request, "authorization")
-    return bearer.removeprefix("Bearer ") if bearer else header(request, "x-api-key")
-
-
-def answered_model(request: RecordedRequest) -> str:
-    """The wire name of the model whose answer a judge request grades."""
-    answer = request.request.judge.answer
-    return answer.removeprefix("Answer from ").split(":", 1)[0]
-
-
-def ok(requests: Iterable[RecordedRequest]) -> list[RecordedRequest]:
-    return [r for r in requests if r.status == 200]
-
-
-def file_texts(root: Path) -> Iterable[tuple[str, bytes]]:
-    """Every file under `root` as bytes; .eval members and .gz files decompressed."""
-    for path in sorted(root.rglob("*")):
-        if not path.is_file():
-            continue
-        data = path.read_bytes()
-        yield str(path), data
-        if zipfile.is_zipfile(path):
-            with zipfile.ZipFile(path) as archive:
-                for member in archive.namelist():
-                    yield f"{path}!{member}", archive.read(member)
-        elif path.suffix == ".gz":
-            yield f"{path}!gunzip", gzip.decompress(data)
-
-
-def leaks(secrets: Iterable[str], named: Iterable[tuple[str, bytes]]) -> list[str]:
-    found = []
-    for name, data in named:
-        for secret in secrets:
-            if secret.encode() in data:
-                found.append(f"{secret} in {name}")
-    return found
-
 
 # --------------------------------------------------------------------------------------------
 # units
@@ -414,9 +246,8 @@ def test_plain_inspect_eval_gives_the_grader_role_its_own_connections(
     write_release(release, per_benchmark=6)
     provider_double.configure(latency=0.05, judge_latency=1.0)
     env = sweep_env(provider_double, tmp_path)
-    result = subprocess.run(
+    result = run_cli(
         [
-            str(Path(sys.executable).parent / "inspect"),
             "eval",
             "bedside_bench/drug_safety",
             "-T",
@@ -432,11 +263,8 @@ def test_plain_inspect_eval_gives_the_grader_role_its_own_connections(
             "--display",
             "plain",
         ],
-        env=env,
         cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        env=env,
     )
     assert result.returncode == 0, output(result)
     answers = ok(provider_double.requests(kind="answer"))

@@ -27,18 +27,21 @@ from bedside_bench.sweep import EXIT_ERROR, Shard
 from bedside_bench.sweep.lock import Holder, LocalLock, LogDirBusy, dir_lock
 from bedside_bench.sweep.s3_lock import S3Lock
 from tests.doubles import ProviderDouble
-from tests.release_factory import write_release
-from tests.test_sweep import (
+from tests.e2e_helpers import (
     assert_scored_once,
     expected_scores,
     output,
     read_logs,
+    release_held,
     run_sweep_cli,
+    start_sweep,
+    stop,
     summaries,
     sweep_args,
-    sweep_command,
     sweep_env,
+    wait_for,
 )
+from tests.release_factory import write_release
 
 WHOLE = Shard(1, 1)
 HOST = socket.gethostname()
@@ -204,17 +207,6 @@ def test_s3_lock_of_a_killed_run_is_taken_over_once_stale(s3_client: Any) -> Non
 # end to end
 
 
-def wait_until(condition: Any, timeout: float, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if process.poll() is not None:
-            out, err = process.communicate()
-            pytest.fail(f"the first sweep ended early ({process.returncode}):\n{out}\n{err}")
-        if time.monotonic() > deadline:
-            pytest.fail("the first sweep made no request")
-        time.sleep(0.05)
-
-
 @pytest.mark.slow
 def test_second_sweep_on_a_busy_log_dir_refuses_without_a_call_then_takes_over(
     tmp_path: Path, provider_double: ProviderDouble
@@ -228,16 +220,9 @@ def test_second_sweep_on_a_busy_log_dir_refuses_without_a_call_then_takes_over(
     )
     env = sweep_env(provider_double, tmp_path)
     provider_double.configure(latency=3600)  # the first sweep's calls hang: it stays busy
-    first = subprocess.Popen(
-        [*sweep_command(), *args],
-        env=env,
-        cwd=tmp_path,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    first = start_sweep(args, env, tmp_path)
     try:
-        wait_until(lambda: provider_double.count() >= 1, 120, first)
+        wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
         before = provider_double.count()
         started = time.monotonic()
         second = run_sweep_cli(args, env, tmp_path)
@@ -254,8 +239,7 @@ def test_second_sweep_on_a_busy_log_dir_refuses_without_a_call_then_takes_over(
         ], output(second)
         print(f"second sweep refused in {refused_in:.1f} s")
     finally:
-        first.send_signal(signal.SIGKILL)
-        first.communicate(timeout=60)
+        stop(first, signal.SIGKILL, timeout=60)
 
     # the killed sweep's lock is taken over; the run completes
     provider_double.configure(latency=0.0)
@@ -338,19 +322,11 @@ def test_second_sweep_on_a_busy_s3_store_refuses_without_a_call(
         **{k: os.environ[k] for k in os.environ if k.startswith("AWS_")},
         "NO_PROXY": "127.0.0.1,localhost",
     }
-    # the first sweep's one answer call takes 60 s: long enough for the second to be refused,
-    # short enough for the first to finish afterwards
-    provider_double.configure(latency=60)
-    first = subprocess.Popen(
-        [*sweep_command(), *args],
-        env=env,
-        cwd=tmp_path,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    # the first sweep's one answer call is held until the second sweep has been refused
+    provider_double.configure(hold_until_in_flight=2)
+    first = start_sweep(args, env, tmp_path)
     try:
-        wait_until(lambda: provider_double.count() >= 1, 120, first)
+        wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
         before = provider_double.count()
         second = run_sweep_cli(args, env, tmp_path)
         assert second.returncode == EXIT_ERROR, output(second)
@@ -361,13 +337,11 @@ def test_second_sweep_on_a_busy_s3_store_refuses_without_a_call(
             f"log directory {store} is in use by another sweep (pid {first.pid} on {HOST}, "
             f"started {holder['started']}, last heartbeat" in second.stderr
         ), output(second)
-        provider_double.configure(latency=0.0)  # its judge call is then answered at once
-        out, err = first.communicate(timeout=300)
+        release_held(provider_double)  # the answer, then its judge call, go at once
+        out, err = stop(first, None, timeout=300)
         assert first.returncode == 0, f"{out}\n{err}"
     finally:
-        if first.poll() is None:
-            first.kill()
-            first.communicate()
+        stop(first)
     assert lock_object(s3_client) is None  # released
     before = provider_double.count()
     again = run_sweep_cli(args, env, tmp_path)

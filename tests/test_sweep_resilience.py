@@ -9,7 +9,6 @@ command; the double's request record shows that no completed case is asked again
 from __future__ import annotations
 
 import signal
-import subprocess
 import time
 from collections import Counter
 from pathlib import Path
@@ -17,21 +16,26 @@ from pathlib import Path
 import pytest
 
 from tests.doubles import FAULTS, ProviderDouble
-from tests.release_factory import write_release
-from tests.test_sweep import (
+from tests.e2e_helpers import (
     answered_model,
+    asked_again,
     assert_scored_once,
     expected_scores,
+    judged_at_least,
+    judged_cases,
     ok,
     output,
     read_logs,
     run_sweep_cli,
+    start_sweep,
+    stop,
     summaries,
     sweep_args,
-    sweep_command,
     sweep_env,
+    wait_for,
     wire_name,
 )
+from tests.release_factory import write_release
 
 pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
 
@@ -71,85 +75,58 @@ def test_faults_are_retried_and_every_case_is_scored_exactly_once(
         assert summary["complete"] is True
 
 
-def wait_for(condition: object, timeout: float, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        if process.poll() is not None:
-            out, err = process.communicate()
-            pytest.fail(f"sweep ended before the kill ({process.returncode}):\n{out}\n{err}")
-        if time.monotonic() > deadline:
-            pytest.fail("the sweep made too little progress before the kill")
-        time.sleep(0.05)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
 def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
-    tmp_path: Path, provider_double: ProviderDouble, how: str
+    tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
+    """Interrupted as by Ctrl-C (SIGINT) a quarter of the way, the same command again, that
+    one killed outright (SIGKILL) half-way, then the same command once more: no run asks a
+    case completed before it again, and the last completes every case exactly once."""
     release = tmp_path / "release"
     write_release(release, per_benchmark=4)  # 40 cases per model
     latency = 0.25
-    provider_double.configure(latency=latency)
     logs = tmp_path / "logs"
     args = sweep_args(
         MODELS, logs, "--judge", "openai/gpt-4.1", "--max-connections", "4", data_dir=release
     )
     env = sweep_env(provider_double, tmp_path)
-    process = subprocess.Popen(
-        [*sweep_command(), *args],
-        env=env,
-        cwd=tmp_path,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        # mid-way: a quarter of the cases judged
-        wait_for(lambda: len(ok(provider_double.requests(kind="judge"))) >= 20, 120, process)
-        # hold every new request, let the finished ones reach the log, then kill
-        provider_double.configure(latency=3600)
-        time.sleep(latency + 1.75)
-        process.send_signal(signal.SIGINT if how == "SIGINT" else signal.SIGKILL)
-        out, err = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    if how == "SIGINT":
-        assert process.returncode == 130, f"{out}\n{err}"
-        assert "run the same command again to resume" in err
-    else:
-        assert process.returncode == -signal.SIGKILL
+    done: set[tuple[str, str]] = set()  # (model, case) judged before the run being started
+    for how, judged in ((signal.SIGINT, 20), (signal.SIGKILL, 40)):
+        seen = provider_double.count()
+        provider_double.configure(latency=latency)
+        process = start_sweep(args, env, tmp_path)
+        try:
+            wait_for(judged_at_least(provider_double, judged), 120, process)
+            # hold every new request, let the finished ones reach the log, then kill
+            provider_double.configure(latency=3600)
+            time.sleep(latency + 1.75)
+            out, err = stop(process, how)
+        finally:
+            stop(process)
+        if how == signal.SIGINT:
+            assert process.returncode == 130, f"{out}\n{err}"
+            assert "run the same command again to resume" in err
+        else:
+            assert process.returncode == -signal.SIGKILL
+        assert asked_again(provider_double.requests()[seen:], done) == []
+        done = judged_cases(provider_double.requests())
+        assert judged <= len(done) < 80
+        print(f"{how.name}: {len(done)}/80 cases complete")
 
-    judged_before = {
-        (answered_model(r), r.request.judge.prompt)
-        for r in ok(provider_double.requests(kind="judge"))
-    }
     seen = provider_double.count()
-    assert 20 <= len(judged_before) < 80
-
     provider_double.configure(latency=0.02)
     result = run_sweep_cli(args, env, tmp_path)
     assert result.returncode == 0, output(result)
 
     rerun = provider_double.requests()[seen:]
     print(
-        f"{how}: {len(judged_before)}/80 cases complete before the kill; rerun made "
-        f"{len(rerun)} requests ({len(ok(r for r in rerun if r.kind == 'answer'))} answers)"
+        f"rerun made {len(rerun)} requests ({len(ok(r for r in rerun if r.kind == 'answer'))} "
+        "answers)"
     )
-    asked_again = [
-        r
-        for r in rerun
-        if r.kind == "answer"
-        and (r.model, r.request.user) in judged_before
-        or r.kind == "judge"
-        and (answered_model(r), r.request.judge.prompt) in judged_before
-    ]
-    assert asked_again == []
+    assert asked_again(rerun, done) == []
     # every case not complete before the kill was answered and judged on the rerun
     answered_now = {(r.model, r.request.user) for r in ok(rerun) if r.kind == "answer"}
-    assert len(answered_now) == 80 - len(judged_before)
+    assert len(answered_now) == 80 - len(done)
     final = read_logs(logs)
     assert_scored_once(final, expected_scores(release, MODELS), cases=80)
     # one finished log per (benchmark, model): cancelled logs were resumed into their

@@ -18,9 +18,9 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
 from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
 from bedside_bench.scorer import rubric_judge
 from tests.doubles import ProviderDouble, scripted_answer, scripted_three_level
+from tests.e2e_helpers import eval_ok
 from tests.independent import f1_parts, points_score, read_cases, three_level_matches
 from tests.release_factory import write_release
-from tests.test_tasks_e2e import read_logs, run_cli
 
 OPTION_NAMES = [
     "data_dir",
@@ -82,34 +82,19 @@ def test_all_ten_tasks_apply_judge_passes_severe_gate_and_grading(
     release = tmp_path / "release"
     write_release(release, per_benchmark=2)
     logs = tmp_path / "logs"
-    result = run_cli(
-        [
-            "eval",
-            *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
-            "--model",
-            "openai/gpt-4.1-mini",
-            "--model-role",
-            "grader=openai/gpt-4.1",
-            "-T",
+    by_task = eval_ok(
+        BENCHMARK_NAMES,
+        logs,
+        task_args=[
             f"data_dir={release}",
-            "-T",
             "judge_passes=3",
-            "-T",
             "severe_gate=true",
-            "-T",
             "grading=three_level",
-            "-T",
             "judge_retries=0",
-            "--log-dir",
-            str(logs),
-            "--display",
-            "plain",
         ],
         cwd=tmp_path,
         env=provider_double.subprocess_env(),
     )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    by_task = read_logs(logs)
     assert sorted(by_task) == sorted(BENCHMARK_NAMES)
     # what the provider saw: per case one answer and exactly three three-level judge calls
     judge_calls = Counter(r.request.judge.prompt for r in provider_double.requests(kind="judge"))

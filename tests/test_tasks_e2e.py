@@ -4,15 +4,13 @@ decisions, computed on an independent path."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai import eval_retry
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog
 
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
@@ -26,16 +24,16 @@ from tests.doubles import (
     scripted_answer,
     scripted_decision,
 )
+from tests.e2e_helpers import eval_in_process, eval_ok
 from tests.independent import case_score, f1_parts, read_cases
 from tests.release_factory import write_release
 
 pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
 
-SCORE_KEYS_POINTS = {
+# every case score's metadata keys, written out (not read from the contracts module)
+SCORE_KEYS = {
     "decisions",
     "grading_method",
-    "matched_signed_points",
-    "available_positive_points",
     "judge_model",
     "judge_temperature",
     "answer_temperature",
@@ -44,25 +42,8 @@ SCORE_KEYS_POINTS = {
     "severe_gate",
     "judge_usage",
 }
-SCORE_KEYS_F1 = {
-    "decisions",
-    "grading_method",
-    "recall",
-    "precision",
-    "severe_rate",
-    "judge_model",
-    "judge_temperature",
-    "answer_temperature",
-    "judge_attempts",
-    "judge_message_format",
-    "severe_gate",
-    "judge_usage",
-}
-
-
-def read_logs(log_dir: Path) -> dict[str, EvalLog]:
-    logs = [read_eval_log(info) for info in list_eval_logs(str(log_dir))]
-    return {log.eval.task.split("/")[-1]: log for log in logs}
+SCORE_KEYS_POINTS = SCORE_KEYS | {"matched_signed_points", "available_positive_points"}
+SCORE_KEYS_F1 = SCORE_KEYS | {"recall", "precision", "severe_rate"}
 
 
 def check_log_against_protocol(
@@ -108,14 +89,6 @@ def check_log_against_protocol(
     return scores
 
 
-def run_cli(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """`inspect ARGS` as a user types it: the console script beside this interpreter."""
-    inspect_cli = [str(Path(sys.executable).parent / "inspect")]
-    return subprocess.run(
-        inspect_cli + args, cwd=cwd, env=env, capture_output=True, text=True, timeout=600
-    )
-
-
 def test_all_ten_tasks_through_the_inspect_cli(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
@@ -124,26 +97,14 @@ def test_all_ten_tasks_through_the_inspect_cli(
     logs = tmp_path / "logs"
     workdir = tmp_path / "elsewhere"  # any working directory: the entry point finds the tasks
     workdir.mkdir()
-    result = run_cli(
-        [
-            "eval",
-            *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
-            "--model",
-            "openai/gpt-4.1-mini",
-            "--model-role",
-            "grader=openai/gpt-5.6-sol",
-            "-T",
-            f"data_dir={release}",
-            "--log-dir",
-            str(logs),
-            "--display",
-            "plain",
-        ],
+    by_task = eval_ok(
+        BENCHMARK_NAMES,
+        logs,
+        grader="openai/gpt-5.6-sol",
+        task_args=[f"data_dir={release}"],
         cwd=workdir,
         env=provider_double.subprocess_env(),
     )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    by_task = read_logs(logs)
     assert sorted(by_task) == sorted(BENCHMARK_NAMES)
     for benchmark, log in by_task.items():
         scores = check_log_against_protocol(log, release, "gpt-4.1-mini")
@@ -180,26 +141,13 @@ def test_tasks_run_from_the_repository_root(
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
     root = Path(__file__).resolve().parent.parent
-    result = run_cli(
-        [
-            "eval",
-            "bedside_bench/safety_therapeutic",
-            "--model",
-            "openai/gpt-4.1-mini",
-            "--model-role",
-            "grader=openai/gpt-4.1",
-            "-T",
-            f"data_dir={release}",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
+    (log,) = eval_ok(
+        "safety_therapeutic",
+        tmp_path / "logs",
+        task_args=[f"data_dir={release}"],
         cwd=root,
         env=provider_double.subprocess_env(),
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    (log,) = read_logs(tmp_path / "logs").values()
+    ).values()
     check_log_against_protocol(log, release, "gpt-4.1-mini")
     # gpt-4.1 takes temperature: the judge received 0 and the log says so
     assert {r.temperature for r in provider_double.requests(kind="judge")} == {0.0}
@@ -208,17 +156,10 @@ def test_tasks_run_from_the_repository_root(
 
 
 def in_process(
-    task_args: dict[str, Any],
-    model: str,
-    grader: str,
-    log_dir: Path,
-    benchmark: str = "drug_safety",
+    task_args: dict[str, Any], model: str, log_dir: Path, benchmark: str = "drug_safety"
 ) -> EvalLog:
-    task = getattr(bedside_tasks, benchmark)(**task_args)  # the registered @task, as users get it
-    (log,) = inspect_eval(
-        task, model=model, model_roles={"grader": grader}, log_dir=str(log_dir), display="none"
-    )
-    return log
+    """The registered @task, as users get it, judged by gpt-4.1, in this process."""
+    return eval_in_process(getattr(bedside_tasks, benchmark)(**task_args), log_dir, model)
 
 
 def test_anthropic_answers_record_null_temperature(
@@ -229,7 +170,6 @@ def test_anthropic_answers_record_null_temperature(
     log = in_process(
         {"data_dir": str(release)},
         "anthropic/claude-sonnet-4-6",
-        "openai/gpt-4.1",
         tmp_path / "logs",
         "safety_diagnostic",
     )
@@ -247,9 +187,7 @@ def test_refused_temperature_is_asked_again_without_it(
     release = tmp_path / "release"
     write_release(release, per_benchmark=2)
     provider_env.configure(refuse_temperature_for={"gpt-4.1-mini"})
-    log = in_process(
-        {"data_dir": str(release)}, "openai/gpt-4.1-mini", "openai/gpt-4.1", tmp_path / "logs"
-    )
+    log = in_process({"data_dir": str(release)}, "openai/gpt-4.1-mini", tmp_path / "logs")
     check_log_against_protocol(log, release, "gpt-4.1-mini")
     for sample in log.samples or []:
         meta = sample.scores["rubric_judge"].metadata  # type: ignore[index, union-attr]
@@ -275,9 +213,7 @@ def test_invalid_judge_reply_is_asked_again_and_scored(
     cases = write_release(release, per_benchmark=2)
     target = cases["drug_safety"][1]["prompt"]
     provider_env.configure(script=Script(judge=invalid_judge_first(1, target)))
-    log = in_process(
-        {"data_dir": str(release)}, "openai/gpt-4.1-mini", "openai/gpt-4.1", tmp_path / "logs"
-    )
+    log = in_process({"data_dir": str(release)}, "openai/gpt-4.1-mini", tmp_path / "logs")
     sample = next(s for s in log.samples or [] if s.input == target)
     attempts = sample.scores["rubric_judge"].metadata["judge_attempts"]  # type: ignore[index, union-attr]
     assert [a["attempt"] for a in attempts] == [1, 2]
@@ -300,7 +236,6 @@ def test_always_invalid_judge_fails_the_case_and_eval_retry_redoes_it(
     log = in_process(
         {"data_dir": str(release), "judge_retries": 1},
         "openai/gpt-4.1-mini",
-        "openai/gpt-4.1",
         tmp_path / "logs",
     )
     assert log.status == "error"
@@ -330,7 +265,6 @@ def test_severe_gate_option(
     log = in_process(
         {"data_dir": str(release), "severe_gate": severe_gate},
         "openai/gpt-4.1-mini",
-        "openai/gpt-4.1",
         tmp_path / "logs",
         "safety_therapeutic",
     )

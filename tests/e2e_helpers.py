@@ -1,0 +1,430 @@
+"""What the end-to-end tests share: the console scripts run as a user runs them, the command
+lines of `inspect eval` and `bedside-bench sweep`, a sweep started in the background and
+stopped mid-way, and reading logs, scores and summaries back to compare them with the
+independent expected values (tests/independent.py) and with what the provider double saw.
+
+One home, so that a change of how a run is started or read is made once for every test.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zipfile_zstd  # noqa: F401  (lets zipfile read Inspect's zstd-compressed .eval members)
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+
+from bedside_bench import credentials
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from tests.doubles import (
+    DEFAULT_ANTHROPIC_KEY,
+    JudgeInput,
+    ParsedRequest,
+    ProviderDouble,
+    RecordedRequest,
+    scripted_answer,
+    scripted_decision,
+)
+from tests.independent import case_score, read_cases
+
+BIN = Path(sys.executable).parent
+INSPECT = BIN / "inspect"
+BEDSIDE_BENCH = BIN / "bedside-bench"
+ANSWER_MODEL = "openai/gpt-4.1-mini"
+JUDGE_MODEL = "openai/gpt-4.1"
+SCORER = "rubric_judge"
+# recognisable keys, so a test can search logs, reports and output for them
+OPENAI_SECRET = "sk-test-SECRET-7f3a9"
+ANTHROPIC_SECRET = "sk-ant-SECRET-91c2"
+
+Result = subprocess.CompletedProcess[str]
+
+# --------------------------------------------------------------------------------------------
+# console scripts
+
+
+def run_tool(
+    tool: str | Path,
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    timeout: float = 600,
+) -> Result:
+    """A console script beside this interpreter (`inspect`, `bedside-bench`), as typed."""
+    return subprocess.run(
+        [str(BIN / tool), *args],
+        env=None if env is None else dict(env),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def run_cli(args: list[str], cwd: Path, env: Mapping[str, str], timeout: float = 600) -> Result:
+    """`inspect ARGS`."""
+    return run_tool("inspect", *args, env=env, cwd=cwd, timeout=timeout)
+
+
+def output(result: Result) -> str:
+    """The exit status and the tails of both streams, for an assertion message."""
+    return (
+        f"exit {result.returncode}\n--- stdout\n{result.stdout[-4000:]}\n--- stderr\n"
+        + result.stderr[-4000:]
+    )
+
+
+def eval_args(
+    tasks: str | Iterable[str],
+    log_dir: Path,
+    *extra: str,
+    model: str = ANSWER_MODEL,
+    grader: str | None = JUDGE_MODEL,
+    task_args: Iterable[str] = (),
+    command: str = "eval",
+    display: str = "plain",
+) -> list[str]:
+    """`eval TASKS --model M --model-role grader=J -T A ... --log-dir L --display D EXTRA`;
+    bare benchmark names get the `bedside_bench/` prefix; `grader=None` leaves the role out."""
+    names = [tasks] if isinstance(tasks, str) else list(tasks)
+    args = [command, *(t if "/" in t else f"bedside_bench/{t}" for t in names)]
+    args += ["--model", model]
+    if grader is not None:
+        args += ["--model-role", f"grader={grader}"]
+    for arg in task_args:
+        args += ["-T", arg]
+    return [*args, "--log-dir", str(log_dir), "--display", display, *extra]
+
+
+def eval_ok(
+    tasks: str | Iterable[str],
+    log_dir: Path,
+    *extra: str,
+    env: Mapping[str, str],
+    cwd: Path,
+    **options: Any,
+) -> dict[str, EvalLog]:
+    """`inspect eval` (see `eval_args`) that must exit 0; its logs by benchmark."""
+    result = run_cli(eval_args(tasks, log_dir, *extra, **options), cwd=cwd, env=env)
+    assert result.returncode == 0, output(result)
+    return logs_by_task(log_dir)
+
+
+def eval_one(
+    task: str, log_dir: Path, *extra: str, env: Mapping[str, str], cwd: Path, **options: Any
+) -> EvalLog:
+    """`inspect eval` of one task that must exit 0; its one log."""
+    (log,) = eval_ok(task, log_dir, *extra, env=env, cwd=cwd, **options).values()
+    return log
+
+
+def eval_in_process(
+    task: Any, log_dir: Path, model: str = ANSWER_MODEL, grader: str = JUDGE_MODEL
+) -> EvalLog:
+    """One task through Inspect's `eval()` in this process (the double's env must be set)."""
+    (log,) = inspect_eval(
+        task, model=model, model_roles={"grader": grader}, log_dir=str(log_dir), display="none"
+    )
+    return log
+
+
+def judge_by_call(
+    reply: Callable[[int, JudgeInput], str], key: str = "prompt"
+) -> Callable[[ParsedRequest], str]:
+    """A judge script whose reply depends on how often the same case (`key`: "prompt", or
+    "answer" for one epoch's answer) was judged before: `reply(k, judge_input)`, k = 0, 1, ...
+    Inspect runs samples concurrently, so the count is kept under a lock."""
+    calls: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def judge(req: ParsedRequest) -> str:
+        parsed = req.judge
+        seen = getattr(parsed, key)
+        with lock:
+            k = calls[seen]
+            calls[seen] += 1
+        return reply(k, parsed)
+
+    return judge
+
+
+def decisions_reply(decisions: Mapping[str, bool]) -> str:
+    """A binary judge's JSON reply with these decisions, in order."""
+    return json.dumps({"decisions": [{"item_id": i, "matched": m} for i, m in decisions.items()]})
+
+
+# --------------------------------------------------------------------------------------------
+# logs, scores and summaries
+
+
+def read_logs(log_dir: Path | str) -> list[EvalLog]:
+    return [read_eval_log(info) for info in list_eval_logs(str(log_dir))]
+
+
+def logs_by_task(log_dir: Path | str) -> dict[str, EvalLog]:
+    """The logs of a directory by benchmark name (one log per benchmark expected)."""
+    return {log.eval.task.split("/")[-1]: log for log in read_logs(log_dir)}
+
+
+def only_log(log_dir: Path | str) -> EvalLog:
+    (log,) = read_logs(log_dir)
+    return log
+
+
+def wire_name(model: str) -> str:
+    """The model name as the provider receives it (the double names it in its answers)."""
+    return model.split("/", 1)[1]
+
+
+def scores_by_case(logs: Iterable[EvalLog]) -> dict[tuple[str, str], list[Any]]:
+    """(answer model, case id) -> every score found for it across the logs."""
+    found: dict[tuple[str, str], list[Any]] = {}
+    for log in logs:
+        for sample in log.samples or []:
+            key = (log.eval.model, str(sample.id))
+            found.setdefault(key, [])
+            if sample.scores and SCORER in sample.scores:
+                found[key].append(sample.scores[SCORER])
+    return found
+
+
+def expected_scores(
+    release: Path, models: Iterable[str], benchmarks: Iterable[str] = BENCHMARK_NAMES
+) -> dict[tuple[str, str], float]:
+    """(answer model, case id) -> the protocol score of the double's scripted answer."""
+    expected = {}
+    for benchmark in benchmarks:
+        for case in read_cases(release, benchmark):
+            for model in models:
+                answer = scripted_answer(wire_name(model), case["prompt"])
+                matched = {
+                    i["item_id"]: scripted_decision(answer, i["item_id"])
+                    for i in case["rubric_items"]
+                }
+                expected[(model, case["case_id"])] = case_score(case, matched)
+    return expected
+
+
+def assert_scored_once(
+    logs: list[EvalLog], expected: Mapping[tuple[str, str], float], cases: int
+) -> None:
+    """Exactly one score per (model, case) in the final logs, equal to the independent value."""
+    found = scores_by_case(logs)
+    assert len(found) == cases
+    counts = Counter(len(scores) for scores in found.values())
+    assert counts == {1: cases}, counts
+    for key, (score,) in found.items():
+        assert score.value == pytest.approx(expected[key], abs=1e-12), key
+
+
+def summaries(report_dir: Path) -> dict[str, dict[str, Any]]:
+    """The report's `*.summary.json` files by answer model."""
+    by_model = {}
+    for path in report_dir.glob("*.summary.json"):
+        summary = json.loads(path.read_text())
+        by_model[summary["answer_model"]] = summary
+    return by_model
+
+
+# --------------------------------------------------------------------------------------------
+# what the provider double received
+
+
+def ok(requests: Iterable[RecordedRequest]) -> list[RecordedRequest]:
+    return [r for r in requests if r.status == 200]
+
+
+def header(request: RecordedRequest, name: str) -> str | None:
+    for key, value in request.request.headers.items():
+        if key.lower() == name:
+            return value
+    return None
+
+
+def credential_sent(request: RecordedRequest) -> str | None:
+    """The key a request carried (Bearer authorization, or Anthropic's x-api-key)."""
+    bearer = header(request, "authorization")
+    return bearer.removeprefix("Bearer ") if bearer else header(request, "x-api-key")
+
+
+def answered_model(request: RecordedRequest) -> str:
+    """The wire name of the model whose answer a judge request grades."""
+    answer = request.request.judge.answer
+    return answer.removeprefix("Answer from ").split(":", 1)[0]
+
+
+def judged_cases(requests: Iterable[RecordedRequest]) -> set[tuple[str, str]]:
+    """(answer model's wire name, case prompt) of every successful judge call."""
+    return {(answered_model(r), r.request.judge.prompt) for r in ok(requests) if r.kind == "judge"}
+
+
+def judged_at_least(double: ProviderDouble, count: int) -> Callable[[], bool]:
+    """A condition for `wait_for`: the double has answered `count` judge calls."""
+    return lambda: len(ok(double.requests(kind="judge"))) >= count
+
+
+def asked_again(
+    rerun: Iterable[RecordedRequest], done: set[tuple[str, str]]
+) -> list[RecordedRequest]:
+    """Requests of a resumed run that answer or judge a case already complete before it."""
+    return [
+        r
+        for r in rerun
+        if r.kind == "answer"
+        and (r.model, r.request.user) in done
+        or r.kind == "judge"
+        and (answered_model(r), r.request.judge.prompt) in done
+    ]
+
+
+def release_held(double: ProviderDouble) -> None:
+    """Let go of the requests a double holds with `hold_until_in_flight=N` while N - 1 are in
+    flight: this sends the N-th (recorded as an answer call for model "release"), and the
+    double lets them all go, and every later one."""
+    body = {"model": "release", "max_tokens": 8, "messages": [{"role": "user", "content": "go"}]}
+    request = urllib.request.Request(
+        f"{double.url}/v1/messages",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json", "x-api-key": DEFAULT_ANTHROPIC_KEY},
+    )
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with direct.open(request, timeout=60) as response:
+        response.read()
+
+
+def file_texts(root: Path) -> Iterable[tuple[str, bytes]]:
+    """Every file under `root` as bytes; .eval members and .gz files decompressed."""
+    for path in sorted(root.rglob("*")):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        yield str(path), data
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                for member in archive.namelist():
+                    yield f"{path}!{member}", archive.read(member)
+        elif path.suffix == ".gz":
+            yield f"{path}!gunzip", gzip.decompress(data)
+
+
+def leaks(secrets: Iterable[str], named: Iterable[tuple[str, bytes]]) -> list[str]:
+    found = []
+    for name, data in named:
+        for secret in secrets:
+            if secret.encode() in data:
+                found.append(f"{secret} in {name}")
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# bedside-bench sweep
+
+
+def sweep_command() -> tuple[str, ...]:
+    return (str(BEDSIDE_BENCH), "sweep")
+
+
+def sweep_env(
+    double: ProviderDouble,
+    tmp_path: Path,
+    openai_key: str | None = "sk-test-double",
+    anthropic_key: str | None = "sk-ant-test-double",
+    openai_access_token: str | None = None,
+) -> dict[str, str]:
+    """The double's environment with chosen credentials (None: unset), and Inspect's data
+    folder (sample buffer, traces) inside the test's folder, where a test can read it."""
+    env = double.subprocess_env()
+    for name in credentials.PROVIDER_SECRET_VARIABLES:
+        env.pop(name, None)
+    for name, value in (
+        (credentials.OPENAI_API_KEY, openai_key),
+        (credentials.ANTHROPIC_API_KEY, anthropic_key),
+        (credentials.OPENAI_ACCESS_TOKEN, openai_access_token),
+    ):
+        if value is not None:
+            env[name] = value
+    env["XDG_DATA_HOME"] = str(tmp_path / "data-home")
+    env["HF_HUB_OFFLINE"] = "1"
+    env.pop("INSPECT_EVAL_MODEL", None)
+    return env
+
+
+def sweep_args(
+    models: Iterable[str], log_dir: Path | str, *extra: str, data_dir: Path | str | None = None
+) -> list[str]:
+    args = ["--model", ",".join(models), "--log-dir", str(log_dir), "--display", "plain"]
+    if data_dir is not None:
+        args += ["--data-dir", str(data_dir)]
+    return args + list(extra)
+
+
+def run_sweep_cli(
+    args: list[str], env: Mapping[str, str], cwd: Path, timeout: float = 300
+) -> Result:
+    return subprocess.run(
+        [*sweep_command(), *args],
+        env=dict(env),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def start_sweep(args: list[str], env: Mapping[str, str], cwd: Path) -> subprocess.Popen[str]:
+    """`bedside-bench sweep ARGS` in the background (stop it with `stop`)."""
+    return subprocess.Popen(
+        [*sweep_command(), *args],
+        env=dict(env),
+        cwd=cwd,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def wait_for(
+    condition: Callable[[], bool],
+    timeout: float,
+    process: subprocess.Popen[str],
+    what: str = "the sweep made too little progress",
+) -> None:
+    """Poll `condition` until it holds; fail if `process` ends first or `timeout` passes."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if process.poll() is not None:
+            out, err = process.communicate()
+            pytest.fail(f"the process ended early ({process.returncode}):\n{out}\n{err}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} within {timeout} s")
+        time.sleep(0.05)
+
+
+def stop(
+    process: subprocess.Popen[str], how: int | None = signal.SIGKILL, timeout: float = 120
+) -> tuple[str, str]:
+    """Send `how` (None: nothing) and wait up to `timeout` for the process to end, killing it
+    if it does not; its output. A process already stopped and read gives ("", "")."""
+    if process.stdout is not None and process.stdout.closed:
+        return "", ""
+    if how is not None and process.poll() is None:
+        process.send_signal(how)
+    try:
+        return process.communicate(timeout=timeout)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
