@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai._util.registry import registry_info
+from inspect_ai.util import registry_info
 
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
