@@ -56,16 +56,25 @@ def preflight_judge(judge_model: str) -> Model | None:
     try:
         return get_model(role=GRADER_ROLE, default=judge_model)
     except Exception as ex:
-        message = (
-            f"bedside-bench: the judge {judge_model} cannot be used, so no case was run: "
-            f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
-            "or -T judge_model=..."
-        )
-        if display_type() == "none":
-            # Inspect prints nothing of a PrerequisiteError under --display none
-            print(message, file=sys.stderr, flush=True)
-        # Inspect prints a PrerequisiteError as a message, without a traceback
-        raise PrerequisiteError(message) from ex
+        raise _stop_run(
+            PrerequisiteError(
+                f"bedside-bench: the judge {judge_model} cannot be used, so no case was run: "
+                f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
+                "or -T judge_model=..."
+            )
+        ) from ex
+
+
+class TaskOptionError(PrerequisiteError, ValueError):
+    """A judge option out of range, refused while the task is built (before any answer)."""
+
+
+def _stop_run(error: PrerequisiteError) -> PrerequisiteError:
+    """`error`, to raise: Inspect prints a PrerequisiteError as one message without a
+    traceback, but nothing at all under --display none, so there it is printed here."""
+    if display_type() == "none":
+        print(error, file=sys.stderr, flush=True)
+    return error
 
 
 def score_metadata(result: PointsScore | F1Score, grading_method: str) -> ScoreMetadata:
@@ -147,11 +156,23 @@ def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
     }
 
 
-def _check_options(judge_passes: int | None, grading: str | None) -> None:
+def _check_options(
+    judge_passes: int | None, judge_retries: int | None, grading: str | None
+) -> None:
+    problem = None
     if judge_passes is not None and judge_passes < 1:
-        raise ValueError(f"judge_passes must be >= 1, got {judge_passes}")
-    if grading is not None:
-        grading_strategy(grading)  # names the variants when it is not one
+        problem = f"judge_passes must be >= 1, got {judge_passes}"
+    elif judge_retries is not None and judge_retries < 0:
+        problem = f"judge_retries must be >= 0, got {judge_retries}"
+    elif grading is not None:
+        try:
+            grading_strategy(grading)
+        except ValueError as ex:  # it names the variants
+            problem = str(ex)
+    if problem is not None:
+        raise _stop_run(
+            TaskOptionError(f"bedside-bench: {problem} (-T or -S option); no case was run")
+        )
 
 
 def _resolve_judge(explicit: str | None, logged: str | None) -> Model:
@@ -178,7 +199,7 @@ def rubric_judge(
     scored with before (so `inspect score --scorer bedside_bench/rubric_judge -S ...` keeps
     the run's other options), else the protocol default.
     """
-    _check_options(judge_passes, grading)
+    _check_options(judge_passes, judge_retries, grading)
     explicit: dict[str, Any] = {
         "judge_model": judge_model,
         "judge_retries": judge_retries,
@@ -193,7 +214,7 @@ def rubric_judge(
             k: v if v is not None else logged.get(k, DEFAULT_OPTIONS[k])
             for k, v in explicit.items()
         }
-        _check_options(opts["judge_passes"], opts["grading"])
+        _check_options(opts["judge_passes"], opts["judge_retries"], opts["grading"])
         judge = _resolve_judge(judge_model, logged.get("judge_model"))
         passes: int = opts["judge_passes"]
         strategy = grading_strategy(opts["grading"])

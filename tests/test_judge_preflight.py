@@ -120,3 +120,23 @@ def test_judge_with_key_runs_normally(tmp_path: Path, provider_double: ProviderD
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert provider_double.count(kind="answer") == 1
     assert provider_double.count(kind="judge") == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("option", "problem"),
+    [
+        ("judge_passes=0", "judge_passes must be >= 1, got 0"),
+        ("judge_retries=-1", "judge_retries must be >= 0, got -1"),
+        ("grading=five", "grading must be one of binary, three_level, got 'five'"),
+    ],
+)
+def test_a_judge_option_out_of_range_stops_before_any_answer(
+    tmp_path: Path, provider_double: ProviderDouble, option: str, problem: str
+) -> None:
+    env = {**provider_double.subprocess_env(), "COLUMNS": "400"}
+    output = refused(tmp_path, provider_double, env, option, display="none")
+    assert [line for line in output.splitlines() if line.startswith("bedside-bench:")] == [
+        f"bedside-bench: {problem} (-T or -S option); no case was run"
+    ]
+    assert "Traceback" not in output
