@@ -168,32 +168,37 @@ def most_in_flight(requests: Iterable[RecordedRequest], slack: float = 0.0) -> i
     return peak
 
 
+def answers_and_judge_calls(
+    tmp_path: Path, double: ProviderDouble, per_benchmark: int, *flags: str
+) -> tuple[list[Any], list[Any]]:
+    """One answer model's sweep (no report) on a small release, with an answer model 20x
+    faster than the judge; the answer and judge requests that succeeded."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=per_benchmark)
+    double.configure(latency=0.05, judge_latency=1.0)
+    args = sweep_args(
+        ["openai/gpt-4.1-mini"],
+        tmp_path / "logs",
+        "--judge",
+        "openai/gpt-4.1",
+        *flags,
+        "--no-report",
+        data_dir=release,
+    )
+    result = run_sweep_cli(args, sweep_env(double, tmp_path), tmp_path)
+    assert result.returncode == 0, output(result)
+    return ok(double.requests(kind="answer")), ok(double.requests(kind="judge"))
+
+
 @pytest.mark.slow
 def test_judge_max_connections_sizes_the_judge_pool_apart_from_the_answers(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     """A judge slower than the answer model: its pool is sized by --judge-max-connections,
     the answer model's by --max-connections, each reached and never exceeded."""
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=2)
-    provider_double.configure(latency=0.05, judge_latency=1.0)
-    logs = tmp_path / "logs"
-    args = sweep_args(
-        ["openai/gpt-4.1-mini"],
-        logs,
-        "--judge",
-        "openai/gpt-4.1",
-        "--max-connections",
-        "1",
-        "--judge-max-connections",
-        "4",
-        "--no-report",
-        data_dir=release,
+    answers, judges = answers_and_judge_calls(
+        tmp_path, provider_double, 2, "--max-connections", "1", "--judge-max-connections", "4"
     )
-    result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path)
-    assert result.returncode == 0, output(result)
-    answers = ok(provider_double.requests(kind="answer"))
-    judges = ok(provider_double.requests(kind="judge"))
     assert len(answers) == len(judges) == 20
     assert most_in_flight(answers, slack=0.02) == 1  # answers take 0.05 s
     assert most_in_flight(judges, slack=0.2) == 4  # judge calls take 1 s
@@ -207,27 +212,17 @@ def test_cases_wait_on_the_answer_pool_beyond_both_pools(
     up and waiting for an answer connection, so a freed one is taken at once. A judge much
     slower than the answers makes that count visible: every case Inspect lets in is answered
     before the first judge call ends, and no other is."""
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=7)
-    provider_double.configure(latency=0.05, judge_latency=1.0)
-    args = sweep_args(
-        ["openai/gpt-4.1-mini"],
-        tmp_path / "logs",
-        "--judge",
-        "openai/gpt-4.1",
+    answers, judges = answers_and_judge_calls(
+        tmp_path,
+        provider_double,
+        7,
         "--benchmarks",
         "drug_safety",
         "--max-connections",
         "2",
         "--judge-max-connections",
         "1",
-        "--no-report",
-        data_dir=release,
     )
-    result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path)
-    assert result.returncode == 0, output(result)
-    answers = ok(provider_double.requests(kind="answer"))
-    judges = ok(provider_double.requests(kind="judge"))
     assert len(answers) == len(judges) == 7
     first_judged = min(r.time + (r.duration or 0.0) for r in judges)
     # 2 x 2 answer connections + 1 judge connection let 5 cases in; by the time the first
