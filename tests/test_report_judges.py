@@ -3,6 +3,8 @@ grouping on hand-built records, numbers by hand."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
@@ -149,3 +151,72 @@ def test_model_comparison_keeps_every_group_unless_the_judges_cover_every_model(
     # model o only judged by C: every group goes to the comparison, which then refuses
     groups = group_records([*both, record("o", "C", "drug_safety", d)])
     assert reference_groups(groups) == list(range(len(groups)))
+
+
+def test_agreement_states_its_coverage_and_names_every_shortfall() -> None:
+    """Three cases both judges completed, rubric x, y, z each: case 0 fully decided by both;
+    case 1 without decisions from B (not recorded); case 2 with item z missing from A's."""
+    name = "drug_safety"
+    a = [{"x": True, "y": True, "z": False}, {"x": True, "y": False, "z": True}]
+    a.append({"x": False, "y": True})
+    b = [{"x": True, "y": False, "z": False}, {"x": True}, {"x": False, "y": True, "z": True}]
+    records = [record("m", "A", name, a), record("m", "B", name, b)]
+    cases = dict(records[1].cases)
+    cases["drug_safety-1"] = case_record(
+        case_id="drug_safety-1", score=0.5, judge_model="B", decisions=None
+    )
+    records[1] = replace(records[1], cases=cases)
+    rubrics = {(name, f"{name}-{n}"): ("x", "y", "z") for n in range(3)}
+    doc = judge_comparison(group_records(records), OPTIONS, {}, rubrics)
+    assert doc is not None
+    (pair,) = doc["comparisons"][0]["agreement"]["pairs"]
+    assert pair["coverage"] == {
+        "cases": 3,
+        "cases_decided": 2,
+        "items": 5,  # case 0: x, y, z; case 2: x, y
+        "rubric_items": 9,
+        "complete": False,
+        "shortfall": [
+            "1 of 3 cases have no item decisions from every judge (three-level grading, "
+            "or decisions not recorded)",
+            "4 of 9 rubric items are not compared",
+        ],
+    }
+    assert (pair["overall"]["n_items"], pair["overall"]["n_cases"]) == (5, 2)
+    # case 0: y disagrees; case 2: x, y agree -> 4 of 5
+    assert pair["overall"]["agreement"] == pytest.approx(4 / 5)
+    text = repr(judges_section(doc))
+    assert "A vs B: 5 of 9 rubric items of the 3 cases every judge completed. SHORTFALL: " in text
+
+
+def test_agreement_pairs_each_epoch_of_a_case() -> None:
+    """With two epochs a case's decisions live in its epoch records: each epoch is compared."""
+    name = "drug_safety"
+
+    def two_epochs(judge: str, first: dict[str, bool], second: dict[str, bool]) -> LogRecord:
+        epochs = tuple(
+            case_record(case_id="c", score=0.5, judge_model=judge, decisions=d)
+            for d in (first, second)
+        )
+        case = case_record(case_id="c", score=0.5, judge_model=judge, epoch_records=epochs)
+        return log_record(
+            {"c": case},
+            benchmark=name,
+            answer_model="m",
+            judge_model=judge,
+            location=f"m-{judge}",
+            task_id="T",
+            answer_source="T",
+            epochs=2,
+        )
+
+    records = [
+        two_epochs("A", {"x": True, "y": True}, {"x": False, "y": True}),
+        two_epochs("B", {"x": True, "y": False}, {"x": False, "y": True}),
+    ]
+    doc = judge_comparison(group_records(records), OPTIONS, {}, {(name, "c"): ("x", "y")})
+    assert doc is not None
+    (pair,) = doc["comparisons"][0]["agreement"]["pairs"]
+    assert pair["coverage"]["items"] == pair["coverage"]["rubric_items"] == 4
+    assert pair["coverage"]["cases"] == 2 and pair["coverage"]["complete"]
+    assert pair["overall"]["agreement"] == pytest.approx(3 / 4)

@@ -48,6 +48,8 @@ from bedside_bench.stats import (
 JUDGES_FILE = "judges.json"
 SETUP_FIELDS = ("protocol_version", "dataset_sha256", "severe_gate", "grading", "smoke")
 ItemPoints = Mapping[str, int]
+# (benchmark, case id) -> the item ids of the case's rubric, in rubric order
+RubricItems = Mapping[tuple[str, str], tuple[str, ...]]
 
 
 def judge_label(key: GroupKey) -> str:
@@ -235,14 +237,56 @@ def model_entry(
 @dataclass(frozen=True)
 class ItemRow:
     benchmark: str
+    case_id: str
     item_id: str
     points: int | None
     decisions: tuple[bool, ...]  # one per judge, in judge order
 
 
-def item_rows(judge_set: JudgeSet, judges: Sequence[str], points: ItemPoints) -> list[ItemRow]:
-    """Every rubric item of every case all `judges` completed, for every answer model."""
+@dataclass(frozen=True)
+class Coverage:
+    """What an agreement figure covers, against what the compared judges completed."""
+
+    cases: int  # cases every judge completed (each epoch counted)
+    cases_decided: int  # of those, cases whose item decisions every judge recorded
+    items: int  # items every judge decided, over those cases
+    rubric_items: int  # items of the rubrics of all `cases`
+
+    def shortfall(self) -> list[str]:
+        """Why fewer items were compared than the compared cases hold (empty: none)."""
+        reasons = []
+        if self.cases_decided < self.cases:
+            reasons.append(
+                f"{self.cases - self.cases_decided} of {self.cases} cases have no item decisions "
+                "from every judge (three-level grading, or decisions not recorded)"
+            )
+        missing = self.rubric_items - self.items
+        if missing > 0:
+            reasons.append(f"{missing} of {self.rubric_items} rubric items are not compared")
+        return reasons
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "cases": self.cases,
+            "cases_decided": self.cases_decided,
+            "items": self.items,
+            "rubric_items": self.rubric_items,
+            "complete": not self.shortfall(),
+            "shortfall": self.shortfall(),
+        }
+
+
+def _epochs(record: CaseRecord) -> tuple[CaseRecord, ...]:
+    return record.epoch_records or (record,)
+
+
+def item_rows(
+    judge_set: JudgeSet, judges: Sequence[str], points: ItemPoints, rubrics: RubricItems
+) -> tuple[list[ItemRow], Coverage]:
+    """Every rubric item of every case (each epoch) all `judges` completed, for every answer
+    model, and what that covers: a case or item left out is counted, never dropped unseen."""
     rows: list[ItemRow] = []
+    cases = decided = expected = 0
     for model in judge_set.models:
         table = judge_set.groups[model]
         if not all(j in table for j in judges):
@@ -250,39 +294,65 @@ def item_rows(judge_set: JudgeSet, judges: Sequence[str], points: ItemPoints) ->
         ordered = [table[j] for j in judges]
         for name in BENCHMARK_NAMES:
             for records in common_cases(ordered, name) or []:
-                maps = [r.decisions for r in records if r.decisions is not None]
-                if len(maps) != len(records):
-                    continue  # decisions not recorded (three-level grading) or not read
-                shared = [i for i in maps[0] if all(i in m for m in maps)]
-                for item in shared:
-                    decided = tuple(bool(m[item]) for m in maps)
-                    rows.append(ItemRow(name, item, points.get(item), decided))
-    return rows
+                per_epoch = zip(*(_epochs(r) for r in records), strict=False)
+                for epoch_records in per_epoch:
+                    cases += 1
+                    maps = [r.decisions for r in epoch_records]
+                    rubric = rubrics.get((name, records[0].case_id))
+                    if rubric is None:  # not read: the items any judge decided
+                        rubric = tuple({i: None for m in maps if m for i in m})
+                    expected += len(rubric)
+                    if any(m is None for m in maps):
+                        continue
+                    decided += 1
+                    for item in rubric:
+                        if all(item in m for m in maps if m is not None):
+                            rows.append(
+                                ItemRow(
+                                    name,
+                                    records[0].case_id,
+                                    item,
+                                    points.get(item),
+                                    tuple(bool(m[item]) for m in maps if m is not None),
+                                )
+                            )
+    return rows, Coverage(cases, decided, len(rows), expected)
+
+
+def _n_cases(rows: Sequence[ItemRow]) -> int:
+    return len({(r.benchmark, r.case_id) for r in rows})
 
 
 def _agreement(rows: Sequence[ItemRow]) -> dict[str, Any]:
     if not rows:
-        return {"n_items": 0, "agreement": None, "kappa": None}
+        return {"n_items": 0, "n_cases": 0, "agreement": None, "kappa": None}
     a = [r.decisions[0] for r in rows]
     b = [r.decisions[1] for r in rows]
     agree = sum(1 for x, y in zip(a, b, strict=True) if x == y) / len(rows)
-    return {"n_items": len(rows), "agreement": agree, "kappa": cohen_kappa(a, b)}
+    return {
+        "n_items": len(rows),
+        "n_cases": _n_cases(rows),
+        "agreement": agree,
+        "kappa": cohen_kappa(a, b),
+    }
 
 
 def _fleiss(rows: Sequence[ItemRow]) -> dict[str, Any]:
     if not rows:
-        return {"n_items": 0, "unanimous": None, "kappa": None}
+        return {"n_items": 0, "n_cases": 0, "unanimous": None, "kappa": None}
     decisions = [list(r.decisions) for r in rows]
     return {
         "n_items": len(rows),
+        "n_cases": _n_cases(rows),
         "unanimous": unanimous_fraction(decisions),
         "kappa": fleiss_kappa(pass_fail_counts(decisions)),
     }
 
 
-def _breakdown(rows: Sequence[ItemRow], measure: Any) -> dict[str, Any]:
+def _breakdown(rows: Sequence[ItemRow], coverage: Coverage, measure: Any) -> dict[str, Any]:
     values = sorted({r.points for r in rows if r.points is not None}, reverse=True)
     return {
+        "coverage": coverage.as_json(),
         "overall": measure(rows),
         "benchmarks": {
             name: measure([r for r in rows if r.benchmark == name])
@@ -293,17 +363,18 @@ def _breakdown(rows: Sequence[ItemRow], measure: Any) -> dict[str, Any]:
     }
 
 
-def agreement_entries(judge_set: JudgeSet, points: ItemPoints) -> dict[str, Any]:
+def agreement_entries(
+    judge_set: JudgeSet, points: ItemPoints, rubrics: RubricItems | None = None
+) -> dict[str, Any]:
+    rubrics = rubrics or {}
     pairs = []
     for a, b in itertools.combinations(judge_set.judges, 2):
-        rows = item_rows(judge_set, [a, b], points)
-        pairs.append({"a": a, "b": b, **_breakdown(rows, _agreement)})
+        rows, coverage = item_rows(judge_set, [a, b], points, rubrics)
+        pairs.append({"a": a, "b": b, **_breakdown(rows, coverage, _agreement)})
     fleiss = None
     if len(judge_set.judges) >= 3:
-        fleiss = {
-            "judges": list(judge_set.judges),
-            **_breakdown(item_rows(judge_set, judge_set.judges, points), _fleiss),
-        }
+        rows, coverage = item_rows(judge_set, judge_set.judges, points, rubrics)
+        fleiss = {"judges": list(judge_set.judges), **_breakdown(rows, coverage, _fleiss)}
     return {"pairs": pairs, "fleiss": fleiss}
 
 
@@ -378,7 +449,10 @@ def ranking_entry(
 
 
 def judge_comparison(
-    groups: Sequence[RunGroup], options: BootstrapOptions, points: ItemPoints
+    groups: Sequence[RunGroup],
+    options: BootstrapOptions,
+    points: ItemPoints,
+    rubrics: RubricItems | None = None,
 ) -> dict[str, Any] | None:
     """`judges.json`, or None when no answers were judged by more than one judge."""
     sets, excluded = find_judge_sets(groups)
@@ -393,7 +467,7 @@ def judge_comparison(
                 "judges": list(js.judges),
                 "answer_models": list(js.models),
                 "models": models,
-                "agreement": agreement_entries(js, points),
+                "agreement": agreement_entries(js, points, rubrics),
                 "ranking": ranking_entry(models, js.judges),
             }
         )
@@ -410,7 +484,8 @@ def cross_judge(groups: Sequence[RunGroup], options: BootstrapOptions) -> dict[s
     if not sets:
         return None
     members = [g for js in sets for table in js.groups.values() for g in table.values()]
-    document = judge_comparison(groups, options, read_item_points(members))
+    points, rubrics = read_rubrics(members)
+    document = judge_comparison(groups, options, points, rubrics)
     if document is not None:
         validate_judges(document)
     return document
@@ -450,25 +525,35 @@ def reference_groups(groups: Sequence[RunGroup]) -> list[int]:
     return picked
 
 
-def read_item_points(groups: Sequence[RunGroup]) -> dict[str, int]:
-    """Point value of every rubric item, from the sample metadata of one log per benchmark
-    (item ids are unique to their case); read only when there is a judge comparison."""
+def read_rubrics(
+    groups: Sequence[RunGroup],
+) -> tuple[dict[str, int], dict[tuple[str, str], tuple[str, ...]]]:
+    """Point value of every rubric item and the items of every case's rubric, from the sample
+    metadata of the groups' logs (item ids are unique to their case): logs are read one by one
+    until every case of the groups is known. Read only when there is a judge comparison."""
     from inspect_ai.log import read_eval_log
 
     points: dict[str, int] = {}
-    seen: set[tuple[str, str]] = set()
+    rubrics: dict[tuple[str, str], tuple[str, ...]] = {}
+    wanted = {(name, i) for g in groups for name, b in g.benchmarks.items() for i in b.case_ids}
+    read: set[str] = set()
     for g in groups:
         for log in g.logs:
-            key = (log.benchmark, g.key.dataset_sha256)
             location = log.location.split("#", 1)[0]
-            if key in seen:
+            if location in read or all(k in rubrics for k in wanted if k[0] == log.benchmark):
                 continue
-            seen.add(key)
+            read.add(location)
             full = read_eval_log(
                 location, exclude_fields={"messages", "events", "attachments", "store", "output"}
             )
             for sample in full.samples or []:
-                for item in (sample.metadata or {}).get(RUBRIC_ITEMS_KEY, []):
-                    if isinstance(item, dict) and isinstance(item.get("points"), int):
+                items = [
+                    item
+                    for item in (sample.metadata or {}).get(RUBRIC_ITEMS_KEY, [])
+                    if isinstance(item, dict) and isinstance(item.get("item_id"), str)
+                ]
+                rubrics[(log.benchmark, str(sample.id))] = tuple(i["item_id"] for i in items)
+                for item in items:
+                    if isinstance(item.get("points"), int):
                         points[str(item["item_id"])] = int(item["points"])
-    return points
+    return points, rubrics

@@ -27,7 +27,20 @@ def _agree_cell(entry: Mapping[str, Any]) -> str:
     if not entry["n_items"]:
         return "n/a"
     share = entry.get("agreement", entry.get("unanimous"))
-    return f"{num(share)} agree, kappa {num(entry['kappa'])} ({entry['n_items']} items)"
+    cases = entry.get("n_cases")
+    where = f"{entry['n_items']} items" + (f", {cases} cases" if cases is not None else "")
+    return f"{num(share)} agree, kappa {num(entry['kappa'])} ({where})"
+
+
+def coverage_line(label: str, coverage: Mapping[str, Any]) -> str:
+    """What one agreement column covers; a shortfall is named, never left to the reader."""
+    covered = (
+        f"{label}: {coverage['items']} of {coverage['rubric_items']} rubric items of the "
+        f"{coverage['cases']} cases every judge completed"
+    )
+    if coverage["complete"]:
+        return covered + " (every item)"
+    return covered + ". SHORTFALL: " + "; ".join(coverage["shortfall"])
 
 
 def judges_section(document: Mapping[str, Any] | None) -> list[Block]:
@@ -97,6 +110,7 @@ def judges_section(document: Mapping[str, Any] | None) -> list[Block]:
         blocks += [
             Heading(3, "Item agreement between judges"),
             Table(("items", *(label for label, _ in entries)), tuple(rows)),
+            Bullets(tuple(coverage_line(label, e["coverage"]) for label, e in entries)),
         ]
         ranking = comp["ranking"]
         if ranking is not None:

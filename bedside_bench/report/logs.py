@@ -4,8 +4,9 @@ Everything goes through `inspect_ai.log`, so any location Inspect can read works
 folders, `s3://` and other remote log directories). Only headers and sample summaries are read:
 summaries carry each score's value and small metadata, which is all a summary needs, and reading
 them costs one member of the `.eval` zip per log instead of every sample. Full samples are read
-only where a summary cannot answer: repeated-judging decisions that Inspect thinned out of the
-summary (over 1 kB), and logs with invalidated samples.
+only where a summary cannot answer: score metadata the report reads (the decisions of a large
+rubric, repeated-judging decisions, judge tokens) that Inspect thinned out of the summary (values
+over 1 kB), and logs with invalidated samples.
 
 Longer than most modules: it is the report's one door to log files (headers, summaries, full
 samples, concurrency and progress), kept whole so that no other report module reads a log.
@@ -38,6 +39,7 @@ from inspect_ai.model import ModelUsage
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
 from bedside_bench.contracts import (
     GRADER_ROLE,
+    SCORE_KEY,
     SCORER_NAME,
     Decision,
     ScoreMetadata,
@@ -62,6 +64,11 @@ LOG_EXTENSIONS = (".eval", ".json")
 READ_CONCURRENCY = 8
 # sample fields a score does not need; skipping them keeps full-sample reads cheap
 HEAVY_FIELDS = {"messages", "events", "attachments", "store", "output", "metadata"}
+# what Inspect puts in a sample summary in place of a metadata value over 1 kB
+# (`inspect_ai.log._util.thin_metadata`)
+THINNED_VALUE = "Key removed from summary (> 1k)"
+# the score metadata keys `case_record` reads whose values can exceed 1 kB
+LARGE_KEYS: tuple[str, ...] = ("decisions", "pass_decisions", "judge_usage")
 
 
 EpochCases = dict[tuple[str, int], CaseRecord]
@@ -176,6 +183,8 @@ def case_record(
         if name == scorer or name.endswith("/" + scorer):
             score = candidate
             break
+    if error is None and score is None and scores and not any(SCORE_KEY.match(k) for k in scores):
+        return CaseRecord(case_id=case_id, score=None, error=foreign_scores_reason(scores))
     if error is not None or score is None:
         return CaseRecord(case_id=case_id, score=None, error=error or f"no {scorer} score")
     value = _number(score.value)
@@ -195,7 +204,27 @@ def case_record(
         pass_decisions=_pass_decisions(meta.get("pass_decisions")),
         decisions=bool_decisions(meta.get("decisions")),
         judge_usage=scored_usage(meta.get("judge_usage")),
+        thinned=tuple(k for k in LARGE_KEYS if meta.get(k) == THINNED_VALUE),
     )
+
+
+def foreign_scores_reason(names: Iterable[str]) -> str:
+    """What scores by a scorer other than this suite's judge are: not a failed case to redo."""
+    shown = ", ".join(f"`{n}`" for n in sorted(names))
+    return f"scored by {shown}, not by this suite's judge"
+
+
+def foreign_scorers(summaries: Iterable[EvalSampleSummary]) -> set[str] | None:
+    """The scorers of a log none of whose samples holds this suite's score (`inspect score
+    --scorer match --action overwrite` replaced them), or None when the suite's scores are
+    there or nothing was scored."""
+    names: set[str] = set()
+    for s in summaries:
+        for key in s.scores or {}:
+            if SCORE_KEY.match(key):
+                return None
+            names.add(key)
+    return names or None
 
 
 # --------------------------------------------------------------------------------------------
@@ -359,7 +388,9 @@ def needs_full_read(
     return [
         key
         for key, c in cases.items()
-        if invalidated or (record.judge_passes > 1 and c.completed and c.pass_decisions is None)
+        if invalidated
+        or (c.completed and c.thinned)
+        or (record.judge_passes > 1 and c.completed and c.pass_decisions is None)
     ]
 
 
@@ -375,6 +406,9 @@ async def read_record(location: str) -> list[Outcome] | str:
         return reason
     record = header_record(location, header)
     summaries = await read_eval_log_sample_summaries_async(location)
+    foreign = foreign_scorers(summaries)
+    if foreign is not None:
+        return foreign_scores_reason(foreign) + " (re-score it with this suite's judge)"
     base_cases = _summary_cases(summaries)
     record = replace(record, usage_by_epoch=_epoch_usage(summaries, record))
     outcomes: list[Outcome] = []

@@ -72,6 +72,9 @@ class CaseRecord:
     judge_usage: TokenUsage | None = None
     # with several epochs: the record of each epoch, in epoch order (this record is their mean)
     epoch_records: tuple[CaseRecord, ...] = ()
+    # score metadata keys the report reads that a sample summary left out (over 1 kB): the
+    # sample is then read in full, so no figure is computed from a thinned record
+    thinned: tuple[str, ...] = ()
 
     @property
     def completed(self) -> bool:
