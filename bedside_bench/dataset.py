@@ -102,10 +102,11 @@ def _read_bounded(path: Path, limit: int) -> bytes | str:
     even if it was swapped in after a check by name.
     """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        return f"{_file_kind(mode)}, not a regular file; refused"
     with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            return f"{_file_kind(mode)}, not a regular file; refused"
         data = handle.read(limit + 1)
     if len(data) > limit:
         return f"the file has more than {limit} bytes; at most {limit} are allowed"
