@@ -194,7 +194,8 @@ def load_reply_object(text: str) -> dict[str, Any]:
     except JudgeReplyError:
         raise
     except json.JSONDecodeError as ex:
-        raise JudgeReplyError(f"not JSON: {ex.msg} at line {ex.lineno} column {ex.colno}") from None
+        reason = ex.msg.removesuffix(" at")  # "Invalid control character at"
+        raise JudgeReplyError(f"not JSON: {reason} at line {ex.lineno} column {ex.colno}") from None
     except ValueError as ex:  # e.g. an integer of more digits than Python converts
         raise JudgeReplyError(f"not JSON: {ex}") from None
     except RecursionError:  # pragma: no cover - the depth check comes first

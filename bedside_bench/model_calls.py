@@ -126,6 +126,16 @@ def _sent_temperature(event: ModelEvent | None) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
+def _failed_call_sent_temperature() -> bool:
+    """Whether the request the provider just refused carried a temperature (Inspect drops it
+    for some models): a refusal of a temperature that was never sent is no reason to ask
+    again without it. True when the request is not known."""
+    event = _last_model_event()
+    if event is None or event.call is None:
+        return True
+    return "temperature" in event.call.request
+
+
 def _result(
     model: Model, policy: CachePolicy | None, output: ModelOutput, refused: bool
 ) -> CallResult:
@@ -148,6 +158,9 @@ async def generate_with_temperature(
 ) -> CallResult:
     """Generate at `temperature`; if the provider refuses the parameter, ask again without it.
 
+    Only a refusal (`is_temperature_refusal`) of a request that carried the temperature is
+    asked again; any other error is this call's error and is raised.
+
     `scope` names the call within its case for Inspect's cache (default: the answer).
     """
     policy = scoped_cache(model, {"call": "answer", **(scope or {})})
@@ -157,7 +170,7 @@ async def generate_with_temperature(
             messages, config=GenerateConfig(temperature=temperature), cache=cache
         )
     except Exception as ex:
-        if not is_temperature_refusal(ex):
+        if not is_temperature_refusal(ex) or not _failed_call_sent_temperature():
             raise
         output = await model.generate(messages, cache=cache)
         return _result(model, policy, output, refused=True)
