@@ -1,6 +1,8 @@
 """Validation and canonical form of one BedsideBench case (a dict read from a case file).
 
 Every violation is collected, not just the first, so that a broken release is fixed in one pass.
+Past 300 lines because every rule about one case's content (schema, ids, points, text that is
+really text and shows something) feeds one violation list with one way of naming a place.
 """
 
 from __future__ import annotations

@@ -12,8 +12,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText, ModelOutput
-from inspect_ai.model._model_output import ChatCompletionChoice
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessageAssistant,
+    ContentReasoning,
+    ContentText,
+    ModelOutput,
+)
 
 from bedside_bench.judge import JudgeFailedError
 from bedside_bench.judge_reply import MAX_ERROR_CHARS, JudgeReplyError, parse_decisions
