@@ -35,6 +35,7 @@ from tests.doubles import (
     refusing_temperature,
     scripted_answer,
     scripted_decision,
+    temperature_refusal_error,
     unrelated_bad_request,
 )
 from tests.e2e_helpers import (
@@ -196,6 +197,7 @@ def test_the_other_cases_are_scored_at_the_temperatures_asked_for(temperature_ru
 # a hostile judge ends only its own case
 
 HOSTILE, HOSTILE_CASES = 0, 4
+UNSENT_REFUSED = 2  # a guideline_adherence case
 MEGABYTE_ID_PAIRS = 83_000  # "\u001b\ud800" as JSON escapes: 12 characters a pair, ~1 MB
 
 
@@ -221,6 +223,9 @@ def hostile_judge(req: ParsedRequest) -> str:
         return HOSTILE_SCRIPT(req)
     if prompt == prompt_of(HOSTILE, "guideline_adherence"):
         return INVALID_JUDGE_REPLY  # the plain failure to compare with
+    if prompt == prompt_of(UNSENT_REFUSED, "guideline_adherence"):
+        # Inspect sends Anthropic no temperature: a "refusal" of it is no reason to ask again
+        raise temperature_refusal_error(req.api)
     if prompt == prompt_of(1, "guideline_adherence"):
         # one valid reply split inside a JSON string over two Anthropic-style text blocks
         text = default_judge(req)
@@ -276,13 +281,29 @@ def test_the_hostile_judge_ends_only_its_own_case_with_a_readable_error(hostile_
 def test_every_other_case_runs_and_is_scored(hostile_run: Run) -> None:
     run = hostile_run
     assert run.result.returncode == 0, output(run.result)
-    drug_safety = run.logs["drug_safety"]
-    assert len(drug_safety.samples or []) == HOSTILE_CASES  # nothing lost or cancelled
-    for n in range(1, HOSTILE_CASES):
-        sample = run.sample(n)
+    for benchmark in ("drug_safety", "guideline_adherence"):
+        assert len(run.logs[benchmark].samples or []) == HOSTILE_CASES  # none lost or cancelled
+    scored = [(n, "drug_safety") for n in range(1, HOSTILE_CASES)]
+    scored += [(1, "guideline_adherence"), (3, "guideline_adherence")]
+    for n, benchmark in scored:
+        sample = run.sample(n, benchmark)
         assert sample.error is None, sample.error
         score = sample.scores[SCORER]  # type: ignore[index]
-        assert score.value == pytest.approx(expected_score(run.release, n), abs=1e-12)
+        assert score.value == pytest.approx(expected_score(run.release, n, benchmark), abs=1e-12)
+        assert score.metadata["judge_temperature"] is None  # type: ignore[index]
+
+
+def test_an_anthropic_refusal_of_a_temperature_never_sent_is_the_calls_error(
+    hostile_run: Run,
+) -> None:
+    run = hostile_run
+    sample = run.sample(UNSENT_REFUSED, "guideline_adherence")
+    assert sample.error is not None
+    assert "temperature: Extra inputs are not permitted" in sample.error.message
+    requests = run.requests("judge", UNSENT_REFUSED, "guideline_adherence")
+    assert [(r.api, r.status, r.temperature_present) for r in requests] == [
+        ("anthropic", 400, False)
+    ]
 
 
 def test_the_log_ends_as_for_a_plain_judge_failure(hostile_run: Run) -> None:
