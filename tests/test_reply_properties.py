@@ -210,3 +210,39 @@ def test_printable_is_one_bounded_printable_line_and_encodable_keeps_all_but_sur
     kept = encodable(text)
     kept.encode("utf-8")
     assert kept == text or any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+# --------------------------------------------------------------------------------------------
+# the rules by example (docs/inputs.md, "The judge's reply")
+
+REPLY = '{"decisions": [' + ", ".join(f'{{"item_id": "{i}", "matched": true}}' for i in IDS) + "]}"
+
+
+@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_a_fence_parses_alike_with_lf_crlf_or_cr_line_ends(line_end: str) -> None:
+    text = f"```json{line_end}{REPLY.replace(', ', ',' + line_end)}{line_end}```{line_end}"
+    assert parse_decisions(text, IDS) == dict.fromkeys(IDS, True)
+
+
+def test_a_line_break_inside_a_json_string_is_refused_whatever_its_kind() -> None:
+    for line_end in ("\n", "\r\n", "\r"):
+        broken = REPLY.replace(IDS[0], IDS[0][:5] + line_end + IDS[0][5:])
+        with pytest.raises(JudgeReplyError, match="Invalid control character at line"):
+            parse_decisions(broken, IDS)
+
+
+def test_text_blocks_join_in_order_without_a_separator_and_skip_reasoning() -> None:
+    cut = REPLY.index(IDS[2]) + 7  # inside an item id
+    output = split_output(REPLY, [cut])
+    assert [c.type for c in output.message.content] == ["reasoning", "text", "text"]
+    assert output.completion != REPLY  # Inspect's completion puts a line break between them
+    assert reply_text(output) == REPLY
+    assert parse_decisions(reply_text(output), IDS) == dict.fromkeys(IDS, True)
+    with pytest.raises(JudgeReplyError):
+        parse_decisions(output.completion, IDS)
+
+
+def test_text_around_the_fence_or_a_second_fence_is_refused() -> None:
+    for text in (f"Here:\n```json\n{REPLY}\n```", f"```json\n{REPLY}\n```\n```\n{{}}\n```"):
+        with pytest.raises(JudgeReplyError):
+            parse_decisions(text, IDS)
