@@ -176,9 +176,8 @@ def validate_case(
         return None, [Violation(file, f"a case must be a JSON object, got {type(case).__name__}")]
     raw_case_id = case.get("case_id")
     case_id = raw_case_id if isinstance(raw_case_id, str) else None
+    # a lone surrogate is reported, and the rest is still checked (no md5 of such a prompt)
     violations = _surrogate_violations(case, file, case_id)
-    if violations:
-        return None, violations  # not text: nothing else can be checked (md5 needs UTF-8)
 
     keys = set(case)
     if keys != CASE_KEYS:

@@ -67,6 +67,7 @@ def _causes(ex: BaseException) -> Iterator[BaseException]:
 
 
 def _refuses_temperature(error: BaseException) -> bool:
+    # imported here: only a failed call needs the SDKs' error classes, and they are slow to load
     import anthropic
     import openai
 

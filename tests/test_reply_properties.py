@@ -20,8 +20,14 @@ from inspect_ai.model import (
     ModelOutput,
 )
 
+from bedside_bench.contracts import RubricItem
 from bedside_bench.judge import JudgeFailedError
-from bedside_bench.judge_reply import MAX_ERROR_CHARS, JudgeReplyError, parse_decisions
+from bedside_bench.judge_reply import (
+    MAX_ERROR_CHARS,
+    JudgeReplyError,
+    judge_user_message,
+    parse_decisions,
+)
 from bedside_bench.model_calls import reply_text
 from bedside_bench.safe_text import encodable, printable
 from bedside_bench.three_level import parse_three_level
@@ -246,3 +252,11 @@ def test_text_around_the_fence_or_a_second_fence_is_refused() -> None:
     for text in (f"Here:\n```json\n{REPLY}\n```", f"```json\n{REPLY}\n```\n```\n{{}}\n```"):
         with pytest.raises(JudgeReplyError):
             parse_decisions(text, IDS)
+
+
+@PROPERTY_SETTINGS
+@given(prompt=ANY_TEXT, answer=ANY_TEXT)
+def test_the_judge_message_is_built_whatever_the_answer_holds(prompt: str, answer: str) -> None:
+    items = [RubricItem(item_id=IDS[0], text="Stops ibuprofen.", points=2)]
+    message = judge_user_message(prompt, answer, items)
+    assert answer in message and judge_user_message(prompt, answer, items) == message
