@@ -47,6 +47,7 @@ from tests.e2e_helpers import (
     logs_by_task,
     output,
     run_cli,
+    run_tool,
 )
 from tests.independent import case_score
 from tests.release_factory import write_release
@@ -67,6 +68,8 @@ class Run:
     result: Result
     logs: dict[str, EvalLog]
     double: ProviderDouble
+    rejudge: Result | None = None
+    report: Result | None = None
 
     def sample(self, n: int, benchmark: str = "drug_safety") -> EvalSample:
         log = self.logs[benchmark]
@@ -239,14 +242,34 @@ HOSTILE_SCRIPT = judge_by_call(hostile_reply)
 
 @pytest.fixture(scope="module")
 def hostile_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
+    root = tmp_path_factory.mktemp("hostile")
     with ProviderDouble(script=Script(judge=hostile_judge)) as double:
-        yield run_eval(
-            tmp_path_factory.mktemp("hostile"),
+        run = run_eval(
+            root,
             double,
             ["drug_safety", "guideline_adherence"],
             HOSTILE_CASES,
             grader=ANTHROPIC_JUDGE,
         )
+        env = {**double.subprocess_env(), "COLUMNS": "200"}
+        log = run.logs["drug_safety"].location
+        # the failed case judged again by `rejudge` (the judge stays hostile), and the report
+        run.rejudge = run_tool(
+            "bedside-bench",
+            "rejudge",
+            log,
+            "--judge",
+            ANTHROPIC_JUDGE,
+            "--failed-only",
+            "--output-dir",
+            str(root / "rejudged"),
+            env=env,
+            cwd=root,
+        )
+        run.report = run_tool(
+            "bedside-bench", "report", str(root / "logs"), "-o", str(root / "report"), env=env
+        )
+        yield run
 
 
 def test_the_hostile_judge_ends_only_its_own_case_with_a_readable_error(hostile_run: Run) -> None:
@@ -263,7 +286,8 @@ def test_the_hostile_judge_ends_only_its_own_case_with_a_readable_error(hostile_
     assert message.isprintable(), ascii(message[:300])
     message.encode("utf-8")
     assert len(message) < 10_000
-    assert len(run.requests("judge", HOSTILE)) == 3  # asked, and asked again twice
+    # asked, and asked again twice; then the same again by `rejudge --failed-only`
+    assert len(run.requests("judge", HOSTILE)) == 6
     # each attempt is kept in the transcript with its reason and its (cut, encodable) reply
     infos = [
         e.data
@@ -321,6 +345,18 @@ def test_the_terminal_shows_no_traceback(hostile_run: Run) -> None:
     text = run_text = hostile_run.result.stdout + hostile_run.result.stderr
     for word in ("Traceback", "UnicodeEncodeError", "MarkupError"):
         assert word not in text, run_text[-3000:]
+
+
+def test_rejudge_and_report_over_the_hostile_case_stay_readable(hostile_run: Run) -> None:
+    run = hostile_run
+    assert run.rejudge is not None and run.report is not None
+    assert run.rejudge.returncode == 3, output(run.rejudge)  # a case could not be judged
+    (failed,) = [line for line in run.rejudge.stderr.splitlines() if "failed:" in line]
+    assert "JudgeFailedError: the judge gave no valid reply in 3 attempts" in failed
+    assert failed.isprintable(), ascii(failed[:300])
+    assert run.report.returncode == 0, output(run.report)
+    for result in (run.rejudge, run.report):
+        assert "Traceback" not in result.stdout + result.stderr, output(result)
 
 
 def test_a_reply_split_over_two_text_blocks_is_one_reply(hostile_run: Run) -> None:
