@@ -50,7 +50,7 @@ def check(value: Any) -> tuple[dict[str, Any] | None, list[Violation]]:
     )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     field=st.sampled_from(
         ["item_id", "case_id", "prompt", "text", "split", "benchmark", "key", "prompt-only"]

@@ -41,7 +41,7 @@ HOSTILE = st.sampled_from(
 )
 ANY_TEXT = st.lists(st.one_of(ANY_CHAR, HOSTILE), max_size=60).map("".join)
 PROPERTY_SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
