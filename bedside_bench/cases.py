@@ -1,23 +1,35 @@
 """Validation and canonical form of one BedsideBench case (a dict read from a case file).
 
 Every violation is collected, not just the first, so that a broken release is fixed in one pass.
+Past 300 lines because every rule about one case's content (schema, ids, points, text that is
+really text and shows something) feeds one violation list with one way of naming a place.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
 from bedside_bench.inspect_private import PrerequisiteError
+from bedside_bench.safe_text import printable
 from bedside_bench.schema_files import validator
 
 CASE_KEYS = frozenset({"case_id", "benchmark", "grading_method", "prompt", "rubric_items", "split"})
-CASE_ID_PATTERN = re.compile(r"^[0-9a-f]{32}$")
-CANONICAL_ITEM_ID = re.compile(r"^(?P<prefix>[0-9a-f]{32})_(?P<index>[0-9]+)$")
-LEGACY_ITEM_ID = re.compile(r"^item_(?P<index>[0-9]+)$")
+# matched whole (`fullmatch`): a regex `$` also matches before a final line break, and so does
+# the schema's pattern as Python's jsonschema applies it, so "..._0\n" would pass as an id
+CASE_ID_PATTERN = re.compile(r"[0-9a-f]{32}")
+CANONICAL_ITEM_ID = re.compile(r"(?P<prefix>[0-9a-f]{32})_(?P<index>[0-9]+)")
+LEGACY_ITEM_ID = re.compile(r"item_(?P<index>[0-9]+)")
+SCHEMA_CASE_ID = re.compile(r"^[0-9a-f]{32}$")  # as jsonschema searches
+SCHEMA_ITEM_ID = re.compile(r"^([0-9a-f]{32}_[0-9]+|item_[0-9]+)$")  # as jsonschema searches
+# characters that show nothing: categories beyond whitespace, and blank letters and symbols
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
+BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 # Generous bounds (the public release's largest: prompt 1,396 characters, item text 489, 41
 # items, file 8.7 kB); the schemas carry the same numbers. Points are the protocol's -3..+3.
@@ -30,8 +42,43 @@ MAX_MESSAGE_CHARS = 300
 
 
 def short(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """Cut a message that quotes data (a schema error repeats the offending value)."""
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+    """A message that quotes data (a schema error repeats the offending value) as one
+    printable, bounded line."""
+    return printable(text, limit)
+
+
+def is_blank(text: str) -> bool:
+    """True when `text` shows nothing: only whitespace, zero-width, control, combining or
+    blank characters (a prompt of zero-width spaces passes `str.strip`)."""
+    return all(
+        char.isspace()
+        or char in BLANK_CHARACTERS
+        or unicodedata.category(char) in INVISIBLE_CATEGORIES
+        for char in text
+    )
+
+
+def first_surrogate(text: str) -> int | None:
+    """The position of the first lone surrogate in `text` (JSON's `"\\ud800"` decodes to
+    one), which no UTF-8 encoder takes; None when there is none."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as ex:
+        return ex.start
+    return None
+
+
+def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """(dotted path, text) of every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield path or "(key)", key
+            yield from _strings(item, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings(item, f"{path}.{index}" if path else str(index))
 
 
 @dataclass(frozen=True)
@@ -48,13 +95,14 @@ class Violation:
         object.__setattr__(self, "message", short(self.message))
 
     def __str__(self) -> str:
-        where = [self.file]
+        # the ids and the path come from the data (a file name may hold any byte): one line
+        where = [printable(self.file)]
         if self.case_id:
-            where.append(f"case {self.case_id}")
+            where.append(f"case {printable(self.case_id, 100)}")
         if self.item_id:
-            where.append(f"item {self.item_id}")
+            where.append(f"item {printable(self.item_id, 100)}")
         if self.field:
-            where.append(f"field {self.field}")
+            where.append(f"field {printable(self.field, 200)}")
         return f"{', '.join(where)}: {self.message}"
 
 
@@ -128,7 +176,8 @@ def validate_case(
         return None, [Violation(file, f"a case must be a JSON object, got {type(case).__name__}")]
     raw_case_id = case.get("case_id")
     case_id = raw_case_id if isinstance(raw_case_id, str) else None
-    violations: list[Violation] = []
+    # a lone surrogate is reported, and the rest is still checked (no md5 of such a prompt)
+    violations = _surrogate_violations(case, file, case_id)
 
     keys = set(case)
     if keys != CASE_KEYS:
@@ -148,7 +197,17 @@ def validate_case(
         )
     violations.extend(_schema_violations(case, file, case_id))
 
-    if case_id is not None and CASE_ID_PATTERN.match(case_id) and case_id != expected_case_id:
+    if case_id is not None and not CASE_ID_PATTERN.fullmatch(case_id):
+        if SCHEMA_CASE_ID.search(case_id):  # the schema says so for every other value
+            violations.append(
+                Violation(
+                    file,
+                    f"case_id {case_id!r} is not 32 lowercase hexadecimal digits",
+                    case_id,
+                    field="case_id",
+                )
+            )
+    elif case_id is not None and case_id != expected_case_id:
         violations.append(
             Violation(
                 file,
@@ -179,8 +238,15 @@ def validate_case(
             )
         )
     prompt = case.get("prompt")
-    if isinstance(prompt, str) and not prompt.strip():
-        violations.append(Violation(file, "the prompt is empty", case_id, field="prompt"))
+    if isinstance(prompt, str) and is_blank(prompt):
+        violations.append(
+            Violation(
+                file,
+                "the prompt is empty (only whitespace or invisible characters)",
+                case_id,
+                field="prompt",
+            )
+        )
 
     items = case.get("rubric_items")
     canonical_items: list[dict[str, Any]] = []
@@ -197,6 +263,33 @@ def validate_case(
     return canonical, []
 
 
+def _surrogate_violations(case: dict[str, Any], file: str, case_id: str | None) -> list[Violation]:
+    """A violation for every string (key or value) holding a lone surrogate."""
+    found = []
+    for path, text in _strings(case, ""):
+        position = first_surrogate(text)
+        if position is None:
+            continue
+        item_id = None
+        parts = path.split(".")
+        items = case.get("rubric_items")
+        if parts[0] == "rubric_items" and len(parts) > 1 and isinstance(items, list):
+            item = items[int(parts[1])]
+            raw_id = item.get("item_id") if isinstance(item, dict) else None
+            item_id = raw_id if isinstance(raw_id, str) else None
+        found.append(
+            Violation(
+                file,
+                f"holds a lone surrogate ({ascii(text[position])} at character {position}), "
+                "which is not text",
+                case_id if case_id is not None and first_surrogate(case_id) is None else None,
+                item_id,
+                path,
+            )
+        )
+    return found
+
+
 def check_rubric_items(
     items: list[Any], prompt: str | None, file: str, case_id: str | None
 ) -> tuple[list[Violation], list[dict[str, Any]]]:
@@ -204,6 +297,8 @@ def check_rubric_items(
     violations: list[Violation] = []
     canonical: list[dict[str, Any]] = []
     seen: set[str] = set()
+    if prompt is not None and first_surrogate(prompt) is not None:
+        prompt = None  # not text (the caller reports it): no md5 to compare ids with
     has_positive = False
     for index, item in enumerate(items):
         if not isinstance(item, dict):
@@ -224,6 +319,16 @@ def check_rubric_items(
                 )
             )
         text = item.get("text")
+        if isinstance(text, str) and text and is_blank(text):
+            violations.append(
+                Violation(
+                    file,
+                    "the item text is empty (only whitespace or invisible characters)",
+                    case_id,
+                    item_id if isinstance(item_id, str) else None,
+                    f"rubric_items.{index}.text",
+                )
+            )
         if isinstance(text, str) and len(text.splitlines()) > 1:
             # the judge message has one rubric line per item; a line break would add lines
             violations.append(
@@ -241,9 +346,20 @@ def check_rubric_items(
             violations.append(Violation(file, "duplicate item_id", case_id, item_id, "item_id"))
         seen.add(item_id)
         new_id = item_id
-        legacy = LEGACY_ITEM_ID.match(item_id)
-        canonical_match = CANONICAL_ITEM_ID.match(item_id)
-        if legacy:
+        legacy = LEGACY_ITEM_ID.fullmatch(item_id)
+        canonical_match = CANONICAL_ITEM_ID.fullmatch(item_id)
+        if not legacy and not canonical_match and SCHEMA_ITEM_ID.search(item_id):
+            # the schema's pattern says so for every other id (see CASE_ID_PATTERN)
+            violations.append(
+                Violation(
+                    file,
+                    f"item_id {item_id!r} is neither {{md5(prompt)}}_{{index}} nor item_{{index}}",
+                    case_id,
+                    item_id,
+                    f"rubric_items.{index}.item_id",
+                )
+            )
+        elif legacy:
             if int(legacy["index"]) != index:
                 violations.append(
                     Violation(

@@ -10,6 +10,7 @@ import hashlib
 import json
 import logging
 import os
+import stat
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -80,9 +81,41 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
+def _file_kind(mode: int) -> str:
+    for test, kind in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _read_bounded(path: Path, limit: int) -> bytes | str:
+    """The bytes of a regular file of at most `limit` bytes, else why not (a sentence).
+
+    Opened without blocking and checked on the open descriptor: a FIFO, a device or a folder
+    under a data file's name is refused instead of hanging the loader (or reading forever),
+    even if it was swapped in after a check by name.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        return f"{_file_kind(mode)}, not a regular file; refused"
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        return f"the file has more than {limit} bytes; at most {limit} are allowed"
+    return data
+
+
 def _read_json(path: Path, violations: list[Violation], limit: int = MAX_CASE_FILE_BYTES) -> Any:
-    """Strict JSON: bounded size, no duplicate keys, no NaN/Infinity; None (and a violation)
-    when the file cannot be used."""
+    """Strict JSON: a regular file, bounded size, no duplicate keys, no NaN/Infinity; None
+    (and a violation) when the file cannot be used."""
     try:
         size = path.stat().st_size
         if size > limit:
@@ -90,8 +123,12 @@ def _read_json(path: Path, violations: list[Violation], limit: int = MAX_CASE_FI
                 Violation(str(path), f"the file has {size} bytes; at most {limit} are allowed")
             )
             return None
+        data = _read_bounded(path, limit)
+        if isinstance(data, str):
+            violations.append(Violation(str(path), data))
+            return None
         return json.loads(
-            path.read_text(encoding="utf-8"),
+            data.decode("utf-8"),
             object_pairs_hook=_refuse_duplicate_keys,
             parse_constant=_refuse_constant,
         )

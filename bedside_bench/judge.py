@@ -15,24 +15,37 @@ from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
 from bedside_bench.judge_reply import JudgeReplyError
-from bedside_bench.model_calls import CallResult, forget_cached, generate_with_temperature
+from bedside_bench.model_calls import (
+    CallResult,
+    forget_cached,
+    generate_with_temperature,
+    reply_text,
+)
 from bedside_bench.protocol import (
     JUDGE_TEMPERATURE,
 )
+from bedside_bench.safe_text import encodable, printable
 
 T = TypeVar("T")
 RAW_REPLY_LIMIT = 20_000
 # replies longer than this are parsed in a worker thread, so other cases keep going meanwhile
 PARSE_IN_THREAD_CHARS = 50_000
+# the message a failed case ends with: every attempt's reason (each at most about 1,000)
+MAX_FAILURE_CHARS = 8_000
 
 
 class JudgeFailedError(RuntimeError):
-    """Every attempt gave an invalid reply; carries each attempt's reason."""
+    """Every attempt gave an invalid reply; carries each attempt's reason.
+
+    The reasons quote the replies; each is one printable line already (`JudgeReplyError`),
+    and the whole message is made so again, since it ends the case as its error.
+    """
 
     def __init__(self, attempts: list[dict[str, Any]]) -> None:
         self.attempts = attempts
         reasons = "; ".join(f"attempt {a['attempt']}: {a['error']}" for a in attempts)
-        super().__init__(f"the judge gave no valid reply in {len(attempts)} attempts ({reasons})")
+        message = f"the judge gave no valid reply in {len(attempts)} attempts ({reasons})"
+        super().__init__(printable(message, MAX_FAILURE_CHARS))
 
 
 @dataclass
@@ -67,11 +80,12 @@ async def ask_judge(
     for attempt in range(1, retries + 2):
         call_scope = {**(scope or {}), "call": "judge", "attempt": str(attempt)}
         result = await generate_with_temperature(model, list(messages), temperature, call_scope)
-        raw = result.output.completion
-        # the raw reply is kept with every attempt, cut to a bound; raw_chars is its full size
+        raw = reply_text(result.output)
+        # the raw reply is kept with every attempt, cut to a bound and encodable (a lone
+        # surrogate would stop the log from being written); raw_chars is its full size
         record: dict[str, Any] = {
             "attempt": attempt,
-            "raw": raw[:RAW_REPLY_LIMIT],
+            "raw": encodable(raw[:RAW_REPLY_LIMIT]),
             "raw_chars": len(raw),
         }
         try:

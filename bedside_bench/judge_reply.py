@@ -17,6 +17,7 @@ from typing import Any
 
 from bedside_bench.contracts import RubricItem
 from bedside_bench.protocol import JUDGE_MESSAGE_INTRO
+from bedside_bench.safe_text import printable
 
 _FENCE = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\n(?P<body>.*)\n```\Z", re.DOTALL)
 
@@ -37,12 +38,14 @@ _TOKEN = re.compile(r'\\.|"|[\[\]{}]', re.DOTALL)
 
 
 class JudgeReplyError(ValueError):
-    """The judge's reply is not a valid set of decisions; the message is the reason (capped)."""
+    """The judge's reply is not a valid set of decisions; the message is the reason.
+
+    The reason quotes the reply (item ids, values), so it is made one printable, bounded line
+    here, once for every reason: it goes to the transcript, the log and the terminal.
+    """
 
     def __init__(self, reason: str) -> None:
-        if len(reason) > MAX_ERROR_CHARS:
-            reason = f"{reason[:MAX_ERROR_CHARS]}... ({len(reason)} characters in all)"
-        super().__init__(reason)
+        super().__init__(printable(reason, MAX_ERROR_CHARS))
 
 
 def format_points(points: int) -> str:
@@ -61,7 +64,8 @@ def message_boundary(texts: Sequence[str]) -> str:
     """
     digest = hashlib.sha256()
     for text in texts:
-        digest.update(hashlib.sha256(text.encode("utf-8")).digest())
+        # surrogatepass: an answer may hold a lone surrogate, and hashing it must not fail
+        digest.update(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
     return boundary_from_seed(digest.hexdigest(), texts)
 
 
@@ -100,8 +104,15 @@ def judge_user_message(prompt: str, answer: str, items: Sequence[RubricItem]) ->
     return f"{intro}\n\n{body}"
 
 
+def normalise_line_ends(text: str) -> str:
+    """CRLF and lone CR as LF. JSON takes all three as whitespace between tokens and none
+    inside a string, so a reply parses the same whichever it uses; the fence needs LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def strip_single_fence(text: str) -> str:
-    """Remove one Markdown code fence around the whole reply, if there is one."""
+    """Remove one Markdown code fence around the whole reply, if there is one (LF line ends:
+    see `normalise_line_ends`)."""
     stripped = text.strip()
     if not stripped.startswith("```"):
         return stripped
@@ -163,16 +174,17 @@ class _KeyCheck:
 
 
 def load_reply_object(text: str) -> dict[str, Any]:
-    """Parse the reply as exactly one JSON object (optionally in a single code fence).
+    """Parse the reply as exactly one JSON object (optionally in a single code fence), with
+    LF, CRLF or CR line ends.
 
     The cost is bounded: the size and the nesting depth are checked before parsing, the key
-    counts while parsing.
+    counts while parsing. Every failure is a `JudgeReplyError`.
     """
     if len(text) > MAX_REPLY_CHARS:
         raise JudgeReplyError(
             f"the reply has {len(text)} characters; at most {MAX_REPLY_CHARS} are allowed"
         )
-    body = strip_single_fence(text)
+    body = strip_single_fence(normalise_line_ends(text))
     if not body:
         raise JudgeReplyError("empty reply")
     depth = nesting_depth(body)
@@ -180,8 +192,13 @@ def load_reply_object(text: str) -> dict[str, Any]:
         raise JudgeReplyError(f"the reply nests {depth} levels deep; at most {MAX_NESTING}")
     try:
         value = json.loads(body, parse_constant=_reject_constant, object_pairs_hook=_KeyCheck())
+    except JudgeReplyError:
+        raise
     except json.JSONDecodeError as ex:
-        raise JudgeReplyError(f"not JSON: {ex.msg} at line {ex.lineno} column {ex.colno}") from None
+        reason = ex.msg.removesuffix(" at")  # "Invalid control character at"
+        raise JudgeReplyError(f"not JSON: {reason} at line {ex.lineno} column {ex.colno}") from None
+    except ValueError as ex:  # e.g. an integer of more digits than Python converts
+        raise JudgeReplyError(f"not JSON: {ex}") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise JudgeReplyError("the reply nests too deeply") from None
     if not isinstance(value, dict):

@@ -124,7 +124,9 @@ def test_a_rubric_needs_a_positive_item() -> None:
 
 def test_violation_messages_are_capped_and_the_error_counts_them() -> None:
     long = Violation("f.json", "x" * (MAX_MESSAGE_CHARS + 1))
-    assert long.message == "x" * MAX_MESSAGE_CHARS + f"... ({MAX_MESSAGE_CHARS + 1} characters)"
+    assert (
+        long.message == "x" * MAX_MESSAGE_CHARS + f"... ({MAX_MESSAGE_CHARS + 1} characters in all)"
+    )
     one = DatasetError([Violation("a.json", "bad", field="prompt")])
     assert str(one) == (
         "invalid BedsideBench data (1 problem); nothing was evaluated:\n"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
 from bedside_bench.rejudge.plan import METADATA_KEY
+from bedside_bench.safe_text import printable
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
@@ -30,6 +31,15 @@ def _sum_usage(parts: Sequence[dict[str, ModelUsage]]) -> dict[str, ModelUsage]:
     return total
 
 
+# a judge failure's message quotes the judge's replies: one printable line, bounded
+MAX_FAILURE_CHARS = 8_000
+
+
+def failure_message(failure: BaseException) -> str:
+    """A failed judging as one printable line (it may quote what the judge said)."""
+    return printable(f"{type(failure).__name__}: {failure}", MAX_FAILURE_CHARS)
+
+
 def finish_sample(
     sample: EvalSample, failure: BaseException | None, usage: dict[str, ModelUsage]
 ) -> EvalSample:
@@ -43,7 +53,7 @@ def finish_sample(
     if failure is None:
         sample.error = None
     else:
-        message = f"judge failed while re-judging: {type(failure).__name__}: {failure}"
+        message = f"judge failed while re-judging: {failure_message(failure)}"
         sample.error = EvalError(message=message, traceback="", traceback_ansi="")
         sample.scores = {k: v for k, v in (sample.scores or {}).items() if k != SCORER_NAME}
     return sample

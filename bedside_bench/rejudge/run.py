@@ -12,6 +12,7 @@ from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
 from bedside_bench.rejudge.output import (
     assemble,
     carried,
+    failure_message,
     finish_sample,
     new_header,
     utc_now,
@@ -165,7 +166,7 @@ async def rejudge_log(
             key = sample_key(sample)
             kept[key] = finish_sample(sample, failures.get(key), usage.get(key, {}))
             if key in failures:
-                outcome.failed.append(f"{sample.id}: {failures[key]}")
+                outcome.failed.append(f"{sample.id}: {failure_message(failures[key])}")
             else:
                 outcome.judged += 1
         samples = [kept.get(k, by_key[k]) for k in order]

@@ -281,6 +281,69 @@ class ScriptedError(Exception):
         self.code = code
 
 
+class TextBlocks(str):
+    """A reply in several text blocks: the Anthropic double sends each as its own content
+    block (a provider may split one text anywhere, even inside a JSON string); every other API
+    and the usage see the blocks joined, which is what the str is."""
+
+    blocks: tuple[str, ...]
+
+    def __new__(cls, blocks: list[str]) -> TextBlocks:
+        text = super().__new__(cls, "".join(blocks))
+        text.blocks = tuple(blocks)
+        return text
+
+
+def text_blocks(text: str) -> list[str]:
+    """The blocks of a reply: those of `TextBlocks`, else the one text."""
+    return list(text.blocks) if isinstance(text, TextBlocks) else [text]
+
+
+def temperature_refusal_error(api: Api, code: str = "unsupported_value") -> ScriptedError:
+    """The provider's own refusal of the temperature parameter, in its shape: OpenAI names
+    the parameter (`param`) and why (`code`); Anthropic says it in an invalid_request_error."""
+    if api == "anthropic":
+        return ScriptedError(
+            400, "temperature: Extra inputs are not permitted", "invalid_request_error"
+        )
+    return ScriptedError(
+        400,
+        "Unsupported value: 'temperature' does not support 1.0 with this model. "
+        "Only the default (1) value is supported.",
+        "invalid_request_error",
+        param="temperature",
+        code=code,
+    )
+
+
+def unrelated_bad_request(api: Api) -> ScriptedError:
+    """An HTTP 400 about another parameter (an invalid max_output_tokens); Inspect's error
+    text still names the temperature, since it quotes the request."""
+    if api == "anthropic":
+        return ScriptedError(
+            400, "max_tokens: Input should be greater than or equal to 1", "invalid_request_error"
+        )
+    return ScriptedError(
+        400,
+        "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16.",
+        "invalid_request_error",
+        param="max_output_tokens",
+        code="integer_below_min_value",
+    )
+
+
+def refusing_temperature(then: ReplyFn, code: str = "unsupported_value") -> ReplyFn:
+    """A script that refuses every request carrying a temperature, as a provider whose model
+    takes none does, and answers `then` otherwise."""
+
+    def reply(req: ParsedRequest) -> str:
+        if req.temperature_present:
+            raise temperature_refusal_error(req.api, code)
+        return then(req)
+
+    return reply
+
+
 def default_answer(req: ParsedRequest) -> str:
     return scripted_answer(req.model, req.user)
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .script import Api, ParsedRequest, Usage
+from .script import Api, ParsedRequest, Usage, text_blocks
 
 STREAM_CHUNK_CHARS = 16
 
@@ -306,7 +306,7 @@ def anthropic_message(mid: str, model: str, text: str, usage: Usage) -> dict[str
         "type": "message",
         "role": "assistant",
         "model": model,
-        "content": [{"type": "text", "text": text}],
+        "content": [{"type": "text", "text": block} for block in text_blocks(text)],
         "stop_reason": "end_turn",
         "stop_sequence": None,
         "usage": anthropic_usage(usage),
@@ -326,22 +326,28 @@ def anthropic_stream(mid: str, model: str, text: str, usage: Usage) -> Iterator[
         "usage": start_usage,
     }
     yield sse({"type": "message_start", "message": message}, event="message_start")
-    yield sse(
-        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-        event="content_block_start",
-    )
-    yield sse({"type": "ping"}, event="ping")
-    for piece in chunks(text):
-        if piece:
-            yield sse(
-                {
-                    "type": "content_block_delta",
-                    "index": 0,
-                    "delta": {"type": "text_delta", "text": piece},
-                },
-                event="content_block_delta",
-            )
-    yield sse({"type": "content_block_stop", "index": 0}, event="content_block_stop")
+    for index, block in enumerate(text_blocks(text)):
+        yield sse(
+            {
+                "type": "content_block_start",
+                "index": index,
+                "content_block": {"type": "text", "text": ""},
+            },
+            event="content_block_start",
+        )
+        if index == 0:
+            yield sse({"type": "ping"}, event="ping")
+        for piece in chunks(block):
+            if piece:
+                yield sse(
+                    {
+                        "type": "content_block_delta",
+                        "index": index,
+                        "delta": {"type": "text_delta", "text": piece},
+                    },
+                    event="content_block_delta",
+                )
+        yield sse({"type": "content_block_stop", "index": index}, event="content_block_stop")
     final_usage = anthropic_usage(usage)
     final_usage.pop("service_tier")
     yield sse(

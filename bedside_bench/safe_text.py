@@ -1,0 +1,45 @@
+"""Text from a model, or from a data file, made safe to show: one printable, bounded line.
+
+A model's text (a judge reply, an item id it invented, an answer quoted as evidence) reaches
+exception messages, the transcript, the log and the terminal. Raw, it can hold lone surrogates
+(which no UTF-8 writer encodes, so a log or a terminal display raises), control characters
+(terminal escapes, line breaks that forge log lines) and megabytes. Every such text goes
+through `printable` before it is put into a message; the text itself, where kept as data, is
+kept by the caller (cut, see `judge.RAW_REPLY_LIMIT`) and made encodable with `encodable`.
+"""
+
+from __future__ import annotations
+
+MAX_SHOWN_CHARS = 1_000
+
+
+def _escaped(char: str) -> str:
+    """A character as it may be shown: itself when printable (or a plain space), otherwise its
+    Python escape (`\\n`, `\\x1b`, `\\u200b`, `\\ud800`), which is ASCII."""
+    return char if char == " " or char.isprintable() else ascii(char)[1:-1]
+
+
+def printable(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
+    """`text` as one printable line of at most `limit` characters plus a count of the rest.
+
+    Line breaks, control and format characters, lone surrogates and unassigned code points are
+    written as escapes, so the result encodes to UTF-8, prints as one line and moves no cursor.
+    The cost is bounded by `limit`, not by the length of `text`.
+    """
+    line = "".join(_escaped(char) for char in text[:limit])
+    if len(line) <= limit and len(text) <= limit:
+        return line
+    return f"{line[:limit]}... ({len(text)} characters in all)"
+
+
+def encodable(text: str) -> str:
+    """`text` with every lone surrogate written as its escape (`\\ud800`); the rest unchanged.
+
+    For model text kept as data (a raw reply in the score metadata), which a JSON writer that
+    encodes UTF-8 (pydantic's) would otherwise refuse, taking the whole log with it.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
