@@ -61,6 +61,7 @@ class ReportResult:
     refused: str | None
     table: str
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    standing: Standing | None = None  # which groups the headline ranks
 
     @property
     def exit_code(self) -> int:
@@ -113,10 +114,10 @@ def analyse(
 ) -> Analysis:
     """Group the records, summarise each group, compare like with like and rank.
 
-    The comparison takes the reference judge's groups (every group with `force`); of those,
-    the full runs when there are any (a smoke or partial run is never compared or ranked with
-    a full run), else all of them, whose verdicts are then withheld. Only full runs are ranked,
-    and they get a verdict per pair (`comparison["verdicts"]`)."""
+    The comparison takes the reference judge's groups; of those, the full runs when there are
+    any (a smoke or partial run is never compared with a full run), else all of them, whose
+    verdicts are then withheld; `force` compares every group. Only full runs are ranked, and
+    they get a verdict per pair (`comparison["verdicts"]`)."""
     groups = group_records(records)
     labels = group_labels(groups)
     files = [f"{s}.summary.json" for s in group_slugs(groups)]
@@ -129,7 +130,7 @@ def analyse(
     # groups that differ only in the judge: the reference judge's (the rest is in judges.json)
     pool = list(range(len(groups))) if force else reference_groups(groups)
     full = [i for i in pool if rankable(summaries[i])]
-    picked = full or pool
+    picked = pool if force else (full or pool)
     if len(picked) > 1:
         try:
             comparison = compare(
@@ -216,4 +217,6 @@ def build_report(
     if refused:
         print(f"report: {refused}", file=err)
     print(f"wrote {len(written)} files to {out_dir}", file=out)
-    return ReportResult(summaries, labels, written, comparison, refused, table, read.skipped)
+    return ReportResult(
+        summaries, labels, written, comparison, refused, table, read.skipped, analysis.standing
+    )
