@@ -99,8 +99,9 @@ def check_ranking(analysis: Analysis) -> None:
             assert v["verdict_withheld"] and v["excludes_zero"] is None
         else:
             lo, hi = v["ci95"]
-            assert v["verdict"] == ("ahead" if lo > 0 else "behind" if hi < 0 else
-                                    "not distinguishable")
+            assert v["verdict"] == (
+                "ahead" if lo > 0 else "behind" if hi < 0 else "not distinguishable"
+            )
             assert v["n"] >= 10
     if len(ranked) < 2:
         assert verdicts == []

@@ -79,8 +79,10 @@ def expected_pair(
             ]
         )
     difference = float(np.mean([np.mean(s) for s in strata]))
-    return difference, expected_stratified(strata, options.resamples, options.seed), sum(
-        len(s) for s in strata
+    return (
+        difference,
+        expected_stratified(strata, options.resamples, options.seed),
+        sum(len(s) for s in strata),
     )
 
 
@@ -138,8 +140,10 @@ def test_a_smoke_run_beside_two_full_runs_is_listed_unranked() -> None:
     assert table.index(f"  {line}") > table.index(rank_rows[-1])
     smoke_row = next(row for row in table if row.startswith("test/smoke "))
     assert "1.000 [1.000, 1.000]" in smoke_row and "smoke, 10 of an unrecorded number" in smoke_row
-    assert table.index(f"  {line}") < table.index(smoke_row) < table.index(
-        next(row for row in table if row.startswith("benchmark "))
+    assert (
+        table.index(f"  {line}")
+        < table.index(smoke_row)
+        < table.index(next(row for row in table if row.startswith("benchmark ")))
     )
     markdown = to_markdown(report_blocks(context))
     assert markdown.index("| 2 | test/b |") < markdown.index("## Verdict")
@@ -224,7 +228,10 @@ def test_three_models_say_which_are_tied_with_the_leader() -> None:
     records = [r for model, s in scores.items() for r in model_records(model, s)]
     analysis = analyse(records, SMALL)
     order = [analysis.labels[i] for i in analysis.standing.ranked]
-    means = {m: np.mean([np.mean(list(s[b].values())) for b in BENCHMARK_NAMES]) for m, s in scores.items()}
+    means = {
+        m: np.mean([np.mean(list(s[b].values())) for b in BENCHMARK_NAMES])
+        for m, s in scores.items()
+    }
     assert order == sorted(scores, key=lambda m: -means[m])
     assert analysis.comparison is not None
     verdicts = analysis.comparison["verdicts"]
@@ -244,7 +251,7 @@ def test_three_models_say_which_are_tied_with_the_leader() -> None:
     lines = verdict_lines(context_of(analysis))
     assert len(lines) == 4
     assert lines[-1] == f"statistically tied with the leader {leader}: {order[1]}"
-    assert lines[0].endswith(f"not distinguishable on these 120 cases")
+    assert lines[0].endswith("not distinguishable on these 120 cases")
 
 
 def test_the_higher_ranked_model_can_be_behind_on_the_cases_both_completed() -> None:
@@ -318,8 +325,9 @@ def test_a_case_answered_in_two_runs_counts_once_and_the_notes_say_which() -> No
     (group,) = group_records([sweep, retry])
     assert answered_again(group) == []
     analysis = analyse([sweep, retry, separate], SMALL)
-    assert answered_again(group_records([sweep, retry, separate])[0])[0] in (
-        analysis.summaries[0]["notes"]
+    assert (
+        answered_again(group_records([sweep, retry, separate])[0])[0]
+        in (analysis.summaries[0]["notes"])
     )
 
 

@@ -100,8 +100,7 @@ def expected_verdict(release: Path, models: Sequence[str], resamples: int = 10_0
     means = {m: float(np.mean([np.mean(per[m][b]) for b in BENCHMARK_NAMES])) for m in models}
     higher, lower = sorted(models, key=lambda m: (-means[m], m))
     strata = [
-        [x - y for x, y in zip(per[higher][b], per[lower][b], strict=True)]
-        for b in BENCHMARK_NAMES
+        [x - y for x, y in zip(per[higher][b], per[lower][b], strict=True)] for b in BENCHMARK_NAMES
     ]
     difference = float(np.mean([np.mean(s) for s in strata]))
     lo, hi = expected_stratified(strata, resamples, 42)
@@ -112,7 +111,8 @@ def expected_verdict(release: Path, models: Sequence[str], resamples: int = 10_0
         verdict = f"{higher} is behind on the cases both completed"
     else:
         verdict = f"not distinguishable on these {n} cases"
-    return f"{higher} minus {lower}: {difference:+.3f} [{lo:+.3f}, {hi:+.3f}] on {n} paired cases: {verdict}"
+    numbers = f"{difference:+.3f} [{lo:+.3f}, {hi:+.3f}] on {n} paired cases"
+    return f"{higher} minus {lower}: {numbers}: {verdict}"
 
 
 def test_a_two_model_sweep_prints_the_difference_its_interval_and_verdict(runs: Runs) -> None:

@@ -441,9 +441,8 @@ def unranked_section(context: ReportContext) -> list[Block]:
 def verdict_line(entry: Mapping[str, Any]) -> str:
     """One pair, higher-ranked minus lower-ranked: difference, paired interval, verdict."""
     higher, lower, n = entry["higher"], entry["lower"], entry["n"]
-    numbers = (
-        f"{num(entry['difference'], signed=True)} "
-        f"{signed_interval(entry['ci95'])}" + (f" on {n} paired cases" if n else "")
+    numbers = f"{num(entry['difference'], signed=True)} {signed_interval(entry['ci95'])}" + (
+        f" on {n} paired cases" if n else ""
     )
     head = f"{higher} minus {lower}: {numbers}"
     word = entry["verdict"]

@@ -29,9 +29,7 @@ def drawable(summary: Mapping[str, Any], name: str) -> tuple[float, float, float
     if not entry or entry.get("mean") is None or not entry.get("ci95"):
         return None
     values = (entry["mean"], *entry["ci95"][:2])
-    if len(values) != 3 or not all(
-        isinstance(v, int | float) and math.isfinite(v) for v in values
-    ):
+    if len(values) != 3 or not all(isinstance(v, int | float) and math.isfinite(v) for v in values):
         return None
     mean, lo, hi = (float(v) for v in values)
     return mean, min(lo, hi), max(lo, hi)

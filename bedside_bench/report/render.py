@@ -12,14 +12,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bedside_bench.report.document import (
+    HEADLINE_HEADER,
+    NO_FULL_RUN,
+    UNRANKED_HEADER,
     Block,
     Bullets,
     Figure,
     Heading,
     Paragraph,
-    HEADLINE_HEADER,
-    NO_FULL_RUN,
-    UNRANKED_HEADER,
     ReportContext,
     Table,
     benchmark_names,

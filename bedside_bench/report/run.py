@@ -24,8 +24,8 @@ from bedside_bench.report.groups import RunGroup, group_labels, group_records, g
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
 from bedside_bench.report.judges_section import judges_section
 from bedside_bench.report.logs import read_records
-from bedside_bench.report.records import LogRecord
 from bedside_bench.report.plot import forest_png
+from bedside_bench.report.records import LogRecord
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
 from bedside_bench.report.standing import Standing, rankable, standing
 from bedside_bench.report.summary import BootstrapOptions, summarise
