@@ -251,7 +251,11 @@ def test_three_models_say_which_are_tied_with_the_leader() -> None:
     lines = verdict_lines(context_of(analysis))
     assert len(lines) == 4
     assert lines[-1] == f"statistically tied with the leader {leader}: {order[1]}"
-    assert lines[0].endswith("not distinguishable on these 120 cases")
+    difference, ci, _ = expected_pair(scores[order[0]], scores[order[1]])
+    assert lines[0] == (
+        f"{order[0]} minus {order[1]}: {difference:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}]: "
+        "not distinguishable on these 120 cases"
+    )
 
 
 def test_the_higher_ranked_model_can_be_behind_on_the_cases_both_completed() -> None:

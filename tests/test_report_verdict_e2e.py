@@ -111,7 +111,8 @@ def expected_verdict(release: Path, models: Sequence[str], resamples: int = 10_0
         verdict = f"{higher} is behind on the cases both completed"
     else:
         verdict = f"not distinguishable on these {n} cases"
-    numbers = f"{difference:+.3f} [{lo:+.3f}, {hi:+.3f}] on {n} paired cases"
+    numbers = f"{difference:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+    numbers += "" if verdict.startswith("not distinguishable") else f" on {n} paired cases"
     return f"{higher} minus {lower}: {numbers}: {verdict}"
 
 

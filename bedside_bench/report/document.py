@@ -440,12 +440,11 @@ def unranked_section(context: ReportContext) -> list[Block]:
 
 def verdict_line(entry: Mapping[str, Any]) -> str:
     """One pair, higher-ranked minus lower-ranked: difference, paired interval, verdict."""
-    higher, lower, n = entry["higher"], entry["lower"], entry["n"]
-    numbers = f"{num(entry['difference'], signed=True)} {signed_interval(entry['ci95'])}" + (
-        f" on {n} paired cases" if n else ""
-    )
-    head = f"{higher} minus {lower}: {numbers}"
-    word = entry["verdict"]
+    higher, lower, n, word = entry["higher"], entry["lower"], entry["n"], entry["verdict"]
+    numbers = f"{num(entry['difference'], signed=True)} {signed_interval(entry['ci95'])}"
+    # the number of cases once: in the verdict when it is "not distinguishable on these N"
+    cases = f" on {n} paired cases" if n and word != "not distinguishable" else ""
+    head = f"{higher} minus {lower}: {numbers}{cases}"
     if word is None:
         return f"{head}: no verdict ({entry['verdict_withheld'] or 'no interval'})"
     if word == "ahead":
