@@ -107,7 +107,7 @@ def check_ranking(analysis: Analysis) -> None:
         assert verdicts == []
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(records=runs())
 def test_the_report_of_any_runs_renders_and_ranks_only_full_runs(records: list[LogRecord]) -> None:
     analysis = analyse(records, OPTIONS)
@@ -154,7 +154,7 @@ def degenerate_summaries(draw: st.DrawFn) -> tuple[Analysis, list[dict[str, Any]
     return analysis, changed
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(drawn=degenerate_summaries())
 def test_degenerate_intervals_render(drawn: tuple[Analysis, list[dict[str, Any]]]) -> None:
     analysis, summaries = drawn
