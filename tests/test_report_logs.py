@@ -257,30 +257,63 @@ def test_comparison_equals_recomputation(runs: Runs, both: ReportResult) -> None
     assert comparison["benchmarks"]["drug_safety"]["pairs"][0]["n"] == 2
 
 
+@pytest.fixture(scope="module")
+def unlike(runs: Runs, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A's logs again under another protocol version: a full run not like for like with A's
+    and B's."""
+    target = tmp_path_factory.mktemp("unlike") / "logs"
+    return copy_logs(runs.logs, target, model=A, protocol_version="bedside-bench-grading-v9")
+
+
 @pytest.mark.slow
-def test_refuses_to_compare_across_judges_unless_forced(runs: Runs, tmp_path: Path) -> None:
+def test_refuses_to_compare_unlike_full_runs_unless_forced(
+    runs: Runs, unlike: Path, tmp_path: Path
+) -> None:
     (tmp_path / "comparison.json").write_text("{}")  # a stale one must not survive
-    refused = report([runs.logs, runs.other_judge], tmp_path)
+    refused = report([runs.logs, unlike], tmp_path)
     assert refused.exit_code == 2
-    assert refused.refused is not None and "judge_model differs" in refused.refused
+    assert refused.refused is not None and "protocol_version differs" in refused.refused
     assert not (tmp_path / "comparison.json").exists()
     assert len(list(tmp_path.glob("*.summary.json"))) == 3
-    assert "judge_model differs" in (tmp_path / "report.md").read_text()
+    md = (tmp_path / "report.md").read_text()
+    assert "protocol_version differs" in md and "| rank |" not in md  # none is ranked
+    assert "no verdict: the runs are not like for like" in md
+    forced = report([runs.logs, unlike], tmp_path / "forced", force=True)
+    assert forced.exit_code == 0
+    assert forced.comparison is not None and forced.comparison["like_for_like"] is False
+    assert [m["field"] for m in forced.comparison["mismatches"]] == ["protocol_version"]
+    assert "NOT LIKE FOR LIKE" in (tmp_path / "forced" / "report.md").read_text()
+
+
+@pytest.mark.slow
+def test_a_partial_run_of_another_judge_is_neither_compared_nor_ranked_unless_forced(
+    runs: Runs, tmp_path: Path
+) -> None:
+    result = report([runs.logs, runs.other_judge], tmp_path)
+    assert result.exit_code == 0 and result.refused is None
+    assert result.comparison is not None
+    assert [m["label"] for m in result.comparison["models"]] == [A, B]
+    assert [result.labels[i] for i in sorted(result.standing.ranked)] == [A, B]
+    md = (tmp_path / "report.md").read_text()
+    (row,) = [line for line in md.splitlines() if "never ranked with full runs |" in line]
+    assert row.startswith(f"| {C} |") and "| partial run: not every case ran," in row
+    assert md.index("## Verdict") < md.index(row) < md.index("## Benchmark scores")
     forced = report([runs.logs, runs.other_judge], tmp_path / "forced", force=True)
     assert forced.exit_code == 0
     assert forced.comparison is not None and forced.comparison["like_for_like"] is False
     assert [m["field"] for m in forced.comparison["mismatches"]] == ["judge_model"]
-    assert "NOT LIKE FOR LIKE" in (tmp_path / "forced" / "report.md").read_text()
     c = summary_of(forced, C)
     assert c["overall"] is None and len(c["missing_benchmarks"]) == 8
 
 
 @pytest.mark.slow
-def test_cli_exit_codes(runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_exit_codes(
+    runs: Runs, unlike: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     args = [
         "report",
         str(runs.logs),
-        str(runs.other_judge),
+        str(unlike),
         "-o",
         str(tmp_path),
         "--resamples",
@@ -291,6 +324,7 @@ def test_cli_exit_codes(runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert cli_main([*args, "--force"]) == 0
     out = capsys.readouterr().out
     assert "overall" in out and "(n=30, failed=0)" in out and "INCOMPLETE" in out
+    assert cli_main(["report", str(runs.logs), str(runs.other_judge), "-o", str(tmp_path)]) == 0
     empty = tmp_path / "empty"
     empty.mkdir()
     assert cli_main(["report", str(empty), "-o", str(tmp_path)]) == 1
@@ -568,7 +602,7 @@ def test_skipped_logs_are_listed_in_the_summary_and_the_report(runs: Runs, tmp_p
     assert any("is not a BedsideBench benchmark" in n for n in skipped_notes)
     md = (tmp_path / "out" / "report.md").read_text()
     assert "## Skipped logs" in md and "2 log(s) found were not used" in md
-    assert md.index("2 log(s) found were not used") < md.index("| rank |")
+    assert md.index("2 log(s) found were not used") < md.index("## Verdict")
     # the bullet shows the log's location and reason exactly as the summary's note names them
     (note,) = [n for n in skipped_notes if n.startswith(f"skipped log {broken}: ")]
     shown = html.escape(note.removeprefix("skipped log "), quote=False)

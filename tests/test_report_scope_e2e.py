@@ -168,27 +168,34 @@ def test_a_limited_run_says_how_many_of_how_many_cases_ran(runs: Runs) -> None:
         }
         assert f"scope: {description}; not a full result" in summary["notes"]
 
-    # the terminal: the warning and the headline come before the benchmark table
+    # the terminal: the warning, then no ranking (partial runs are never ranked) and the
+    # runs listed unranked, before the benchmark table
     stdout = run.report.stdout
     warning = f"! every model: NOT A FULL RUN, {description}."
     assert warning in stdout
-    assert stdout.index(warning) < stdout.index("rank") < stdout.index("benchmark  ")
-    headline = [line for line in stdout.splitlines() if line.startswith(("1 ", "2 "))]
-    # the headline's scope cell is short; the sentence is the warning above it
-    assert len(headline) == 2
-    assert all(line.rstrip().endswith("  partial, 10 of 30") for line in headline)
-    assert not any(description in line for line in headline)
+    assert stdout.index(warning) < stdout.index("No full run to rank")
+    assert stdout.index("No full run to rank") < stdout.index("not ranked (")
+    assert stdout.index("not ranked (") < stdout.index("benchmark  ")
+    why = "partial run: not every case ran, never ranked with full runs"
+    listed = [line for line in stdout.splitlines() if line.startswith(LIMITED) and why in line]
+    # the listing's scope cell is short; the sentence is the warning above it
+    assert len(listed) == 2
+    assert all(f"  partial, 10 of 30  {why}" in line for line in listed)
+    assert not any(description in line for line in listed)
+    assert not any(line.startswith(("1 ", "2 ")) for line in stdout.splitlines())
 
     # report.md and report.html: in words, at the top, next to the numbers
     md = run.text("report.md")
     top = md.index(f"every model: NOT A FULL RUN, {description}.")
-    assert top < md.index("| rank |") < md.index("## Benchmark scores") < md.index("## Runs")
-    rank_rows = [line for line in md.splitlines() if line.startswith(("| 1 |", "| 2 |"))]
+    listing = md.index("| why not ranked |")
+    assert top < listing < md.index("## Benchmark scores") < md.index("## Runs")
+    rows = [line for line in md.splitlines() if line.endswith(f"| {why} |")]
     # the same short cell as the terminal's; the sentence is the warning above the table
-    assert len(rank_rows) == 2 and all(row.endswith("| partial, 10 of 30 |") for row in rank_rows)
-    assert not any(description in row for row in rank_rows)
+    assert len(rows) == 2 and all(f"| partial, 10 of 30 | {why} |" in row for row in rows)
+    assert not any(description in row for row in rows)
+    assert "| rank |" not in md
     page = run.text("report.html")
-    assert page.index("NOT A FULL RUN") < page.index("<th>rank</th>")
+    assert page.index("NOT A FULL RUN") < page.index("<th>why not ranked</th>")
 
 
 def test_pairs_from_partial_runs_have_no_verdict(runs: Runs) -> None:
@@ -225,10 +232,14 @@ def test_a_smoke_run_is_never_complete(runs: Runs) -> None:
     assert f"! {SMOKE}: NOT A FULL RUN, {description}." in run.report.stdout
     assert f"{SMOKE}: INCOMPLETE (0 failed, missing: none; {description})" in run.report.stdout
     cell = f"smoke, 10 of {total or 'an unrecorded number'}"
-    headline = [line for line in run.report.stdout.splitlines() if line.startswith("1 ")]
-    assert len(headline) == 1 and headline[0].rstrip().endswith(f"  {cell}")
+    why = "smoke run: a set-up check, never ranked with full runs"
+    stdout = run.report.stdout.splitlines()
+    (listed,) = [line for line in stdout if line.startswith(f"{SMOKE} ") and why in line]
+    assert listed.rstrip().endswith(f"  {cell}  {why}")
+    assert not any(line.startswith("1 ") for line in stdout)
+    assert "  no verdict: no full run (smoke and partial runs carry none)" in stdout
     md = run.text("report.md")
-    assert md.index("NOT A FULL RUN") < md.index("| rank |")
+    assert md.index("NOT A FULL RUN") < md.index("| why not ranked |")
 
 
 # --------------------------------------------------------------------------------------------

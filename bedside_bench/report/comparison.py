@@ -181,3 +181,50 @@ def compare(
             ],
         },
     }
+
+
+# --------------------------------------------------------------------------------------------
+# the verdict: ranked full runs, higher-ranked minus lower-ranked
+
+# up to this many ranked models every pair gets a verdict; beyond it, the leader against each
+# other model and each model against the next
+EVERY_PAIR_UP_TO = 4
+AHEAD, BEHIND, TIED = "ahead", "behind", "not distinguishable"
+
+
+def verdict_positions(k: int) -> list[tuple[int, int]]:
+    """Which pairs of ranking positions (higher, lower) get a verdict line."""
+    if k <= EVERY_PAIR_UP_TO:
+        return list(itertools.combinations(range(k), 2))
+    leader = [(0, j) for j in range(1, k)]
+    return leader + [(j, j + 1) for j in range(1, k - 1)]
+
+
+def verdict_word(pair: Mapping[str, Any]) -> str | None:
+    """ahead (interval above 0), behind (below 0), not distinguishable, or None when the
+    verdict is withheld (fewer than MIN_PAIRED cases, a partial run, nothing paired)."""
+    if pair["verdict_withheld"] or pair["ci95"] is None:
+        return None
+    lo, hi = pair["ci95"]
+    return AHEAD if lo > 0 else BEHIND if hi < 0 else TIED
+
+
+def ranked_verdicts(
+    groups: Sequence[RunGroup], labels: Sequence[str], options: BootstrapOptions
+) -> list[dict[str, Any]]:
+    """The overall paired difference of each verdict pair of `groups` (in ranking order, best
+    first): higher-ranked minus lower-ranked, the protocol's stratified paired bootstrap, and
+    its verdict word."""
+    found = []
+    for i, j in verdict_positions(len(groups)):
+        pair = overall_pair(groups[i], groups[j], (labels[i], labels[j]), options)
+        found.append(
+            {
+                "higher": labels[i],
+                "lower": labels[j],
+                **{k: pair[k] for k in ("n", "difference", "ci95", "excludes_zero")},
+                "verdict": verdict_word(pair),
+                "verdict_withheld": pair["verdict_withheld"],
+            }
+        )
+    return found

@@ -14,6 +14,7 @@ from typing import Any
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.releases import UNRECOGNISED
 from bedside_bench.report.scope import scope_cell
+from bedside_bench.report.standing import Standing, by_score, rankable, standing
 
 PLOT_FILE = "forest.png"
 INSTALL_PLOT = (
@@ -118,6 +119,8 @@ class ReportContext:
     png: bytes | None = None
     skipped: Sequence[tuple[str, str]] = ()
     groups: Sequence[Any] = ()
+    # which groups are ranked (full runs, like for like); None: every full run, unless refused
+    standing: Standing | None = None
 
 
 Section = Callable[[ReportContext], list[Block]]
@@ -358,12 +361,13 @@ def notes_section(context: ReportContext) -> list[Block]:
 
 def ranked(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[int]:
     """Group indices by overall score, best first; groups without one last, by label."""
+    return by_score(summaries, labels, range(len(summaries)))
 
-    def key(i: int) -> tuple[int, float, str]:
-        overall = summaries[i]["overall"]
-        return (0, -overall["mean"], labels[i]) if overall else (1, 0.0, labels[i])
 
-    return sorted(range(len(summaries)), key=key)
+def context_standing(context: ReportContext) -> Standing:
+    if context.standing is not None:
+        return context.standing
+    return standing(context.summaries, context.labels, refused=context.refused is not None)
 
 
 def cases_cell(summary: Mapping[str, Any]) -> str:
@@ -377,10 +381,15 @@ def overall_cell(summary: Mapping[str, Any]) -> str:
     return f"{num(overall['mean'])} {interval(overall['ci95'])}"
 
 
-def headline_section(context: ReportContext) -> list[Block]:
-    """One row per model, best overall first: the answer, with its scope beside it."""
+HEADLINE_HEADER = ("rank", "model", "overall (95% CI)", "completed / failed", "scope")
+UNRANKED_HEADER = ("model", "overall (95% CI)", "completed / failed", "scope", "why not ranked")
+NO_FULL_RUN = "No full run to rank: smoke and partial runs are listed unranked below."
+
+
+def headline_rows(context: ReportContext) -> tuple[tuple[str, ...], ...]:
+    """One row per ranked model (full runs, like for like), best overall first."""
     summaries, labels = context.summaries, context.labels
-    rows = tuple(
+    return tuple(
         (
             str(rank + 1),
             labels[i],
@@ -388,11 +397,122 @@ def headline_section(context: ReportContext) -> list[Block]:
             cases_cell(summaries[i]),
             scope_cell(summaries[i]["scope"]),
         )
-        for rank, i in enumerate(ranked(summaries, labels))
+        for rank, i in enumerate(context_standing(context).ranked)
     )
+
+
+def unranked_rows(context: ReportContext) -> tuple[tuple[str, ...], ...]:
+    """One row per group the headline does not rank (smoke, partial, another judge's, ...)."""
+    summaries, labels = context.summaries, context.labels
+    return tuple(
+        (
+            labels[i],
+            overall_cell(summaries[i]),
+            cases_cell(summaries[i]),
+            scope_cell(summaries[i]["scope"]),
+            why,
+        )
+        for i, why in context_standing(context).unranked
+    )
+
+
+def headline_section(context: ReportContext) -> list[Block]:
+    """One row per ranked model, best overall first: the answer, with its scope beside it."""
+    rows = headline_rows(context)
+    if not rows:
+        return [Paragraph(NO_FULL_RUN)]
+    return [Table(HEADLINE_HEADER, rows)]
+
+
+def unranked_section(context: ReportContext) -> list[Block]:
+    """The groups not ranked, after the ranking and its verdict, each with its scope."""
+    rows = unranked_rows(context)
+    if not rows:
+        return []
     return [
-        Table(("rank", "model", "overall (95% CI)", "completed / failed", "scope"), rows),
+        Paragraph(
+            "Not ranked: smoke and partial runs score other and fewer cases than a full run, "
+            "so they are never ranked with full runs and carry no verdict."
+        ),
+        Table(UNRANKED_HEADER, rows),
     ]
+
+
+def verdict_line(entry: Mapping[str, Any]) -> str:
+    """One pair, higher-ranked minus lower-ranked: difference, paired interval, verdict."""
+    higher, lower, n, word = entry["higher"], entry["lower"], entry["n"], entry["verdict"]
+    numbers = f"{num(entry['difference'], signed=True)} {signed_interval(entry['ci95'])}"
+    # the number of cases once: in the verdict when it is "not distinguishable on these N"
+    cases = f" on {n} paired cases" if n and word != "not distinguishable" else ""
+    head = f"{higher} minus {lower}: {numbers}{cases}"
+    if word is None:
+        return f"{head}: no verdict ({entry['verdict_withheld'] or 'no interval'})"
+    if word == "ahead":
+        return f"{head}: {higher} is ahead"
+    if word == "behind":
+        return f"{head}: {higher} is behind on the cases both completed"
+    return f"{head}: not distinguishable on these {n} cases"
+
+
+def signed_interval(ci: Sequence[float] | None) -> str:
+    return f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "n/a"
+
+
+def tied_line(context: ReportContext) -> str | None:
+    """With more than two ranked models: which are statistically tied with the leader."""
+    ranked_ = context_standing(context).ranked
+    verdicts = (context.comparison or {}).get("verdicts") or []
+    if len(ranked_) < 3 or not verdicts:
+        return None
+    leader = context.labels[ranked_[0]]
+    against = [v for v in verdicts if v["higher"] == leader]
+    tied = [v["lower"] for v in against if v["verdict"] == "not distinguishable"]
+    open_ = [v["lower"] for v in against if v["verdict"] is None]
+    line = (
+        f"statistically tied with the leader {leader}: {', '.join(tied)}"
+        if tied
+        else f"no model is statistically tied with the leader {leader}"
+    )
+    return line + (f" (no verdict for {', '.join(open_)})" if open_ else "")
+
+
+def verdict_lines(context: ReportContext) -> list[str]:
+    """The verdict in lines: one per pair of ranked full runs, then the ties with the leader;
+    or why there is none."""
+    ranked_ = context_standing(context).ranked
+    comparison = context.comparison
+    verdicts = (comparison or {}).get("verdicts") or []
+    if len(ranked_) < 2:
+        if not any(rankable(s) for s in context.summaries):
+            return ["no verdict: no full run (smoke and partial runs carry none)"]
+        if context.refused:
+            return ["no verdict: the runs are not like for like (see Pairwise differences)"]
+        return ["no verdict: one full run, nothing to compare it with"]
+    if not verdicts:
+        return ["no verdict: no comparison was made"]
+    lines = [verdict_line(v) for v in verdicts]
+    if comparison is not None and not comparison["like_for_like"]:
+        lines.insert(0, "NOT LIKE FOR LIKE (--force): these differences mix model and set-up")
+    tied = tied_line(context)
+    return [*lines, *([tied] if tied else [])]
+
+
+VERDICT_INTRO = (
+    "Higher-ranked minus lower-ranked overall score on the cases both completed, with its 95% "
+    "paired bootstrap interval (stratified over the ten benchmarks, docs/statistics.md): "
+    "ahead when the interval lies above 0, behind when below (the cases both completed can "
+    "disagree with the ranking when failed cases differ), else not distinguishable. "
+    "Per-benchmark differences are under Pairwise differences."
+)
+
+
+def verdict_section(context: ReportContext) -> list[Block]:
+    """Which model is better, by how much and how sure: right after the ranking."""
+    lines = verdict_lines(context)
+    blocks: list[Block] = [Heading(2, "Verdict")]
+    if len(context_standing(context).ranked) > 1 and context.comparison is not None:
+        blocks.append(Paragraph(VERDICT_INTRO))
+    return [*blocks, Bullets(tuple(lines))]
 
 
 def group_warnings(summary: Mapping[str, Any]) -> list[str]:
@@ -456,6 +576,8 @@ SECTIONS: tuple[Section, ...] = (
     intro_section,
     warnings_section,
     headline_section,
+    verdict_section,
+    unranked_section,
     scores_section,
     f1_section,
     agreement_section,

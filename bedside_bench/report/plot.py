@@ -7,6 +7,7 @@ to get the plot instead of failing.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,6 +20,19 @@ def matplotlib_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def drawable(summary: Mapping[str, Any], name: str) -> tuple[float, float, float] | None:
+    """(mean, lo, hi) of a benchmark (or "overall") when all three are finite numbers; None
+    for a missing benchmark, a benchmark without a completed case, or a NaN."""
+    entry = summary["overall"] if name == "overall" else summary["benchmarks"].get(name)
+    if not entry or entry.get("mean") is None or not entry.get("ci95"):
+        return None
+    values = (entry["mean"], *entry["ci95"][:2])
+    if len(values) != 3 or not all(isinstance(v, int | float) and math.isfinite(v) for v in values):
+        return None
+    mean, lo, hi = (float(v) for v in values)
+    return mean, min(lo, hi), max(lo, hi)
 
 
 def forest_png(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> bytes | None:
@@ -37,25 +51,20 @@ def forest_png(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) ->
     colours = plt.get_cmap("tab10")
     try:
         for m, (label, summary) in enumerate(zip(labels, summaries, strict=True)):
-            ys, means, lows, highs = [], [], [], []
-            for r, name in enumerate(rows):
-                entry = summary["overall"] if name == "overall" else summary["benchmarks"].get(name)
-                if not entry or entry.get("mean") is None or not entry.get("ci95"):
-                    continue
-                ys.append(r + (m - (k - 1) / 2) * step)
-                means.append(entry["mean"])
-                lows.append(entry["mean"] - entry["ci95"][0])
-                highs.append(entry["ci95"][1] - entry["mean"])
-            ax.errorbar(
-                means,
-                ys,
-                xerr=[lows, highs],
-                fmt="o",
-                capsize=3,
-                markersize=4,
-                color=colours(m % 10),
-                label=label,
-            )
+            colour = colours(m % 10)
+            points = [
+                (r + (m - (k - 1) / 2) * step, *found)
+                for r, name in enumerate(rows)
+                if (found := drawable(summary, name)) is not None
+            ]
+            ys = [p[0] for p in points]
+            # the interval as drawn from its own bounds, never as the mean plus or minus an
+            # error: a bound can differ from the mean in the last bit (one case per
+            # benchmark), and an error bar may not be negative
+            ax.hlines(ys, [p[2] for p in points], [p[3] for p in points], color=colour)
+            ax.plot([p[2] for p in points], ys, "|", color=colour, markersize=6)
+            ax.plot([p[3] for p in points], ys, "|", color=colour, markersize=6)
+            ax.plot([p[1] for p in points], ys, "o", color=colour, markersize=4, label=label)
         ax.set_yticks(range(len(rows)), rows)
         ax.invert_yaxis()
         ax.axhline(len(rows) - 1.5, color="#999", linewidth=0.6)
@@ -65,7 +74,7 @@ def forest_png(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) ->
         ax.legend(
             loc="lower center",
             bbox_to_anchor=(0.5, 1.0),
-            ncol=min(k, 3),
+            ncol=max(1, min(k, 3)),
             frameon=False,
             fontsize="small",
         )

@@ -12,6 +12,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bedside_bench.report.document import (
+    HEADLINE_HEADER,
+    NO_FULL_RUN,
+    UNRANKED_HEADER,
     Block,
     Bullets,
     Figure,
@@ -20,15 +23,15 @@ from bedside_bench.report.document import (
     ReportContext,
     Table,
     benchmark_names,
-    cases_cell,
+    headline_rows,
+    interval,
     num,
-    overall_cell,
-    ranked,
     release_text,
     score_cell,
+    unranked_rows,
+    verdict_lines,
     warnings_section,
 )
-from bedside_bench.report.scope import scope_cell
 
 # long digests, ids and locations wrap inside their cell rather than widen the page; a table
 # with many models scrolls inside its own box, never the page
@@ -188,6 +191,7 @@ def run_lines(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
 
 
 def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
+    """Left-aligned columns, the first row as header with a rule under it."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows
@@ -200,20 +204,30 @@ def terminal_table(
     summaries: Sequence[Mapping[str, Any]],
     labels: Sequence[str],
     skipped: Sequence[tuple[str, str]] = (),
+    context: ReportContext | None = None,
 ) -> str:
     """What the run depends on, the warnings in words, the ranked headline (overall score,
-    cases and scope per model), then benchmark x model: mean [lo, hi] (n, failed).
+    cases and scope per full run), the verdict on each pair of ranked models, the groups not
+    ranked (smoke, partial), then benchmark x model: mean [lo, hi] (n, failed).
 
-    The headline's scope is the short cell; the warnings above it give the whole sentence."""
-    context = ReportContext(summaries=summaries, labels=labels, files=(), skipped=skipped)
+    `context` (the report's, with its comparison and standing) gives the verdict; without it
+    the table is built from the summaries alone. The headline's scope is the short cell; the
+    warnings above it give the whole sentence."""
+    if context is None:
+        context = ReportContext(summaries=summaries, labels=labels, files=(), skipped=skipped)
     blocks = warnings_section(context)
     warnings = [item for b in blocks if isinstance(b, Bullets) for item in b.items]
-    headline = [["rank", "model", "overall (95% CI)", "completed / failed", "scope"]]
-    for rank, i in enumerate(ranked(summaries, labels)):
-        s = summaries[i]
-        headline.append(
-            [str(rank + 1), labels[i], overall_cell(s), cases_cell(s), scope_cell(s["scope"])]
-        )
+    ranked_rows = headline_rows(context)
+    headline = _columns([HEADLINE_HEADER, *ranked_rows]) if ranked_rows else [NO_FULL_RUN]
+    verdict = ["verdict (higher-ranked minus lower-ranked, overall, paired 95% CI):"]
+    verdict += [f"  {line}" for line in verdict_lines(context)]
+    others = unranked_rows(context)
+    unranked = (
+        ["", "not ranked (smoke and partial runs are never ranked with full runs):"]
+        + _columns([UNRANKED_HEADER, *others])
+        if others
+        else []
+    )
     rows: list[list[str]] = [["benchmark", *labels]]
     for name in benchmark_names(summaries):
         rows.append([name, *(score_cell(s["benchmarks"].get(name)) for s in summaries)])
@@ -221,8 +235,7 @@ def terminal_table(
         [
             "overall",
             *(
-                f"{num(s['overall']['mean'])} [{s['overall']['ci95'][0]:.3f}, "
-                f"{s['overall']['ci95'][1]:.3f}] "
+                f"{num(s['overall']['mean'])} {interval(s['overall']['ci95'])} "
                 f"(n={s['overall']['n']}, failed={s['cases_failed']})"
                 if s["overall"]
                 else "n/a (benchmark missing)"
@@ -231,4 +244,4 @@ def terminal_table(
         ]
     )
     top = [*run_lines(summaries, labels), *(f"! {w}" for w in warnings)]
-    return "\n".join([*top, "", *_columns(headline), "", *_columns(rows)])
+    return "\n".join([*top, "", *headline, "", *verdict, *unranked, "", *_columns(rows)])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bedside_bench.report.comparison import ComparisonRefused, compare
+from bedside_bench.report.comparison import ComparisonRefused, compare, ranked_verdicts
 from bedside_bench.report.document import (
     PLOT_FILE,
     SECTIONS,
@@ -20,14 +20,16 @@ from bedside_bench.report.document import (
     differences_section,
     report_blocks,
 )
-from bedside_bench.report.groups import group_labels, group_records, group_slugs
+from bedside_bench.report.groups import RunGroup, group_labels, group_records, group_slugs
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
 from bedside_bench.report.judges_section import judges_section
 from bedside_bench.report.logs import read_records
 from bedside_bench.report.plot import forest_png
+from bedside_bench.report.records import LogRecord
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
+from bedside_bench.report.standing import Standing, rankable, standing
 from bedside_bench.report.summary import BootstrapOptions, summarise
-from bedside_bench.report.usage import check_prices
+from bedside_bench.report.usage import Prices, check_prices
 from bedside_bench.schema_files import validator
 
 SUMMARY_SCHEMA = "summary.schema.json"
@@ -59,6 +61,7 @@ class ReportResult:
     refused: str | None
     table: str
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    standing: Standing | None = None  # which groups the headline ranks
 
     @property
     def exit_code(self) -> int:
@@ -87,6 +90,68 @@ def write_json(path: Path, document: Mapping[str, Any]) -> Path:
     return path
 
 
+@dataclass(frozen=True)
+class Analysis:
+    """Everything the report says, before anything is written: groups and their labels,
+    summary file names and summaries, the comparison (or why it was refused) and the
+    ranking."""
+
+    groups: list[RunGroup]
+    labels: list[str]
+    files: list[str]
+    summaries: list[dict[str, Any]]
+    comparison: dict[str, Any] | None
+    refused: str | None
+    standing: Standing
+
+
+def analyse(
+    records: Sequence[LogRecord],
+    bootstrap: BootstrapOptions,
+    prices: Prices | None = None,
+    skipped: Sequence[tuple[str, str]] = (),
+    force: bool = False,
+) -> Analysis:
+    """Group the records, summarise each group, compare like with like and rank.
+
+    The comparison takes the reference judge's groups; of those, the full runs when there are
+    any (a smoke or partial run is never compared with a full run), else all of them, whose
+    verdicts are then withheld; `force` compares every group. Only full runs are ranked, and
+    they get a verdict per pair (`comparison["verdicts"]`)."""
+    groups = group_records(records)
+    labels = group_labels(groups)
+    files = [f"{s}.summary.json" for s in group_slugs(groups)]
+    summaries = [summarise(g, bootstrap, prices, skipped) for g in groups]
+    for summary in summaries:
+        validate(summary, SUMMARY_SCHEMA)
+
+    comparison: dict[str, Any] | None = None
+    refused: str | None = None
+    # groups that differ only in the judge: the reference judge's (the rest is in judges.json)
+    pool = list(range(len(groups))) if force else reference_groups(groups)
+    full = [i for i in pool if rankable(summaries[i])]
+    picked = pool if force else (full or pool)
+    if len(picked) > 1:
+        try:
+            comparison = compare(
+                [groups[i] for i in picked],
+                [labels[i] for i in picked],
+                [summaries[i] for i in picked],
+                [files[i] for i in picked],
+                bootstrap,
+                force,
+            )
+        except ComparisonRefused as ex:
+            refused = str(ex)
+    ranking = standing(summaries, labels, pool, refused is not None and bool(full))
+    if comparison is not None:
+        comparison["verdicts"] = ranked_verdicts(
+            [groups[i] for i in ranking.ranked], [labels[i] for i in ranking.ranked], bootstrap
+        )
+        validate(comparison, COMPARISON_SCHEMA)
+    return Analysis(groups, labels, files, summaries, comparison, refused, ranking)
+
+
 def build_report(
     options: ReportOptions, out: TextIO | None = None, err: TextIO | None = None
 ) -> ReportResult:
@@ -99,30 +164,9 @@ def build_report(
     if not read.records:
         raise ReportError(f"no BedsideBench logs in {', '.join(options.log_paths)}")
 
-    groups = group_records(read.records)
-    labels = group_labels(groups)
-    files = [f"{s}.summary.json" for s in group_slugs(groups)]
-    summaries = [summarise(g, options.bootstrap, prices, read.skipped) for g in groups]
-    for summary in summaries:
-        validate(summary, SUMMARY_SCHEMA)
-
-    comparison: dict[str, Any] | None = None
-    refused: str | None = None
-    # groups that differ only in the judge: the reference judge's (the rest is in judges.json)
-    picked = list(range(len(groups))) if options.force else reference_groups(groups)
-    if len(picked) > 1:
-        try:
-            comparison = compare(
-                [groups[i] for i in picked],
-                [labels[i] for i in picked],
-                [summaries[i] for i in picked],
-                [files[i] for i in picked],
-                options.bootstrap,
-                options.force,
-            )
-            validate(comparison, COMPARISON_SCHEMA)
-        except ComparisonRefused as ex:
-            refused = str(ex)
+    analysis = analyse(read.records, options.bootstrap, prices, read.skipped, options.force)
+    groups, labels, files = analysis.groups, analysis.labels, analysis.files
+    summaries, comparison, refused = analysis.summaries, analysis.comparison, analysis.refused
     png = forest_png(summaries, labels)
     judges = cross_judge(groups, options.bootstrap)
 
@@ -149,6 +193,7 @@ def build_report(
         png=png,
         skipped=read.skipped,
         groups=groups,
+        standing=analysis.standing,
     )
     judge_blocks = judges_section(judges)
     sections = list(SECTIONS)
@@ -159,7 +204,7 @@ def build_report(
     (out_dir / "report.html").write_text(to_html(blocks), encoding="utf-8")
     written += [out_dir / "report.md", out_dir / "report.html"]
 
-    table = terminal_table(summaries, labels, read.skipped)
+    table = terminal_table(summaries, labels, read.skipped, context)
     print(table, file=out)
     for label, summary in zip(labels, summaries, strict=True):
         if not summary["complete"]:
@@ -172,4 +217,6 @@ def build_report(
     if refused:
         print(f"report: {refused}", file=err)
     print(f"wrote {len(written)} files to {out_dir}", file=out)
-    return ReportResult(summaries, labels, written, comparison, refused, table, read.skipped)
+    return ReportResult(
+        summaries, labels, written, comparison, refused, table, read.skipped, analysis.standing
+    )

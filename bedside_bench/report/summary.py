@@ -22,6 +22,7 @@ from bedside_bench.protocol import (
     THREE_LEVEL_PROTOCOL_VERSION,
 )
 from bedside_bench.releases import UNRECOGNISED
+from bedside_bench.report.answers import answered_again
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
@@ -245,6 +246,7 @@ def summarise(
     notes += scope_notes(group, scope)
     notes += comparability_notes(group)
     notes += completeness_notes(group)
+    notes += answered_again(group)
     notes += skipped_notes(skipped)
     answer_temperature = single_value(
         [c.answer_temperature for c in completed], "answer_temperature", notes

@@ -1,0 +1,85 @@
+"""Which run groups the headline ranks, and why the others are not ranked (pure functions).
+
+Only like is ranked with like: full runs (every case of the ten benchmarks ran) that have an
+overall score, among the groups the model comparison takes (the reference judge's when groups
+differ only in the judge), and only when those runs are like for like. A smoke or partial run
+scores other and far fewer cases, so its overall score is listed after the ranking, unranked,
+with its scope; it never stands above a full run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Standing:
+    """`ranked`: group indices, best overall first. `unranked`: (group index, why not ranked),
+    by label."""
+
+    ranked: tuple[int, ...]
+    unranked: tuple[tuple[int, str], ...]
+
+
+def overall_mean(summary: Mapping[str, Any]) -> float | None:
+    """The overall mean when it is a finite number, else None."""
+    overall = summary.get("overall")
+    mean = overall.get("mean") if overall else None
+    if isinstance(mean, int | float) and math.isfinite(mean):
+        return float(mean)
+    return None
+
+
+def rankable(summary: Mapping[str, Any]) -> bool:
+    """A full run with an overall score: the only kind the headline ranks."""
+    return bool(summary["scope"]["full"]) and overall_mean(summary) is not None
+
+
+def by_score(
+    summaries: Sequence[Mapping[str, Any]], labels: Sequence[str], indices: Sequence[int]
+) -> list[int]:
+    """Indices by overall score, best first; ties (and groups without a score) by label."""
+
+    def key(i: int) -> tuple[int, float, str]:
+        mean = overall_mean(summaries[i])
+        return (0, -mean, labels[i]) if mean is not None else (1, 0.0, labels[i])
+
+    return sorted(indices, key=key)
+
+
+def _why(summary: Mapping[str, Any], in_pool: bool, refused: bool) -> str:
+    scope = summary["scope"]
+    if not in_pool:
+        return "another judge's scores (see the judge comparison)"
+    if not scope["full"]:
+        if "smoke" in scope["reasons"]:
+            return "smoke run: a set-up check, never ranked with full runs"
+        return "partial run: not every case ran, never ranked with full runs"
+    if overall_mean(summary) is None:
+        return "no overall score (a benchmark has no completed case)"
+    if refused:
+        return "full runs not like for like (see Pairwise differences)"
+    return "not ranked"
+
+
+def standing(
+    summaries: Sequence[Mapping[str, Any]],
+    labels: Sequence[str],
+    pool: Sequence[int] | None = None,
+    refused: bool = False,
+) -> Standing:
+    """The ranking of the full runs in `pool` (default: every group); `refused` says the full
+    runs were found not like for like, and then none is ranked."""
+    pool_set = set(range(len(summaries)) if pool is None else pool)
+    full = [i for i in sorted(pool_set) if rankable(summaries[i])]
+    ranked = tuple(by_score(summaries, labels, full)) if not (refused and len(full) > 1) else ()
+    rest = sorted((i for i in range(len(summaries)) if i not in ranked), key=lambda i: labels[i])
+    return Standing(
+        ranked=ranked,
+        unranked=tuple(
+            (i, _why(summaries[i], i in pool_set, refused and len(full) > 1)) for i in rest
+        ),
+    )

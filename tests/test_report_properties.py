@@ -1,0 +1,175 @@
+"""Property tests: whatever the records (full, smoke and partial runs; one case or several;
+failed cases; missing benchmarks; constant scores), the report is built through the real
+pipeline (`run.analyse`, the document's sections, Markdown, HTML, the terminal table and the
+forest plot) without an error, ranks only full runs, and gives verdicts only between them; and
+summaries with degenerate intervals (zero width, a bound a bit off its mean, NaN) render too."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.report.document import ReportContext, report_blocks
+from bedside_bench.report.plot import forest_png, matplotlib_available
+from bedside_bench.report.records import LogRecord
+from bedside_bench.report.render import terminal_table, to_html, to_markdown
+from bedside_bench.report.run import Analysis, analyse
+from bedside_bench.report.standing import overall_mean
+from bedside_bench.report.summary import BootstrapOptions
+from tests.report_helpers import log_record
+
+OPTIONS = BootstrapOptions(resamples=30, seed=3)
+MODELS = ("test/a", "test/b", "test/c", "test/d")
+# scores that make degenerate intervals: equal scores, and a mean whose last bit differs from
+# the stratified bound's (one case per benchmark)
+SCORE = st.one_of(
+    st.sampled_from([0.0, 1.0, 0.5, 0.6168650793650793, 1 / 3, 0.1]),
+    st.floats(0.0, 1.0, allow_nan=False),
+)
+CASE_SCORE = st.one_of(SCORE, SCORE, SCORE, st.none())  # None: a failed case
+
+
+@st.composite
+def a_run(draw: st.DrawFn, model: str) -> list[LogRecord]:
+    """One model's logs: a full, smoke or partial (--limit) run, some benchmarks maybe missing."""
+    kind = draw(st.sampled_from(["full", "full", "smoke", "partial"]))
+    everything = draw(st.booleans()) or kind == "smoke"
+    names = (
+        BENCHMARK_NAMES
+        if everything
+        else draw(st.lists(st.sampled_from(BENCHMARK_NAMES), min_size=1, max_size=9, unique=True))
+    )
+    n = 1 if kind == "smoke" else draw(st.integers(1, 3))
+    records = []
+    for name in names:
+        cases = {f"{name}-{i}": draw(CASE_SCORE) for i in range(n)}
+        fields: dict[str, Any] = {"task_id": f"{model}-{name}"}
+        if kind == "smoke":
+            fields.update(smoke=True, dataset_samples=1)
+        elif kind == "partial":
+            fields.update(limit=str(n), dataset_samples=n + 2)
+        records.append(log_record(cases, benchmark=name, answer_model=model, **fields))
+    return records
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> list[LogRecord]:
+    k = draw(st.integers(1, len(MODELS)))
+    return [r for model in MODELS[:k] for r in draw(a_run(model))]
+
+
+def context_of(analysis: Analysis, png: bytes | None = None) -> ReportContext:
+    return ReportContext(
+        summaries=analysis.summaries,
+        labels=analysis.labels,
+        files=analysis.files,
+        comparison=analysis.comparison,
+        refused=analysis.refused,
+        png=png,
+        groups=analysis.groups,
+        standing=analysis.standing,
+    )
+
+
+def render_everything(context: ReportContext) -> tuple[str, str, str]:
+    blocks = report_blocks(context)
+    terminal = terminal_table(context.summaries, context.labels, (), context)
+    return to_markdown(blocks), to_html(blocks), terminal
+
+
+def check_ranking(analysis: Analysis) -> None:
+    summaries, labels, standing = analysis.summaries, analysis.labels, analysis.standing
+    ranked = list(standing.ranked)
+    assert sorted(ranked + [i for i, _ in standing.unranked]) == list(range(len(summaries)))
+    for i in ranked:
+        assert summaries[i]["scope"]["full"] and overall_mean(summaries[i]) is not None
+    means = [overall_mean(summaries[i]) for i in ranked]
+    assert means == sorted(means, reverse=True)  # type: ignore[type-var]
+    verdicts = (analysis.comparison or {}).get("verdicts", [])
+    position = {labels[i]: p for p, i in enumerate(ranked)}
+    for v in verdicts:
+        assert position[v["higher"]] < position[v["lower"]]
+        if v["verdict"] is None:
+            assert v["verdict_withheld"] and v["excludes_zero"] is None
+        else:
+            lo, hi = v["ci95"]
+            assert v["verdict"] == (
+                "ahead" if lo > 0 else "behind" if hi < 0 else "not distinguishable"
+            )
+            assert v["n"] >= 10
+    if len(ranked) < 2:
+        assert verdicts == []
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records=runs())
+def test_the_report_of_any_runs_renders_and_ranks_only_full_runs(records: list[LogRecord]) -> None:
+    analysis = analyse(records, OPTIONS)
+    check_ranking(analysis)
+    markdown, page, terminal = render_everything(context_of(analysis))
+    for label in analysis.labels:
+        assert label in terminal and label in page
+    assert "## Verdict" in markdown and "verdict (higher-ranked" in terminal
+
+
+def degenerate(entry: Mapping[str, Any] | None, how: str) -> dict[str, Any] | None:
+    """The entry with its interval made degenerate in one of several ways."""
+    if entry is None or entry.get("mean") is None:
+        return None if entry is None else dict(entry)
+    mean = entry["mean"]
+    if how == "zero width":
+        return {**entry, "ci95": [mean, mean]}
+    if how == "lo above mean":
+        return {**entry, "ci95": [math.nextafter(mean, 2.0)] * 2}
+    if how == "hi below mean":
+        return {**entry, "ci95": [math.nextafter(mean, -1.0)] * 2}
+    if how == "nan":
+        return {**entry, "mean": math.nan, "ci95": [math.nan, math.nan]}
+    return {**entry, "mean": None, "ci95": None}  # an empty group
+
+
+HOW = st.sampled_from(["zero width", "lo above mean", "hi below mean", "nan", "empty", "keep"])
+
+
+@st.composite
+def degenerate_summaries(draw: st.DrawFn) -> tuple[Analysis, list[dict[str, Any]]]:
+    analysis = analyse(draw(runs()), OPTIONS)
+    changed = []
+    for summary in analysis.summaries:
+        copy = dict(summary)
+        copy["benchmarks"] = {
+            name: (degenerate(e, how) if (how := draw(HOW)) != "keep" else e)
+            for name, e in summary["benchmarks"].items()
+        }
+        how = draw(HOW)
+        if how != "keep":
+            copy["overall"] = degenerate(summary["overall"], how)
+        changed.append(copy)
+    return analysis, changed
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(drawn=degenerate_summaries())
+def test_degenerate_intervals_render(drawn: tuple[Analysis, list[dict[str, Any]]]) -> None:
+    analysis, summaries = drawn
+    context = context_of(analysis)
+    render_everything(
+        ReportContext(**{**context.__dict__, "summaries": summaries, "standing": None})
+    )
+
+
+@pytest.mark.slow  # CPU: a PNG per example
+@pytest.mark.skipif(not matplotlib_available(), reason="matplotlib (the report extra) absent")
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(drawn=degenerate_summaries())
+def test_the_plot_never_crashes(drawn: tuple[Analysis, list[dict[str, Any]]]) -> None:
+    analysis, summaries = drawn
+    for these in (analysis.summaries, summaries):
+        png = forest_png(these, analysis.labels)
+        assert png is not None and png.startswith(b"\x89PNG")
