@@ -146,7 +146,6 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
     judged: tuple[Path, dict[str, str]], browser: Any, tmp_path: Path
 ) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
 
     root, env = judged
     exported = cli(
@@ -296,6 +295,7 @@ def test_labels_for_items_not_in_the_logs_are_refused(
     )
     assert result.returncode == 1
     assert result.stderr.strip() == (
-        f"bedside-bench review: error: reviewer 'r': case no-such-case of {STRONG}, epoch 1: no judged answer in the logs"
+        f"bedside-bench review: error: reviewer 'r': case no-such-case of {STRONG}, epoch 1: "
+        "no judged answer in the logs"
     )
     assert not (tmp_path / "out" / "review.json").exists()
