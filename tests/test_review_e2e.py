@@ -165,7 +165,8 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
     assert "10 items of" in exported.stdout
     page = tmp_path / "review" / "review.html"
     html = page.read_text()
-    assert JUDGE_A not in html and JUDGE_B not in html  # blind: no judge named
+    # blind: no judge named (the answer model's name starts like judge A's)
+    assert f'"{JUDGE_A}"' not in html and JUDGE_B not in html
 
     browser.get(page.as_uri())
     rows = browser.find_elements(By.CSS_SELECTOR, "li.item")
