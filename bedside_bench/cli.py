@@ -14,6 +14,7 @@ from bedside_bench.arguments import Subcommands
 from bedside_bench.data_cli import register as add_data_command
 from bedside_bench.rejudge import register as add_rejudge_command
 from bedside_bench.report_cli import add_report_command
+from bedside_bench.review import register as add_review_command
 
 EXIT_USAGE = 1
 
@@ -59,6 +60,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     add_sweep_command,
     add_data_command,
     add_rejudge_command,
+    add_review_command,
 )
 
 

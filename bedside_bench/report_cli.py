@@ -55,6 +55,13 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
         help='USD per million tokens: {"provider/model": {"input": 0.25, '
         '"output": 2.0, "cached_input": 0.025}}',
     )
+    parser.add_argument(
+        "--labels",
+        nargs="+",
+        metavar="LABELS_JSON",
+        help="reviewers' labels files (bedside-bench review): adds each judge's accuracy "
+        "against physicians (review.json, a 'Judge vs physicians' section)",
+    )
 
 
 def run_report_command(args: argparse.Namespace) -> int:
@@ -66,6 +73,7 @@ def run_report_command(args: argparse.Namespace) -> int:
         bootstrap=BootstrapOptions(resamples=args.resamples, seed=args.seed),
         force=args.force,
         prices_file=args.prices,
+        labels_files=args.labels or (),
     )
     try:
         return build_report(options).exit_code

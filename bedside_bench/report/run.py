@@ -16,6 +16,7 @@ from bedside_bench.report.comparison import ComparisonRefused, compare, ranked_v
 from bedside_bench.report.document import (
     PLOT_FILE,
     SECTIONS,
+    Block,
     ReportContext,
     differences_section,
     report_blocks,
@@ -35,6 +36,7 @@ from bedside_bench.schema_files import validator
 SUMMARY_SCHEMA = "summary.schema.json"
 COMPARISON_SCHEMA = "comparison.schema.json"
 COMPARISON_FILE = "comparison.json"
+REVIEW_FILE = "review.json"
 EXIT_OK = 0
 EXIT_REFUSED = 2
 
@@ -50,6 +52,8 @@ class ReportOptions:
     bootstrap: BootstrapOptions = BootstrapOptions()
     force: bool = False
     prices_file: Path | None = None
+    # reviewers' labels files (`bedside-bench review`): adds "Judge vs physicians"
+    labels_files: Sequence[str] = ()
 
 
 @dataclass
@@ -152,6 +156,31 @@ def analyse(
     return Analysis(groups, labels, files, summaries, comparison, refused, ranking)
 
 
+def review_document(options: ReportOptions) -> dict[str, Any] | None:
+    """With `--labels`: each judge against the reviewers' labels (`bedside-bench review`)."""
+    if not options.labels_files:
+        return None
+    from bedside_bench.review.command import score_inputs
+    from bedside_bench.review.logs import ReviewInputError
+
+    try:
+        return score_inputs(
+            [*options.labels_files, *options.log_paths],
+            options.bootstrap.resamples,
+            options.bootstrap.seed,
+        )
+    except ReviewInputError as ex:
+        raise ReportError(f"--labels: {ex}") from ex
+
+
+def review_section(review: Mapping[str, Any] | None) -> list[Block]:
+    if review is None:
+        return []
+    from bedside_bench.review.section import review_blocks
+
+    return review_blocks(review)
+
+
 def build_report(
     options: ReportOptions, out: TextIO | None = None, err: TextIO | None = None
 ) -> ReportResult:
@@ -167,6 +196,13 @@ def build_report(
     analysis = analyse(read.records, options.bootstrap, prices, read.skipped, options.force)
     groups, labels, files = analysis.groups, analysis.labels, analysis.files
     summaries, comparison, refused = analysis.summaries, analysis.comparison, analysis.refused
+    review = review_document(options)
+    if review is not None:
+        from bedside_bench.review.section import coverage_sentence
+
+        for summary in summaries:
+            summary["notes"].append(f"physician review: {coverage_sentence(review)}")
+            validate(summary, SUMMARY_SCHEMA)
     png = forest_png(summaries, labels)
     judges = cross_judge(groups, options.bootstrap)
 
@@ -174,9 +210,16 @@ def build_report(
     out_dir.mkdir(parents=True, exist_ok=True)
     written = [write_json(out_dir / name, s) for name, s in zip(files, summaries, strict=True)]
     # never leave a previous run's comparison or plot beside this run's report
-    for stale, produced in ((COMPARISON_FILE, comparison), (PLOT_FILE, png), (JUDGES_FILE, judges)):
+    for stale, produced in (
+        (COMPARISON_FILE, comparison),
+        (PLOT_FILE, png),
+        (JUDGES_FILE, judges),
+        (REVIEW_FILE, review),
+    ):
         if produced is None:
             (out_dir / stale).unlink(missing_ok=True)
+    if review is not None:
+        written.append(write_json(out_dir / REVIEW_FILE, review))
     if comparison is not None:
         written.append(write_json(out_dir / COMPARISON_FILE, comparison))
     if judges is not None:
@@ -195,7 +238,7 @@ def build_report(
         groups=groups,
         standing=analysis.standing,
     )
-    judge_blocks = judges_section(judges)
+    judge_blocks = judges_section(judges) + review_section(review)
     sections = list(SECTIONS)
     # how much the scores depend on the judge, right after the differences between models
     sections.insert(sections.index(differences_section) + 1, lambda _: judge_blocks)

@@ -1,0 +1,139 @@
+"""Review's door to Inspect logs: answered cases and every judge's item decisions.
+
+Samples are read whole (the prompt, the answer and the rubric are not in a summary, and the
+decisions of a large rubric are thinned out of it). Every rubric-judge score of a sample counts:
+the run's own judge (`rubric_judge`), judges appended by `inspect score` (`rubric_judge1`, ...)
+and the judges of logs written by `bedside-bench rejudge`, which hold the same answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bedside_bench.contracts import RUBRIC_ITEMS_KEY, SCORE_KEY
+from bedside_bench.review.records import (
+    AnsweredCase,
+    ItemKey,
+    ReviewItem,
+    ReviewSource,
+)
+
+HEAVY_FIELDS = {"events", "attachments", "store"}
+
+
+def _decision(value: Any) -> bool | None:
+    """A judge's decision as matched / not matched; a three-level PARTIALLY_MET is neither."""
+    if isinstance(value, bool):
+        return value
+    if value == "MET":
+        return True
+    if value == "NOT_MET":
+        return False
+    return None
+
+
+def judge_label(metadata: Mapping[str, Any], fallback: str) -> str:
+    judge = metadata.get("judge_model")
+    label = judge if isinstance(judge, str) and judge else fallback
+    passes = metadata.get("judge_passes")
+    return f"{label} x{passes}" if isinstance(passes, int) and passes > 1 else label
+
+
+def _prompt(sample: Any) -> str:
+    if isinstance(sample.input, str):
+        return str(sample.input)
+    return "\n\n".join(str(m.text) for m in sample.input if getattr(m, "role", "") == "user")
+
+
+def _items(metadata: Mapping[str, Any]) -> tuple[ReviewItem, ...]:
+    items = []
+    for item in metadata.get(RUBRIC_ITEMS_KEY) or []:
+        if (
+            isinstance(item, dict)
+            and isinstance(item.get("item_id"), str)
+            and isinstance(item.get("points"), int)
+        ):
+            items.append(ReviewItem(item["item_id"], str(item.get("text", "")), item["points"]))
+    return tuple(items)
+
+
+def add_log(source: ReviewSource, location: str) -> None:
+    """The answered, judged samples of one log (a log that is not ours is listed as skipped)."""
+    from inspect_ai.log import read_eval_log
+
+    from bedside_bench.report.logs import benchmark_of, display_location, judge_of, skip_reason
+
+    shown = display_location(location)
+    header = read_eval_log(location, header_only=True)
+    reason = skip_reason(header)
+    if reason is not None:
+        source.skipped.append((shown, reason))
+        return
+    benchmark = benchmark_of(header)
+    assert benchmark is not None
+    log = read_eval_log(location, exclude_fields=HEAVY_FIELDS)
+    fallback = judge_of(header)
+    for sample in log.samples or []:
+        scores = {k: v for k, v in (sample.scores or {}).items() if SCORE_KEY.match(k)}
+        answer = next((s.answer for s in scores.values() if isinstance(s.answer, str)), None)
+        if sample.error is not None or not scores or answer is None:
+            continue
+        case = AnsweredCase(
+            answer_model=header.eval.model,
+            benchmark=benchmark,
+            case_id=str(sample.id),
+            epoch=sample.epoch,
+            prompt=_prompt(sample),
+            answer=answer,
+            items=_items(sample.metadata or {}),
+        )
+        known = source.cases.setdefault(case.key, case)
+        if known.answer_sha256 != case.answer_sha256:
+            raise ReviewInputError(
+                f"{shown}: case {case.case_id} epoch {case.epoch} of {case.answer_model} has "
+                "another answer than an earlier log's; review one run's answers at a time"
+            )
+        for score in scores.values():
+            meta = score.metadata or {}
+            decisions = meta.get("decisions")
+            if not isinstance(decisions, dict):
+                continue
+            judge = judge_label(meta, fallback)
+            source.judges.add(judge)
+            passes = meta.get("pass_decisions")
+            for item in case.items:
+                key: ItemKey = (*case.key, item.item_id)
+                if item.item_id in decisions:
+                    source.decisions.setdefault(key, {})[judge] = _decision(decisions[item.item_id])
+                if (
+                    isinstance(passes, list)
+                    and len({repr(p.get(item.item_id)) for p in passes if isinstance(p, dict)}) > 1
+                ):
+                    source.pass_disagreements.add(key)
+
+
+class ReviewInputError(RuntimeError):
+    """A problem with review's inputs (logs, labels), reported as one line."""
+
+
+def read_source(paths: Sequence[str]) -> ReviewSource:
+    """Every answered case and judge decision under `paths` (log files or directories)."""
+    from bedside_bench.report.logs import display_location, resolve_locations
+
+    source = ReviewSource()
+    try:
+        locations = asyncio.run(resolve_locations(paths))
+    except FileNotFoundError as ex:
+        raise ReviewInputError(str(ex)) from ex
+    for location in locations:
+        try:
+            add_log(source, location)
+        except ReviewInputError:
+            raise
+        except Exception as ex:  # one unreadable log must not hide the others
+            source.skipped.append((display_location(location), f"cannot be read ({ex})"))
+    if not source.cases:
+        raise ReviewInputError(f"no judged BedsideBench answers in {', '.join(paths)}")
+    return source

@@ -1,0 +1,79 @@
+"""The review page: one self-contained HTML file (no network, no server) for clinicians.
+
+It shows case by case the prompt, the answer and each selected rubric item with its points,
+never a judge's decision; the reviewer marks each item matched / not matched / unsure (keys
+1, 2, 3; j / k to move), with an optional note. Progress is kept in the browser's localStorage
+under the review's id, so a reload or a closed tab loses nothing; "Download labels" saves
+`labels.json` in the `bedside-bench-labels-v1` format `bedside-bench review score` reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from bedside_bench.review.labels import LABELS_FORMAT
+from bedside_bench.review.records import ItemKey, ReviewSource
+
+PAGE_FORMAT = "bedside-bench-review-v1"
+TEMPLATE_FILE = "review_page.html"
+
+
+def page_data(source: ReviewSource, items: Sequence[ItemKey], title: str) -> dict[str, Any]:
+    """What the page shows, case by case in presentation order (no decision of any judge)."""
+    cases: dict[tuple[str, str, int], dict[str, Any]] = {}
+    for key in items:
+        case = source.cases[key[:3]]
+        entry = cases.setdefault(
+            case.key,
+            {
+                "answer_model": case.answer_model,
+                "benchmark": case.benchmark,
+                "case_id": case.case_id,
+                "epoch": case.epoch,
+                "answer_sha256": case.answer_sha256,
+                "prompt": case.prompt,
+                "answer": case.answer,
+                "items": [],
+            },
+        )
+        item = next(i for i in case.items if i.item_id == key[3])
+        entry["items"].append({"item_id": item.item_id, "text": item.text, "points": item.points})
+    body = json.dumps(list(cases.values()), sort_keys=True, ensure_ascii=True)
+    review_id = hashlib.sha256(body.encode("ascii")).hexdigest()[:16]
+    return {
+        "format": PAGE_FORMAT,
+        "labels_format": LABELS_FORMAT,
+        "review_id": review_id,
+        "title": title,
+        "cases": list(cases.values()),
+    }
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside a <script> element: every '<' escaped, so no text can close it."""
+    return json.dumps(data, ensure_ascii=True).replace("<", "\\u003c")
+
+
+@cache
+def template() -> str:
+    """The page, with `__TITLE__` and `__DATA__` to fill in (shipped as package data)."""
+    return files("bedside_bench.review").joinpath(TEMPLATE_FILE).read_text(encoding="utf-8")
+
+
+def render_page(data: dict[str, Any]) -> str:
+    return (
+        template()
+        .replace("__TITLE__", _html_text(data["title"]))
+        .replace("__DATA__", _script_json(data))
+    )
+
+
+def _html_text(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )

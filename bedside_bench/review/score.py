@@ -1,0 +1,198 @@
+"""Each judge against physicians' labels (pure functions of labels and decisions).
+
+A judge's accuracy is the share of labelled items (matched or not matched; "unsure" is counted
+apart, never as a decision) on which its decision equals the label. With two or more reviewers
+the reference is their majority (a strict majority of their decided labels; a tie has none),
+and their agreement is Cohen's kappa (two) or Fleiss' kappa (three or more). The 95% interval is
+a percentile bootstrap over answered cases (items of one answer are not independent: all of a
+case's items are resampled together), with the protocol's resamples and seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bedside_bench.agreement import cohen_kappa, fleiss_kappa, pass_fail_counts
+from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.review.labels import Label
+from bedside_bench.review.logs import ReviewInputError
+from bedside_bench.review.records import ItemKey, ReviewSource
+
+SCORE_FORMAT = "bedside-bench-review-score-v1"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    key: ItemKey
+    benchmark: str
+    points: int
+    correct: bool
+
+
+def check_labels(source: ReviewSource, labels: Mapping[str, Mapping[ItemKey, Label]]) -> None:
+    """Every label names an answer and an item the logs hold, on the same answer."""
+    for reviewer, mine in labels.items():
+        for label in mine.values():
+            case = source.cases.get(label.key[:3])
+            where = (
+                f"reviewer {reviewer!r}: case {label.case_id} of {label.answer_model}, "
+                f"epoch {label.epoch}"
+            )
+            if case is None:
+                raise ReviewInputError(f"{where}: no judged answer in the logs")
+            if label.answer_sha256 is not None and label.answer_sha256 != case.answer_sha256:
+                raise ReviewInputError(f"{where}: the logs hold another answer to this case")
+            if all(i.item_id != label.item_id for i in case.items):
+                raise ReviewInputError(f"{where}: item {label.item_id} is not in its rubric")
+
+
+def majority(labels: Mapping[str, Mapping[ItemKey, Label]]) -> dict[ItemKey, bool | None]:
+    """Per item, the strict majority of the reviewers' decided labels (None: unsure or tie)."""
+    keys = {k for mine in labels.values() for k in mine}
+    out: dict[ItemKey, bool | None] = {}
+    for key in keys:
+        votes = [m[key].matched for m in labels.values() if key in m]
+        decided = [v for v in votes if v is not None]
+        yes = sum(decided)
+        no = len(decided) - yes
+        out[key] = True if yes > no else False if no > yes else None
+    return out
+
+
+def outcomes(
+    source: ReviewSource, judge: str, reference: Mapping[ItemKey, bool | None]
+) -> tuple[list[Outcome], int]:
+    """The judge's decided items against the decided reference labels, and how many items it
+    decided that the reference left unsure (or tied)."""
+    out: list[Outcome] = []
+    unsure = 0
+    for key, label in sorted(reference.items()):
+        decision = source.decisions.get(key, {}).get(judge)
+        if decision is None:
+            continue
+        if label is None:
+            unsure += 1
+            continue
+        case = source.cases[key[:3]]
+        points = next(i.points for i in case.items if i.item_id == key[3])
+        out.append(Outcome(key, case.benchmark, points, decision == label))
+    return out, unsure
+
+
+def case_bootstrap(
+    rows: Sequence[Outcome], resamples: int, seed: int
+) -> tuple[float, float] | None:
+    """Percentile 95% interval of the accuracy, resampling answered cases with replacement."""
+    if not rows:
+        return None
+    cases: dict[tuple[str, str, int], list[bool]] = {}
+    for r in rows:
+        cases.setdefault(r.key[:3], []).append(r.correct)
+    correct = np.array([sum(v) for v in cases.values()], dtype=np.float64)
+    counts = np.array([len(v) for v in cases.values()], dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(cases), size=(resamples, len(cases)))
+    accuracy = correct[picks].sum(axis=1) / counts[picks].sum(axis=1)
+    low, high = np.percentile(accuracy, [2.5, 97.5])
+    return (float(low), float(high))
+
+
+def _share(rows: Sequence[Outcome]) -> dict[str, Any]:
+    return {
+        "accuracy": sum(r.correct for r in rows) / len(rows) if rows else None,
+        "n": len(rows),
+    }
+
+
+def judge_entry(
+    source: ReviewSource,
+    judge: str,
+    reference: Mapping[ItemKey, bool | None],
+    resamples: int,
+    seed: int,
+) -> dict[str, Any]:
+    rows, unsure = outcomes(source, judge, reference)
+    ci = case_bootstrap(rows, resamples, seed)
+    points = sorted({r.points for r in rows}, reverse=True)
+    benchmarks = sorted({r.benchmark for r in rows})
+    return {
+        **_share(rows),
+        "correct": sum(r.correct for r in rows),
+        "ci95": list(ci) if ci is not None else None,
+        "cases": len({r.key[:3] for r in rows}),
+        "unsure": unsure,
+        "by_points": {f"{p:+d}": _share([r for r in rows if r.points == p]) for p in points},
+        "by_benchmark": {b: _share([r for r in rows if r.benchmark == b]) for b in benchmarks},
+    }
+
+
+def reviewer_agreement(labels: Mapping[str, Mapping[ItemKey, Label]]) -> dict[str, Any] | None:
+    """Agreement of two or more reviewers on the items every one of them decided."""
+    reviewers = sorted(labels)
+    if len(reviewers) < 2:
+        return None
+    shared = sorted(
+        k
+        for k in set.intersection(*(set(labels[r]) for r in reviewers))
+        if all(labels[r][k].matched is not None for r in reviewers)
+    )
+    votes = [[bool(labels[r][k].matched) for r in reviewers] for k in shared]
+    entry: dict[str, Any] = {
+        "reviewers": reviewers,
+        "n_items": len(shared),
+        "unanimous": sum(len(set(v)) == 1 for v in votes) / len(votes) if votes else None,
+    }
+    if len(reviewers) == 2:
+        a = [v[0] for v in votes]
+        b = [v[1] for v in votes]
+        entry["statistic"] = "cohen_kappa"
+        entry["kappa"] = cohen_kappa(a, b) if votes else None
+    else:
+        entry["statistic"] = "fleiss_kappa"
+        entry["kappa"] = fleiss_kappa(pass_fail_counts(votes)) if votes else None
+    return entry
+
+
+def review_document(
+    source: ReviewSource,
+    labels: Mapping[str, Mapping[ItemKey, Label]],
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> dict[str, Any]:
+    """`review.json`: every judge in the logs against the labels (or the reviewers' majority)."""
+    check_labels(source, labels)
+    reviewers = sorted(labels)
+    if len(reviewers) == 1:
+        reference = {k: v.matched for k, v in labels[reviewers[0]].items()}
+        against = f"reviewer {reviewers[0]}"
+    else:
+        reference = majority(labels)
+        against = f"majority of {len(reviewers)} reviewers"
+    judges: dict[str, Any] = {}
+    for judge in sorted(source.judges):
+        entry = judge_entry(source, judge, reference, resamples, seed)
+        if len(reviewers) > 1:
+            entry["by_reviewer"] = {
+                r: _share(outcomes(source, judge, {k: v.matched for k, v in labels[r].items()})[0])
+                for r in reviewers
+            }
+        judges[judge] = entry
+    labelled = {k for mine in labels.values() for k in mine}
+    return {
+        "format": SCORE_FORMAT,
+        "against": against,
+        "reviewers": reviewers,
+        "labels": {
+            "items": len(labelled),
+            "decided": sum(1 for v in reference.values() if v is not None),
+            "unsure_or_tied": sum(1 for v in reference.values() if v is None),
+            "cases": len({k[:3] for k in labelled}),
+        },
+        "judges": judges,
+        "reviewer_agreement": reviewer_agreement(labels),
+        "bootstrap": {"resamples": resamples, "seed": seed, "unit": "answered case"},
+    }
