@@ -165,7 +165,9 @@ def test_a_batch_sweep_scores_as_a_direct_one_with_every_call_in_batches(
     assert paths[("anthropic", "POST", "/v1/messages/batches")] >= 1
     # the direct sweep made no batch call at all
     assert direct.double.batch_calls == [] and direct.double.count(batched=True) == 0
-    assert direct.double.count(kind="answer") == CASES and direct.double.count(kind="judge") == CASES
+    assert (
+        direct.double.count(kind="answer") == CASES and direct.double.count(kind="judge") == CASES
+    )
 
 
 def test_the_logs_record_the_batch_setting_of_answers_and_judge(

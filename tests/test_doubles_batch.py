@@ -76,7 +76,9 @@ def test_openai_batch_lines_parse_as_the_sdk_types_and_fail_as_documented(
     upload = client.files.create(file=("batch.jsonl", jsonl(lines)), purpose="batch")
     assert isinstance(upload, FileObject) and upload.purpose == "batch"
     created = client.batches.create(
-        input_file_id=upload.id, endpoint=endpoint, completion_window="24h"  # type: ignore[arg-type]
+        input_file_id=upload.id,
+        endpoint=endpoint,
+        completion_window="24h",  # type: ignore[arg-type]
     )
     assert created.status == "in_progress" and created.output_file_id is None
     done = wait_openai(client, created.id)
@@ -90,7 +92,9 @@ def test_openai_batch_lines_parse_as_the_sdk_types_and_fail_as_documented(
     [good] = output
     assert good["custom_id"] == "c2" and good["error"] is None
     reply = parse(good["response"]["body"])
-    text = reply.choices[0].message.content if endpoint.endswith("completions") else reply.output_text
+    text = (
+        reply.choices[0].message.content if endpoint.endswith("completions") else reply.output_text
+    )
     assert text == scripted_answer(body["model"], "Q")
     by_id = {e["custom_id"]: e for e in errors}
     assert by_id["c0"]["response"]["status_code"] == 500 and by_id["c0"]["error"] is None
@@ -136,10 +140,10 @@ def test_anthropic_message_batches_parse_as_the_sdk_types(double: ProviderDouble
     assert good.message.content[0].text == scripted_answer("claude-sonnet-4-6", "Q")  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("model", ["openai/gpt-4.1-mini", "openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"])
-def test_inspect_batched_generate_equals_the_direct_one(
-    double: ProviderDouble, model: str
-) -> None:
+@pytest.mark.parametrize(
+    "model", ["openai/gpt-4.1-mini", "openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"]
+)
+def test_inspect_batched_generate_equals_the_direct_one(double: ProviderDouble, model: str) -> None:
     """Each of Inspect's batchers gets, per request, the output and usage the same direct call
     gets; lines share batches."""
     config = GenerateConfig(batch=BatchConfig(size=3, send_delay=0.2, tick=0.2))

@@ -99,4 +99,6 @@ def test_a_missing_file_or_a_size_below_one_is_refused(
     with pytest.raises(SystemExit):
         parsed(["--batch", str(tmp_path / "nope.yaml")])
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err.endswith(f"argument --batch: batch config file {tmp_path / 'nope.yaml'} does not exist")
+    assert err.endswith(
+        f"argument --batch: batch config file {tmp_path / 'nope.yaml'} does not exist"
+    )

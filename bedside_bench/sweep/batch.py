@@ -78,13 +78,11 @@ def check_value(path: Path, name: str, value: Any) -> None:
         return
     if name in COUNTS and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
         raise BatchOptionError(
-            f"batch config file {path}: {name} must be a whole number of at least 1, "
-            f"not {value!r}"
+            f"batch config file {path}: {name} must be a whole number of at least 1, not {value!r}"
         )
     if name in SECONDS and (
         isinstance(value, bool) or not isinstance(value, int | float) or value <= 0
     ):
         raise BatchOptionError(
-            f"batch config file {path}: {name} must be a number of seconds above 0, "
-            f"not {value!r}"
+            f"batch config file {path}: {name} must be a number of seconds above 0, not {value!r}"
         )

@@ -142,9 +142,7 @@ class BatchApi:
             record.fault = self.server.draw_line_fault(record.kind, record.api)
             job.lines.append(Line(custom_id, record, time.monotonic()))
         self.jobs[job.id] = job
-        asyncio.get_running_loop().call_later(
-            max(0.0, self.server.batch_latency), self._end, job
-        )
+        asyncio.get_running_loop().call_later(max(0.0, self.server.batch_latency), self._end, job)
 
     def _end(self, job: Job) -> None:
         """Answer every line (the provider works through the batch and bills it), then end."""
