@@ -302,11 +302,12 @@ def test_a_sweep_killed_with_batches_in_flight_buys_no_completed_case_again(
     assert not set(rebought) & done  # no completed case bought again
     assert len(set(rebought)) == CASES - len(done)
     assert [r.kind for r in after if r.batch_id is None] == ["probe"]
-    wasted = sum(1 for r in before if case_of(r) not in done)
+    answered = [r for r in before if case_of(r) not in done and r.outcome == "ok"]
     print(
-        f"\nkilled with {len(done)}/{CASES} cases complete and {len(in_flight)} lines in "
-        f"flight; {wasted} lines of the killed run went to cases not complete (paid, then "
-        f"bought again); the resumed run sent {sum(rebought.values())} lines"
+        f"\nkilled with {len(done)}/{CASES} cases complete: {len(answered)} lines answered for "
+        f"cases not complete (paid, results lost) and {len(in_flight)} lines in batches in "
+        f"flight (paid when the provider runs them); the resumed run sent "
+        f"{sum(rebought.values())} lines, none for a completed case"
     )
     final = [log for log in read_logs(logs) if log.status == "success"]
     assert_scored_once(final, expected, CASES)
