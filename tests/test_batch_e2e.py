@@ -161,7 +161,7 @@ def test_a_batch_sweep_scores_as_a_direct_one_with_every_call_in_batches(
         ("openai", "/v1/responses"),
     }
     paths = Counter((c.provider, c.method, c.path.split("/dbl")[0]) for c in double.batch_calls)
-    assert paths[("openai", "POST", "/v1/files")] == 2
+    assert paths[("openai", "POST", "/v1/files")] >= 2  # answers, judging
     assert paths[("anthropic", "POST", "/v1/messages/batches")] >= 1
     # the direct sweep made no batch call at all
     assert direct.double.batch_calls == [] and direct.double.count(batched=True) == 0
@@ -237,7 +237,7 @@ def test_a_failed_or_expired_line_is_retried_or_fails_its_case_never_scored(
     # OpenAI: every case with a line in a batch holding a faulted line ended in an error
     failed_batches = {r.batch_id for r in faulted if r.api != "anthropic"}
     lost = {case_of(r) for r in lines if r.batch_id in failed_batches}
-    assert len(lost) >= CASES // 2 and not retried & lost
+    assert len(lost) >= 2 and not retried & lost
     failed = {case_ids[case] for case in lost}
     assert failed_cases(first.logs) == failed
     for log in first.logs:  # and only those have no score
