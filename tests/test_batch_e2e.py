@@ -35,6 +35,7 @@ from tests.e2e_helpers import (
     scores_by_case,
     start_sweep,
     stop,
+    summaries,
     sweep_args,
     sweep_env,
     wait_for,
@@ -244,6 +245,8 @@ def test_a_failed_or_expired_line_is_retried_or_fails_its_case_never_scored(
         for sample in log.samples or []:
             key = (log.eval.model, str(sample.id))
             assert (key in failed) == (not sample.scores), key
+    for model, summary in summaries(tmp_path / "logs" / "report").items():
+        assert summary["cases_failed"] == sum(1 for m, _ in failed if m == model), model
 
     second = sweep(tmp_path, release, "logs", "--batch", config)
     assert second.code == 0, second.text
