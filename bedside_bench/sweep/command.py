@@ -8,12 +8,13 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from bedside_bench.arguments import Subcommands, add_command, non_negative_int, positive_int
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.sweep.batch import BatchOptionError, parse_batch
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
     DEFAULT_RETRY_ATTEMPTS,
@@ -30,6 +31,9 @@ from bedside_bench.sweep.recovery import complete_runs
 from bedside_bench.sweep.run import EXIT_ERROR, EXIT_INTERRUPTED, run_sweep
 from bedside_bench.sweep.shard import Shard
 
+if TYPE_CHECKING:
+    from inspect_ai.model import BatchConfig
+
 
 def _shard(text: str) -> Shard:
     try:
@@ -38,10 +42,11 @@ def _shard(text: str) -> Shard:
         raise argparse.ArgumentTypeError(str(ex)) from None
 
 
-def _batch(text: str) -> bool | int:
-    if text.lower() in ("true", "yes", "on"):
-        return True
-    return positive_int(text)
+def _batch(text: str) -> bool | int | BatchConfig | None:
+    try:
+        return parse_batch(text)
+    except BatchOptionError as ex:
+        raise argparse.ArgumentTypeError(str(ex)) from None
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -140,9 +145,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         const="true",
         type=_batch,
-        metavar="SIZE",
-        help="use the providers' batch APIs for answers and judge (about half "
-        "the price, results within hours)",
+        metavar="SIZE|CONFIG",
+        help="use the providers' batch APIs for answers and judge (about half the price, "
+        "results within hours): a batch size, or a YAML/JSON file of Inspect's BatchConfig "
+        "(size, send_delay, tick, ...), as Inspect's --batch",
     )
     parser.add_argument(
         "--retry-attempts",

@@ -18,6 +18,7 @@ from bedside_bench.sweep.shard import Shard
 
 if TYPE_CHECKING:
     from inspect_ai import Task
+    from inspect_ai.model import BatchConfig
 
 PROG = "bedside-bench sweep"
 DEFAULT_LOG_DIR = "logs/sweep"
@@ -54,7 +55,7 @@ class SweepOptions:
     max_retries: int | None = None
     timeout: int | None = None
     attempt_timeout: int | None = None
-    batch: bool | int | None = None
+    batch: bool | int | BatchConfig | None = None  # sweep/batch.py reads --batch
     retry_attempts: int = DEFAULT_RETRY_ATTEMPTS
     retry_on_error: int | None = None
     display: str | None = None

@@ -1,4 +1,5 @@
-"""Local HTTP doubles of the OpenAI (Chat Completions, Responses) and Anthropic (Messages) APIs.
+"""Local HTTP doubles of the OpenAI (Chat Completions, Responses) and Anthropic (Messages) APIs,
+and of their batch APIs (OpenAI Files + Batches, Anthropic Message Batches).
 
 Typical use::
 
@@ -13,6 +14,7 @@ Fixtures for a conftest live in `tests.doubles.fixtures`; `python -m tests.doubl
 runs a standalone server.
 """
 
+from .batches import LINE_FAULTS, BatchCall
 from .script import (
     INVALID_JUDGE_REPLY,
     JUDGE_SYSTEM_PREFIX,
@@ -67,12 +69,14 @@ __all__ = [
     "FAULTS",
     "INVALID_JUDGE_REPLY",
     "JUDGE_SYSTEM_PREFIX",
+    "LINE_FAULTS",
     "NEUTRAL_RATIONALE",
     "NON_NEUTRAL_WORDS",
     "PROBE_REPLY",
     "PROBE_TEXT",
     "THREE_LEVELS",
     "THREE_LEVEL_MARKER",
+    "BatchCall",
     "JudgeInput",
     "ParsedRequest",
     "ProviderDouble",

@@ -41,6 +41,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--refuse-temperature-for", type=_csv, default=[], help="comma list of model names"
     )
     parser.add_argument("--stream-chunk-delay", type=float, default=0.0)
+    parser.add_argument(
+        "--batch-latency", type=float, default=0.0, help="seconds a provider batch takes"
+    )
     parser.add_argument("--record", default=None, help="append a JSON line per request here")
     parser.add_argument("--print-env", action="store_true", help="print export lines")
     parser.add_argument("--openai-api-key", default=None)
@@ -62,6 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stall_seconds=args.stall_seconds,
         refuse_temperature_for=set(args.refuse_temperature_for),
         stream_chunk_delay=args.stream_chunk_delay,
+        batch_latency=args.batch_latency,
         record_path=args.record,
     )
     stop = threading.Event()

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from aiohttp import web
 
 from . import wire
+from .batches import LINE_FAULTS, BatchApi, BatchCall
 from .script import (
     Api,
     Kind,
@@ -67,6 +68,7 @@ class RecordedRequest:
     reply: str | None = field(default=None, repr=False)
     usage: Usage | None = None
     duration: float | None = None
+    batch_id: str | None = None  # the provider batch that carried it (None: a direct call)
 
     def summary(self) -> dict[str, Any]:
         """JSON-able summary (no body, no headers)."""
@@ -85,7 +87,18 @@ class RecordedRequest:
             "fault": self.fault,
             "usage": None if self.usage is None else self.usage.__dict__,
             "duration": self.duration,
+            "batch_id": self.batch_id,
         }
+
+
+@dataclass(frozen=True)
+class ErrorReply:
+    """An error the double answers a model request with (HTTP status and provider body)."""
+
+    status: int
+    body: dict[str, Any]
+    outcome: str
+    retry_after: float | None = None
 
 
 class ProviderDouble:
@@ -109,6 +122,12 @@ class ProviderDouble:
     - `hold_until_in_flight`: hold every request until this many are in flight at once, then
       let them all go (and every later one, until `reset()`); 0, the default, holds nothing.
       A test of concurrency can then wait for an event instead of timing a run.
+    - `batch_latency`: seconds a provider batch (OpenAI Batches, Anthropic Message Batches)
+      stays in progress before its lines are answered; `inject_batch` makes lines fail.
+
+    Batched lines are recorded like direct calls (one `RecordedRequest` each, with its
+    `batch_id`) when their batch is created, and answered by the same script when it ends,
+    whether or not anyone fetches the results (a provider bills them either way).
     """
 
     def __init__(
@@ -127,6 +146,7 @@ class ProviderDouble:
         stream_chunk_delay: float = 0.0,
         record_path: str | os.PathLike[str] | None = None,
         hold_until_in_flight: int = 0,
+        batch_latency: float = 0.0,
         host: str = "127.0.0.1",
     ) -> None:
         if host not in ("127.0.0.1", "localhost"):
@@ -143,6 +163,9 @@ class ProviderDouble:
         self.stream_chunk_delay = stream_chunk_delay
         self.record_path = record_path
         self.hold_until_in_flight = hold_until_in_flight
+        self.batch_latency = batch_latency
+        self._batch_injected: list[tuple[str, str | None, str | None]] = []
+        self.batches = BatchApi(self)
         self._released: asyncio.Event | None = None
         self._lock = threading.Lock()
         self._records: list[RecordedRequest] = []
@@ -209,6 +232,7 @@ class ProviderDouble:
             "stream_chunk_delay",
             "record_path",
             "hold_until_in_flight",
+            "batch_latency",
         }
         unknown = set(options) - allowed
         if unknown:
@@ -226,6 +250,33 @@ class ProviderDouble:
         with self._lock:
             self._injected.extend((fault, kind) for fault in faults)
         return self
+
+    def inject_batch(
+        self, *outcomes: str, kind: str | None = None, api: str | None = None
+    ) -> ProviderDouble:
+        """Queue outcomes for the next batched lines (of `kind` and `api`, if given), one per
+        line, in order: "error" (the line fails with a server error) or "expired" (the batch
+        ends before the line is answered). Lines without one are answered by the script."""
+        for outcome in outcomes:
+            if outcome not in LINE_FAULTS:
+                raise ValueError(f"unknown line fault {outcome!r}; choose from {list(LINE_FAULTS)}")
+        with self._lock:
+            self._batch_injected.extend((outcome, kind, api) for outcome in outcomes)
+        return self
+
+    def draw_line_fault(self, kind: str, api: str) -> str | None:
+        """The next queued line fault for a batched line of `kind` in `api`, if any."""
+        with self._lock:
+            for index, (fault, only, only_api) in enumerate(self._batch_injected):
+                if (only is None or only == kind) and (only_api is None or only_api == api):
+                    del self._batch_injected[index]
+                    return fault
+        return None
+
+    @property
+    def batch_calls(self) -> list[BatchCall]:
+        """Every call to the Files and Batches endpoints (uploads, creations, polls, results)."""
+        return self.batches.calls
 
     # ---------------------------------------------------------------------------------------
     # lifecycle
@@ -307,6 +358,7 @@ class ProviderDouble:
         app.router.add_post("/v1/responses/input_tokens", self._route("responses"))
         app.router.add_post("/v1/messages", self._route("anthropic"))
         app.router.add_post("/v1/messages/count_tokens", self._route("anthropic"))
+        self.batches.add_routes(app.router)
         app.router.add_route("*", "/{tail:.*}", self._not_found)
         self._runner = web.AppRunner(
             app,
@@ -364,7 +416,9 @@ class ProviderDouble:
         kind: str | None = None,
         api: str | None = None,
         model: str | None = None,
+        batched: bool | None = None,
     ) -> list[RecordedRequest]:
+        """Recorded model requests; `batched=True` only lines of batches, False only direct."""
         with self._lock:
             records = list(self._records)
         return [
@@ -373,6 +427,7 @@ class ProviderDouble:
             if (kind is None or r.kind == kind)
             and (api is None or r.api == api)
             and (model is None or r.model == model)
+            and (batched is None or (r.batch_id is not None) == batched)
         ]
 
     def count(
@@ -381,10 +436,11 @@ class ProviderDouble:
         api: str | None = None,
         model: str | None = None,
         status: int | None = None,
+        batched: bool | None = None,
     ) -> int:
         return sum(
             1
-            for r in self.requests(kind=kind, api=api, model=model)
+            for r in self.requests(kind=kind, api=api, model=model, batched=batched)
             if status is None or r.status == status
         )
 
@@ -393,6 +449,7 @@ class ProviderDouble:
         with self._lock:
             self._records.clear()
             self._injected.clear()
+            self._batch_injected.clear()
             self._max_in_flight = self._in_flight
         loop, released = self._loop, self._released
         if loop is not None and released is not None and not loop.is_closed():
@@ -409,7 +466,7 @@ class ProviderDouble:
         """Most requests being handled at once since start (or `reset()`)."""
         return self._max_in_flight
 
-    def _record(self, parsed: ParsedRequest) -> RecordedRequest:
+    def _record(self, parsed: ParsedRequest, batch_id: str | None = None) -> RecordedRequest:
         record = RecordedRequest(
             seq=next(self._seq),
             time=time.time(),
@@ -421,9 +478,13 @@ class ProviderDouble:
             temperature_present=parsed.temperature_present,
             temperature=parsed.temperature,
             request=parsed,
+            batch_id=batch_id,
         )
         with self._lock:
             self._records.append(record)
+            if batch_id is not None:  # queued at the provider, not an open connection
+                record.outcome = "queued"
+                return record
             self._in_flight += 1
             self._max_in_flight = max(self._max_in_flight, self._in_flight)
         return record
@@ -433,7 +494,8 @@ class ProviderDouble:
         if record.outcome == "pending":
             record.outcome = "cancelled"
         with self._lock:
-            self._in_flight -= 1
+            if record.batch_id is None:
+                self._in_flight -= 1
             if self.record_path is not None:
                 with open(self.record_path, "a", encoding="utf-8") as handle:
                     handle.write(json.dumps(record.summary()) + "\n")
@@ -551,6 +613,28 @@ class ProviderDouble:
         record.outcome = outcome
         return web.json_response(body, status=status, headers=headers)
 
+    def _script_reply(self, parsed: ParsedRequest, record: RecordedRequest) -> str | ErrorReply:
+        """What the script says to a model request: its text (the record's reply and usage
+        set), or the error the provider would answer with. Direct and batched calls share it."""
+        api = parsed.api
+        if self._refuses_temperature(parsed):
+            status, body = wire.temperature_refusal(api, parsed.model)
+            return ErrorReply(status, body, "refused")
+        try:
+            text = self.script.reply(parsed)
+        except ScriptedError as ex:
+            body = wire.error_body(api, ex.status, ex.message, ex.error_type, ex.param, ex.code)
+            return ErrorReply(ex.status, body, "scripted_error", ex.retry_after)
+        except Exception as ex:
+            body = wire.error_body(api, 500, f"double script error: {ex!r}")
+            return ErrorReply(500, body, "script_error")
+        if not isinstance(text, str):
+            body = wire.error_body(api, 500, f"double script returned {type(text).__name__}")
+            return ErrorReply(500, body, "script_error")
+        usage = scripted_usage(parsed.system, parsed.input_text, text, self._reasons(parsed))
+        record.reply, record.usage = text, usage
+        return text
+
     @staticmethod
     def _drop(request: web.Request) -> web.StreamResponse:
         """Close the connection without sending anything."""
@@ -592,38 +676,19 @@ class ProviderDouble:
                 count["object"] = "response.input_tokens"
             return web.json_response(count, headers=self._headers(api, record))
 
-        if self._refuses_temperature(parsed):
-            status, body = wire.temperature_refusal(api, parsed.model)
-            return self._error(api, record, status, body, "refused")
-
-        try:
-            text = self.script.reply(parsed)
-        except ScriptedError as ex:
-            body = wire.error_body(api, ex.status, ex.message, ex.error_type, ex.param, ex.code)
-            return self._error(api, record, ex.status, body, "scripted_error", ex.retry_after)
-        except Exception as ex:
-            body = wire.error_body(api, 500, f"double script error: {ex!r}")
-            return self._error(api, record, 500, body, "script_error")
-        if not isinstance(text, str):
-            body = wire.error_body(api, 500, f"double script returned {type(text).__name__}")
-            return self._error(api, record, 500, body, "script_error")
-
-        usage = scripted_usage(parsed.system, parsed.input_text, text, self._reasons(parsed))
-        record.reply, record.usage = text, usage
+        reply = self._script_reply(parsed, record)
+        if isinstance(reply, ErrorReply):
+            return self._error(
+                api, record, reply.status, reply.body, reply.outcome, reply.retry_after
+            )
+        text, usage = reply, record.usage
+        assert usage is not None
         seq = record.seq
         headers = self._headers(api, record)
 
         if not parsed.stream:
-            if api == "chat":
-                payload = wire.chat_completion(f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage)
-            elif api == "responses":
-                payload = wire.response_object(
-                    f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage
-                )
-            else:
-                payload = wire.anthropic_message(f"msg_dbl{seq:08d}", parsed.model, text, usage)
             record.status, record.outcome = 200, "ok"
-            return web.json_response(payload, headers=headers)
+            return web.json_response(wire.reply_body(parsed, seq, text, usage), headers=headers)
 
         if api == "chat":
             stream_options = parsed.body.get("stream_options")

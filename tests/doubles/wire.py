@@ -362,6 +362,19 @@ def anthropic_stream(mid: str, model: str, text: str, usage: Usage) -> Iterator[
 
 
 # --------------------------------------------------------------------------------------------
+# any API
+
+
+def reply_body(parsed: ParsedRequest, seq: int, text: str, usage: Usage) -> dict[str, Any]:
+    """The non-streaming body of a successful reply in the request's API."""
+    if parsed.api == "chat":
+        return chat_completion(f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage)
+    if parsed.api == "responses":
+        return response_object(f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage)
+    return anthropic_message(f"msg_dbl{seq:08d}", parsed.model, text, usage)
+
+
+# --------------------------------------------------------------------------------------------
 # errors
 
 _OPENAI_TYPES = {

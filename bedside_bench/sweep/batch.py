@@ -1,0 +1,88 @@
+"""`--batch`: the value Inspect's own `--batch` takes, checked before any call.
+
+Inspect (0.3.285) reads `--batch` as a bare flag, `true`/`yes`/`1` (its default size, 100),
+`false`/`no`/`0` (off), a size, or the path of a YAML or JSON file holding a `BatchConfig`
+(`size`, `max_size`, `send_delay`, `tick`, `max_batches`, `max_consecutive_check_failures`).
+The sweep reads it the same way and hands the result to every answer model and to the judge
+role (a role model does not inherit `batch` from the eval). Stricter than Inspect where
+Inspect would go on silently: an unknown key in the file, a size below 1, or a `send_delay`
+or `tick` of 0 (Inspect takes 0 as "not given", i.e. 15 s) is refused in one line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from inspect_ai.model import BatchConfig
+
+ON = ("true", "yes", "1")
+OFF = ("false", "no", "0")
+COUNTS = ("size", "max_size", "max_batches", "max_consecutive_check_failures")
+SECONDS = ("send_delay", "tick")
+
+
+class BatchOptionError(ValueError):
+    """A `--batch` value that cannot be used; the message is one line naming the problem."""
+
+
+def parse_batch(text: str | None) -> bool | int | BatchConfig | None:
+    """`--batch` given as `text` (None: the bare flag): True (Inspect's default size), None
+    (off), a size, or the `BatchConfig` read from a file."""
+    if text is None or text.strip().lower() in ON:
+        return True
+    value = text.strip()
+    if value.lower() in OFF:
+        return None
+    try:
+        size = int(value)
+    except ValueError:
+        return read_batch_config(Path(value))
+    if size < 1:
+        raise BatchOptionError(f"batch size {size} is not a positive number")
+    return size
+
+
+def read_batch_config(path: Path) -> BatchConfig:
+    """A `BatchConfig` from a YAML or JSON file (JSON is read as YAML, as Inspect does)."""
+    import yaml
+    from inspect_ai.model import BatchConfig
+    from pydantic import ValidationError
+
+    if not path.is_file():
+        raise BatchOptionError(f"batch config file {path} does not exist")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as ex:
+        reason = " ".join(str(ex).split())
+        raise BatchOptionError(f"batch config file {path} cannot be read: {reason}") from None
+    if not isinstance(data, dict):
+        raise BatchOptionError(f"batch config file {path} does not hold a mapping of options")
+    unknown = sorted(str(k) for k in data if k not in BatchConfig.model_fields)
+    if unknown:
+        known = ", ".join(BatchConfig.model_fields)
+        raise BatchOptionError(
+            f"batch config file {path}: unknown option(s) {', '.join(unknown)} (known: {known})"
+        )
+    for name, value in data.items():
+        check_value(path, str(name), value)
+    try:
+        return BatchConfig.model_validate(data)
+    except ValidationError as ex:  # pragma: no cover - check_value refuses what this would
+        raise BatchOptionError(f"batch config file {path}: {ex.errors()[0]['msg']}") from None
+
+
+def check_value(path: Path, name: str, value: Any) -> None:
+    if value is None:
+        return
+    if name in COUNTS and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise BatchOptionError(
+            f"batch config file {path}: {name} must be a whole number of at least 1, not {value!r}"
+        )
+    if name in SECONDS and (
+        isinstance(value, bool) or not isinstance(value, int | float) or value <= 0
+    ):
+        raise BatchOptionError(
+            f"batch config file {path}: {name} must be a number of seconds above 0, not {value!r}"
+        )
