@@ -15,9 +15,6 @@ from bedside_bench.data_cli import register as add_data_command
 from bedside_bench.rejudge import register as add_rejudge_command
 from bedside_bench.report_cli import add_report_command
 
-EXIT_USAGE = 1
-
-
 # --------------------------------------------------------------------------------------------
 # list
 

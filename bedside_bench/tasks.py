@@ -35,6 +35,7 @@ from bedside_bench.task_options import (  # noqa: F401  (CASE_OPTIONS, TASK_SIGN
     TASK_SIGNATURE,
     TaskOptions,
     takes_task_options,
+    task_options,
 )
 
 
@@ -62,7 +63,7 @@ def bedside_task(benchmark: str, **options: Any) -> Task:
     before any answer is bought.
     """
     get_benchmark(benchmark)
-    opts = TaskOptions(**options)
+    opts = task_options(options)
     scorer = rubric_judge(**{name: getattr(opts, name) for name in SCORER_OPTIONS})
     preflight_judge(opts.judge_model)
     release = load_release_cached(resolve_source(opts.data_dir, opts.revision))

@@ -27,14 +27,15 @@ from bedside_bench.report.logs import read_records
 from bedside_bench.report.plot import forest_png
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
 from bedside_bench.report.summary import BootstrapOptions, summarise
+from bedside_bench import exit_codes
 from bedside_bench.report.usage import check_prices
 from bedside_bench.schema_files import validator
 
 SUMMARY_SCHEMA = "summary.schema.json"
 COMPARISON_SCHEMA = "comparison.schema.json"
 COMPARISON_FILE = "comparison.json"
-EXIT_OK = 0
-EXIT_REFUSED = 2
+EXIT_OK = exit_codes.OK
+EXIT_REFUSED = exit_codes.REFUSED
 
 
 class ReportError(RuntimeError):
