@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bedside_bench.arguments import Subcommands, add_command
 from bedside_bench import exit_codes
-from bedside_bench.arguments import inspect_log_dir
+from bedside_bench.arguments import Subcommands, add_command, inspect_log_dir
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from bedside_bench.releases import KNOWN_RELEASES
 from bedside_bench.sources import DATA_ENV_VAR, DataSource, cached_snapshot

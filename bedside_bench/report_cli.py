@@ -20,7 +20,6 @@ from bedside_bench.arguments import (
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
 
-
 def configure_report_parser(parser: argparse.ArgumentParser) -> None:
     """Summaries, comparison and report (Markdown, HTML, forest plot) from Inspect logs."""
     parser.add_argument(

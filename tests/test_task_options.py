@@ -15,8 +15,8 @@ from inspect_ai.util import registry_info
 
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
-from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
 from bedside_bench.judge_check.task import judge_check
+from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
 from bedside_bench.scorer import TaskOptionError, rubric_judge
 from bedside_bench.task_options import TaskOptions, task_options
 from tests.doubles import ProviderDouble, scripted_answer, scripted_three_level
@@ -86,7 +86,9 @@ def test_what_inspect_passes_itself_is_not_an_option_error() -> None:
 
 
 def test_the_scorer_refuses_an_unknown_s_option() -> None:
-    with pytest.raises(TaskOptionError, match=r"-S judge_model_ is not an option \(did you mean judge_model\?\)"):
+    with pytest.raises(
+        TaskOptionError, match=r"-S judge_model_ is not an option \(did you mean judge_model\?\)"
+    ):
         rubric_judge(judge_model_="openai/x")
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bedside_bench import exit_codes
 from bedside_bench.report.comparison import ComparisonRefused, compare
 from bedside_bench.report.document import (
     PLOT_FILE,
@@ -27,7 +28,6 @@ from bedside_bench.report.logs import read_records
 from bedside_bench.report.plot import forest_png
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
 from bedside_bench.report.summary import BootstrapOptions, summarise
-from bedside_bench import exit_codes
 from bedside_bench.report.usage import check_prices
 from bedside_bench.schema_files import validator
 

@@ -203,8 +203,7 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
     task_args = dict(parse_task_arg(t) for t in args.task_arg)
     return SweepOptions(
         models=[
-            check_model_name(m, "model")
-            for m in split_list(args.model) or inspect_eval_models()
+            check_model_name(m, "model") for m in split_list(args.model) or inspect_eval_models()
         ],
         judge=args.judge,
         benchmarks=split_list(args.benchmarks) or list(BENCHMARK_NAMES),
