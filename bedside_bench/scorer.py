@@ -67,8 +67,10 @@ def preflight_judge(judge_model: str) -> Model | None:
         ) from ex
 
 
-class TaskOptionError(PrerequisiteError, ValueError):
-    """A judge option out of range, refused while the task is built (before any answer)."""
+class TaskOptionError(PrerequisiteError):
+    """A judge option out of range or misspelt, refused while the task is built (before any
+    answer). Not a ValueError: `inspect score` turns a ValueError raised while it builds the
+    scorer into "the scorer couldn't be loaded", hiding the reason."""
 
 
 def _stop_run(error: PrerequisiteError) -> PrerequisiteError:

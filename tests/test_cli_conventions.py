@@ -221,4 +221,23 @@ def test_a_bad_input_exits_1(tmp_path: Path, provider_double: ProviderDouble) ->
     )
     assert mock.returncode == exit_codes.ERROR, output(mock)
     assert "mockllm/model cannot judge: it answers every call with one fixed text" in mock.stderr
+    typo = run_tool(
+        "bedside-bench",
+        "sweep",
+        "--model",
+        ANSWER,
+        "--judge",
+        JUDGE,
+        "-T",
+        "judge_pases=2",
+        "--data-dir",
+        str(REPO_ROOT / "data" / "synthetic"),
+        "--log-dir",
+        str(tmp_path / "logs"),
+        env=provider_double.subprocess_env(),
+        cwd=tmp_path,
+    )
+    assert typo.returncode == exit_codes.ERROR, output(typo)
+    assert "error: -T judge_pases is not an option (did you mean judge_passes?)" in typo.stderr
+    assert "Traceback" not in typo.stderr
     assert provider_double.requests() == []

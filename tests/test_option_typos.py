@@ -87,25 +87,18 @@ def test_a_misspelt_scorer_option_stops_inspect_score_before_any_judge_call(
     assert answered.returncode == 0, answered.stderr[-3000:]
     log = only_log(tmp_path / "logs")
     before = len(provider_double.requests())
-    result = run_cli(
-        [
-            "score",
-            log.location,
-            "--scorer",
-            "bedside_bench/rubric_judge",
-            "-S",
-            "judge_passe=3",
-            "--action",
-            "overwrite",
-            "--overwrite",
-        ],
-        cwd=tmp_path,
-        env=env,
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-3000:]
-    assert (
-        "bedside-bench: -S judge_passe is not an option (did you mean judge_passes?); "
-        "no case was run"
-    ) in output
+    for option, problem in [
+        ("judge_passe=3", "-S judge_passe is not an option (did you mean judge_passes?)"),
+        ("judge_passes=0", "judge_passes must be >= 1, got 0 (-T or -S option)"),
+    ]:
+        result = run_cli(
+            ["score", log.location, "--scorer", "bedside_bench/rubric_judge", "-S", option]
+            + ["--action", "overwrite", "--overwrite"],
+            cwd=tmp_path,
+            env=env,
+        )
+        output = result.stdout + result.stderr
+        assert result.returncode != 0, output[-3000:]
+        assert f"bedside-bench: {problem}; no case was run" in output, output[-3000:]
+        assert "couldn't be loaded" not in output
     assert len(provider_double.requests()) == before  # no judge call

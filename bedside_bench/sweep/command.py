@@ -241,12 +241,16 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     """The handler: one line per outcome, never a traceback for an input problem."""
     from bedside_bench.cases import DatasetError
     from bedside_bench.report import ReportError
+    from bedside_bench.scorer import TaskOptionError
 
     try:
         options = options_from_args(args)
         result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))
+        return EXIT_ERROR
+    except TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
+        _error(str(ex).removeprefix("bedside-bench: "))
         return EXIT_ERROR
     except KeyboardInterrupt:
         _error("interrupted; run the same command again to resume (completed cases are kept)")
