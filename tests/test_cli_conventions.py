@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -201,6 +202,10 @@ def test_a_wrong_command_line_exits_2(tmp_path: Path) -> None:
     )
     assert refused.returncode == exit_codes.USAGE, output(refused)
     assert "--fail-on-error is not a sweep option: a sweep runs every case" in refused.stderr
+    env = {k: v for k, v in os.environ.items() if k != "INSPECT_LOG_DIR"}
+    no_logs = run_tool("bedside-bench", "rejudge", "--judge", JUDGE, env=env, cwd=tmp_path)
+    assert no_logs.returncode == exit_codes.USAGE, output(no_logs)
+    assert "give a LOG_PATH (or set $INSPECT_LOG_DIR)" in no_logs.stderr
 
 
 @pytest.mark.slow
