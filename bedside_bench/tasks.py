@@ -13,6 +13,7 @@ Task parameters (all optional, `-T name=value`):
     severe_gate: zero an F1 case with a missed +3 or a matched -3 (earlier revision).
     judge_passes: independent judge calls per answer; an item needs a strict majority.
     grading: "binary" (the reference protocol) or "three_level" (a non-reference variant).
+Any other name stops the run while the task is built, naming the closest option.
 """
 
 from __future__ import annotations
