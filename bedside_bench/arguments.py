@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -36,3 +37,21 @@ def non_negative_int(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
     return value
+
+
+# --------------------------------------------------------------------------------------------
+# Inspect's environment conventions: a flag wins, then the variable, then our default
+
+LOG_DIR_ENV = "INSPECT_LOG_DIR"
+MODEL_ENV = "INSPECT_EVAL_MODEL"
+
+
+def inspect_log_dir(default: str = "./logs") -> str:
+    """The log directory when no flag names one: `$INSPECT_LOG_DIR`, as `inspect eval` and
+    `inspect view` read it, else `default`."""
+    return os.environ.get(LOG_DIR_ENV) or default
+
+
+def inspect_eval_models() -> list[str]:
+    """The models `$INSPECT_EVAL_MODEL` names (a comma list, as Inspect reads it), or none."""
+    return [m.strip() for m in os.environ.get(MODEL_ENV, "").split(",") if m.strip()]

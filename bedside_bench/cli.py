@@ -16,9 +16,6 @@ from bedside_bench.rejudge import register as add_rejudge_command
 from bedside_bench.report_cli import add_report_command
 from bedside_bench.review import register as add_review_command
 
-EXIT_USAGE = 1
-
-
 # --------------------------------------------------------------------------------------------
 # list
 

@@ -21,14 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bedside_bench.arguments import Subcommands, add_command
+from bedside_bench import exit_codes
+from bedside_bench.arguments import Subcommands, add_command, inspect_log_dir
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from bedside_bench.releases import KNOWN_RELEASES
 from bedside_bench.sources import DATA_ENV_VAR, DataSource, cached_snapshot
 
 PROG = "bedside-bench data"
-EXIT_OK = 0
-EXIT_INVALID = 1
+EXIT_OK = exit_codes.OK
+EXIT_INVALID = exit_codes.ERROR
 
 
 def known_release_description(name: str) -> str | None:
@@ -220,6 +221,7 @@ def run_pull(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from bedside_bench.export import ExportError, collect, write_parquet
 
+    args.log_paths = args.log_paths or [inspect_log_dir()]
     try:
         export = collect(args.log_paths)
     except ExportError as ex:
@@ -293,9 +295,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     export.add_argument(
         "log_paths",
-        nargs="+",
+        nargs="*",
         metavar="LOG_PATH",
-        help="an Inspect log directory or log file (local, s3://, ...)",
+        help="an Inspect log directory or log file (local, s3://, ...); "
+        "default $INSPECT_LOG_DIR, else ./logs",
     )
     export.add_argument("-o", "--out-dir", type=Path, required=True, metavar="DIR")
     export.set_defaults(data_handler=run_export)

@@ -9,19 +9,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from bedside_bench.arguments import Subcommands, add_command, non_negative_int, positive_int
+from bedside_bench import exit_codes
+from bedside_bench.arguments import (
+    Subcommands,
+    add_command,
+    inspect_log_dir,
+    non_negative_int,
+    positive_int,
+)
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
-
-EXIT_USAGE = 1
 
 
 def configure_report_parser(parser: argparse.ArgumentParser) -> None:
     """Summaries, comparison and report (Markdown, HTML, forest plot) from Inspect logs."""
     parser.add_argument(
         "log_paths",
-        nargs="+",
+        nargs="*",
         metavar="LOG_PATH",
-        help="an Inspect log directory or log file (local, s3://, or any location Inspect reads)",
+        help="an Inspect log directory or log file (local, s3://, or any location Inspect "
+        "reads); default $INSPECT_LOG_DIR, else ./logs",
     )
     parser.add_argument(
         "-o",
@@ -68,7 +74,7 @@ def run_report_command(args: argparse.Namespace) -> int:
     from bedside_bench.report import BootstrapOptions, ReportError, ReportOptions, build_report
 
     options = ReportOptions(
-        log_paths=args.log_paths,
+        log_paths=args.log_paths or [inspect_log_dir()],
         out_dir=args.out_dir,
         bootstrap=BootstrapOptions(resamples=args.resamples, seed=args.seed),
         force=args.force,
@@ -79,7 +85,7 @@ def run_report_command(args: argparse.Namespace) -> int:
         return build_report(options).exit_code
     except (ReportError, FileNotFoundError) as ex:
         print(f"bedside-bench report: error: {ex}", file=sys.stderr)
-        return EXIT_USAGE
+        return exit_codes.ERROR
 
 
 def add_report_command(subcommands: Subcommands) -> None:

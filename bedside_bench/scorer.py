@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import difflib
 import functools
+import inspect
 import re
 import sys
 from collections.abc import Sequence
@@ -65,8 +67,10 @@ def preflight_judge(judge_model: str) -> Model | None:
         ) from ex
 
 
-class TaskOptionError(PrerequisiteError, ValueError):
-    """A judge option out of range, refused while the task is built (before any answer)."""
+class TaskOptionError(PrerequisiteError):
+    """A judge option out of range or misspelt, refused while the task is built (before any
+    answer). Not a ValueError: `inspect score` turns a ValueError raised while it builds the
+    scorer into "the scorer couldn't be loaded", hiding the reason."""
 
 
 def _stop_run(error: PrerequisiteError) -> PrerequisiteError:
@@ -175,6 +179,22 @@ def _check_options(
         )
 
 
+def check_option_names(given: Sequence[str], known: Sequence[str], flag: str) -> None:
+    """Stop the run, in one line, on an option name that is not one of `known`, naming the
+    closest known one: Inspect passes every `-T` / `-S` argument to a function that takes
+    `**options`, so a misspelt option is refused here rather than silently left at its default.
+    """
+    unknown = [name for name in given if name not in known]
+    if not unknown:
+        return
+    hints = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]}?" if close else f"the options are {', '.join(known)}"
+        hints.append(f"{flag} {name} is not an option ({hint})")
+    raise _stop_run(TaskOptionError(f"bedside-bench: {'; '.join(hints)}; no case was run"))
+
+
 def _resolve_judge(explicit: str | None, logged: str | None) -> Model:
     """The `grader` role, unless a `judge_model` other than the one the sample was scored with
     is asked for (`inspect score -S judge_model=M` over a log that bound the role)."""
@@ -190,6 +210,7 @@ def rubric_judge(
     severe_gate: bool | None = None,
     judge_passes: int | None = None,
     grading: Grading | None = None,
+    **unknown: Any,
 ) -> Scorer:
     """Judge every rubric item of the case, then score it as protocol section 3 says.
 
@@ -197,8 +218,9 @@ def rubric_judge(
     `judge_passes` > 1 the passes are independent calls and an item's decision is their
     strict majority (a tie is not matched). An option left out takes the value the sample was
     scored with before (so `inspect score --scorer bedside_bench/rubric_judge -S ...` keeps
-    the run's other options), else the protocol default.
+    the run's other options), else the protocol default. Any other `-S` name is refused.
     """
+    check_option_names(list(unknown), SCORER_PARAMETERS, "-S")
     _check_options(judge_passes, judge_retries, grading)
     explicit: dict[str, Any] = {
         "judge_model": judge_model,
@@ -252,11 +274,19 @@ def rubric_judge(
         return Score(
             value=result.score,
             answer=answer,
-            explanation=decisions_table(items, combined),
+            explanation=decisions_table(items, combined, result),
             metadata=dict(metadata),
         )
 
     return score
+
+
+# the scorer's options (its named parameters; `**unknown` only catches misspellings)
+SCORER_PARAMETERS: tuple[str, ...] = tuple(
+    name
+    for name, p in inspect.signature(rubric_judge).parameters.items()
+    if p.kind is not inspect.Parameter.VAR_KEYWORD
+)
 
 
 def _register_logged_name() -> None:

@@ -8,6 +8,7 @@ three-level variant also uses 0.5 for a partially met item.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -125,14 +126,86 @@ def case_score(
 
 
 def _cell(text: str) -> str:
-    return " ".join(text.replace("|", "\\|").split())
+    return " ".join(text.split())
 
 
-def decisions_table(items: Sequence[RubricItem], decisions: Mapping[str, Any]) -> str:
-    """Markdown table so `inspect view` shows at a glance which items matched."""
-    rows = ["| item | points | matched | criterion |", "|---|---|---|---|"]
-    for item in items:
-        value = decisions[item.item_id]
-        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        rows.append(f"| `{item.item_id}` | {item.points:+d} | {shown} | {_cell(item.text)} |")
-    return "\n".join(rows)
+# what a decision reads as: matched or not (reference grading), or a level (three-level)
+_DECISION_LABELS: Mapping[object, str] = {
+    True: "matched",
+    False: "not matched",
+    "MET": "met",
+    "PARTIALLY_MET": "partly met",
+    "NOT_MET": "not met",
+}
+# a canonical item id: md5 of the prompt, then the item's index (`dataset.py`)
+_CANONICAL_ID = re.compile(r"^(?P<case>[0-9a-f]{32})_(?P<index>\d+)$")
+
+
+def decision_label(value: object) -> str:
+    """A decision in words (matched / not matched, met / partly met / not met), else the
+    value as written."""
+    if isinstance(value, bool | str) and value in _DECISION_LABELS:
+        return _DECISION_LABELS[value]
+    return str(value)
+
+
+def _number(value: float) -> str:
+    """A number rounded for reading (the exact value is the score's value)."""
+    return f"{value:.3f}"
+
+
+def score_line(result: CaseScore) -> str:
+    """The case score in words, rounded to three places, with what it is made of."""
+    if isinstance(result, PointsScore):
+        line = (
+            f"**Score {_number(result.score)}**: {result.matched_signed_points:g} of "
+            f"{result.available_positive_points} available points"
+        )
+        if result.raw != result.score:
+            line += f" (raw {_number(result.raw)}, clamped to [0, 1])"
+        return line
+    precision = "none matched" if result.precision is None else _number(result.precision)
+    line = (
+        f"**Score {_number(result.score)}**: weighted F1 {_number(result.f1)}, recall "
+        f"{_number(result.recall)}, precision {precision}, severe miss "
+        f"{'yes' if result.severe_rate else 'no'}"
+    )
+    if result.score != result.f1:
+        line += " (zeroed by the severe gate)"
+    return line
+
+
+def _labels(items: Sequence[RubricItem]) -> tuple[list[str], str]:
+    """Short item labels, and the line that says how a label maps to the item id.
+
+    Canonical ids of one case share their 32-character prefix: an item is labelled by its
+    index and the prefix is written once. Other ids label their items in full."""
+    found = [_CANONICAL_ID.match(item.item_id) for item in items]
+    cases = {m.group("case") for m in found if m is not None}
+    if len(cases) == 1 and all(found):
+        (case,) = cases
+        labels = [f"**{m.group('index')}**" for m in found if m is not None]
+        return labels, f"Item `#` (id `{case}_#`) · points · decision · criterion:"
+    return [f"`{item.item_id}`" for item in items], "Item id · points · decision · criterion:"
+
+
+def decisions_table(
+    items: Sequence[RubricItem],
+    decisions: Mapping[str, Any],
+    result: CaseScore | None = None,
+) -> str:
+    """The explanation `inspect view` shows beside a score (Markdown): the score rounded for
+    reading, then one line per item, its label, points and decision first.
+
+    A list, not a table: the viewer lets a cell break between any two letters, and its table
+    layout squeezes short columns beside a long criterion until "points" and "matched" wrap
+    letter by letter (it escapes the HTML that could hold a column's width). A list line
+    starts at the left edge at full width, whatever the window."""
+    labels, key = _labels(items)
+    lines = [score_line(result), ""] if result is not None else []
+    lines += [key, ""]
+    for label, item in zip(labels, items, strict=True):
+        shown = decision_label(decisions[item.item_id])
+        points = f"{item.points:+d}" if item.points else "0"
+        lines.append(f"- {label} · {points} · {shown} · {_cell(item.text)}")
+    return "\n".join(lines)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from inspect_ai import Task
 
 from bedside_bench.contracts import Grading
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
-from bedside_bench.scorer import rubric_judge
+from bedside_bench.scorer import SCORER_PARAMETERS, check_option_names
 
 F = TypeVar("F", bound=Callable[..., Task])
 
@@ -35,13 +35,38 @@ class TaskOptions:
     grading: Grading = "binary"
 
 
-# what Inspect reads for `-T` names, defaults recorded in the log and `inspect view`
-TASK_SIGNATURE = inspect.signature(TaskOptions).replace(return_annotation=Task)
+OPTION_NAMES: tuple[str, ...] = tuple(inspect.signature(TaskOptions).parameters)
 
+# what Inspect reads for `-T` names, defaults recorded in the log and `inspect view`; the
+# trailing `**options` makes Inspect hand over every `-T` argument, so that a misspelt one is
+# refused by name (`task_options`) instead of only warned about while the run goes on
+TASK_SIGNATURE = inspect.Signature(
+    [
+        *inspect.signature(TaskOptions).parameters.values(),
+        inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD),
+    ],
+    return_annotation=Task,
+)
+
+# arguments Inspect itself may pass to a task that takes **options; never an option of ours
+INSPECT_TASK_ARGS: tuple[str, ...] = ("model",)
 
 # the options that go to the scorer, each under its own name; the others choose the cases
-SCORER_OPTIONS: tuple[str, ...] = tuple(inspect.signature(rubric_judge).parameters)
+SCORER_OPTIONS: tuple[str, ...] = SCORER_PARAMETERS
 CASE_OPTIONS: tuple[str, ...] = ("data_dir", "revision", "smoke")
+
+
+def known_options(given: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+    """`given` without what Inspect passes on its own; stops the run, naming the closest
+    option, if any name left is not in `known` (before any answer is bought)."""
+    ours = {k: v for k, v in given.items() if k not in INSPECT_TASK_ARGS}
+    check_option_names(list(ours), known, "-T")
+    return ours
+
+
+def task_options(given: dict[str, Any]) -> TaskOptions:
+    """The options of one run from the `-T` arguments Inspect handed over."""
+    return TaskOptions(**known_options(given, OPTION_NAMES))
 
 
 def takes_task_options(fn: F) -> F:

@@ -13,6 +13,7 @@ Task parameters (all optional, `-T name=value`):
     severe_gate: zero an F1 case with a missed +3 or a matched -3 (earlier revision).
     judge_passes: independent judge calls per answer; an item needs a strict majority.
     grading: "binary" (the reference protocol) or "three_level" (a non-reference variant).
+Any other name stops the run while the task is built, naming the closest option.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bedside_bench.task_options import (  # noqa: F401  (CASE_OPTIONS, TASK_SIGN
     TASK_SIGNATURE,
     TaskOptions,
     takes_task_options,
+    task_options,
 )
 
 
@@ -62,7 +64,7 @@ def bedside_task(benchmark: str, **options: Any) -> Task:
     before any answer is bought.
     """
     get_benchmark(benchmark)
-    opts = TaskOptions(**options)
+    opts = task_options(options)
     scorer = rubric_judge(**{name: getattr(opts, name) for name in SCORER_OPTIONS})
     preflight_judge(opts.judge_model)
     release = load_release_cached(resolve_source(opts.data_dir, opts.revision))

@@ -59,6 +59,7 @@ def test_options_parse_to_stable_task_arguments(tmp_path: Path, monkeypatch: Any
     parser = argparse.ArgumentParser()
     sweep.configure_parser(parser)
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("INSPECT_LOG_DIR")  # the default log directory, not Inspect's variable
     args = parser.parse_args(
         [
             "--model",

@@ -15,8 +15,10 @@ from inspect_ai.util import registry_info
 
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
+from bedside_bench.judge_check.task import judge_check
 from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
-from bedside_bench.scorer import rubric_judge
+from bedside_bench.scorer import TaskOptionError, rubric_judge
+from bedside_bench.task_options import TaskOptions, task_options
 from tests.doubles import ProviderDouble, scripted_answer, scripted_three_level
 from tests.e2e_helpers import eval_ok
 from tests.independent import f1_parts, points_score, read_cases, three_level_matches
@@ -37,14 +39,16 @@ OPTION_NAMES = [
 @pytest.mark.parametrize("bench_name", BENCHMARK_NAMES)
 def test_every_task_declares_every_option(bench_name: str) -> None:
     fn = getattr(bedside_tasks, bench_name)
-    params = inspect.signature(fn).parameters
+    params = dict(inspect.signature(fn).parameters)
+    # the trailing **options makes Inspect pass every -T argument, a misspelt one included
+    assert params.pop("options").kind is inspect.Parameter.VAR_KEYWORD
     assert list(params) == OPTION_NAMES
     defaults = {f.name: f.default for f in dataclasses.fields(bedside_tasks.TaskOptions)}
     assert {name: p.default for name, p in params.items()} == defaults
     # what Inspect registered: the -T names it accepts, and the attributes `inspect list` shows
     info = registry_info(fn)
     assert info.name.split("/")[-1] == bench_name
-    assert info.metadata["params"] == OPTION_NAMES
+    assert info.metadata["params"] == [*OPTION_NAMES, "options"]
     spec = BENCHMARKS_BY_NAME[bench_name]
     assert info.metadata["attribs"] == {
         "description": spec.scope,
@@ -54,13 +58,44 @@ def test_every_task_declares_every_option(bench_name: str) -> None:
 
 def test_options_split_into_scorer_and_case_options() -> None:
     scorer_params = list(inspect.signature(rubric_judge).parameters)
-    assert list(bedside_tasks.SCORER_OPTIONS) == scorer_params
+    assert scorer_params[-1] == "unknown"  # **unknown: a misspelt -S name, refused
+    assert list(bedside_tasks.SCORER_OPTIONS) == scorer_params[:-1]
     assert sorted(bedside_tasks.SCORER_OPTIONS + bedside_tasks.CASE_OPTIONS) == sorted(OPTION_NAMES)
 
 
 def test_unknown_option_is_refused_by_name(tmp_path: Path) -> None:
-    with pytest.raises(TypeError, match="judge_pases"):
+    with pytest.raises(TaskOptionError) as refused:
         bedside_tasks.bedside_task("drug_safety", judge_pases=3)
+    assert str(refused.value) == (
+        "bedside-bench: -T judge_pases is not an option (did you mean judge_passes?); "
+        "no case was run"
+    )
+
+
+def test_every_unknown_option_is_named_with_its_closest_or_the_list() -> None:
+    with pytest.raises(TaskOptionError) as refused:
+        bedside_tasks.drug_safety(smoek=True, colour="red")
+    assert str(refused.value) == (
+        "bedside-bench: -T smoek is not an option (did you mean smoke?); -T colour is not an "
+        f"option (the options are {', '.join(OPTION_NAMES)}); no case was run"
+    )
+
+
+def test_what_inspect_passes_itself_is_not_an_option_error() -> None:
+    assert task_options({"model": "openai/x", "smoke": True}) == TaskOptions(smoke=True)
+
+
+def test_the_scorer_refuses_an_unknown_s_option() -> None:
+    with pytest.raises(
+        TaskOptionError, match=r"-S judge_model_ is not an option \(did you mean judge_model\?\)"
+    ):
+        rubric_judge(judge_model_="openai/x")
+
+
+def test_the_judge_check_refuses_an_unknown_t_option() -> None:
+    with pytest.raises(TaskOptionError) as refused:
+        judge_check(data_fille="pairs.jsonl")
+    assert "-T data_fille is not an option (did you mean data_file?)" in str(refused.value)
 
 
 def expected_gated_three_level(case: dict[str, Any], answer: str) -> tuple[Fraction, bool]:

@@ -84,7 +84,8 @@ def check_log_against_protocol(
             )
             assert meta["severe_rate"] == severe
         assert len(meta["judge_attempts"]) == 1 and meta["judge_attempts"][0]["error"] is None
-        assert "| item | points | matched | criterion |" in (score.explanation or "")
+        # what `inspect view` shows: the score rounded, then one line per item
+        assert (score.explanation or "").startswith(f"**Score {float(score.value):.3f}**: ")
         scores.append(float(score.value))  # type: ignore[arg-type]
     return scores
 

@@ -15,7 +15,7 @@ from bedside_bench.contracts import GoldPairMetadata
 from bedside_bench.grading import BINARY
 from bedside_bench.judge_check.data import ATTACKS, RULES
 from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT
-from bedside_bench.scoring import case_score, decisions_table
+from bedside_bench.scoring import case_score, decision_label, decisions_table
 
 # sample metadata: what the judge under evaluation decided
 JUDGE_CHECK_KEY = "judge_check"
@@ -136,7 +136,7 @@ def gold_agreement() -> Scorer:
             for i in items
         ]
         wrong = {
-            i.item_id: f"{judged[i.item_id]} (gold {i.gold_matched})"
+            i.item_id: f"{decision_label(judged[i.item_id])}, gold {decision_label(i.gold_matched)}"
             for i in items
             if i.gold_matched != judged[i.item_id]
         }

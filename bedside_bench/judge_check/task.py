@@ -7,6 +7,7 @@ The model under evaluation is the judge (see `scorer.py`); the gold set is in `d
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
@@ -14,6 +15,9 @@ from inspect_ai.dataset import MemoryDataset
 from bedside_bench.judge_check.data import DEFAULT_FILES, default_pairs, load_pairs, pair_to_sample
 from bedside_bench.judge_check.scorer import gold_agreement, judge_the_answer
 from bedside_bench.protocol import PROTOCOL_VERSION
+from bedside_bench.task_options import known_options
+
+OPTIONS = ("data_file", "judge_retries")
 
 
 @task(
@@ -21,12 +25,13 @@ from bedside_bench.protocol import PROTOCOL_VERSION
     description="How well a judge model agrees with gold rubric decisions",
     grading="judge_check",
 )
-def judge_check(data_file: str | None = None, judge_retries: int = 2) -> Task:
+def judge_check(data_file: str | None = None, judge_retries: int = 2, **options: Any) -> Task:
     """Evaluate the model as a BedsideBench judge against gold decisions.
 
     `data_file`: a JSONL gold set in the same format (default: the project's synthetic set and
-    its adversarial part).
+    its adversarial part). Any other `-T` name stops the run, naming the closest option.
     """
+    known_options(options, OPTIONS)
     if data_file:
         source = data_file
         pairs = load_pairs(Path(data_file).read_text(encoding="utf-8"), source)

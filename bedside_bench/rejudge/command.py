@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-from bedside_bench.arguments import Subcommands, add_command, positive_int
+from bedside_bench import exit_codes
+from bedside_bench.arguments import (
+    LOG_DIR_ENV,
+    Subcommands,
+    add_command,
+    inspect_log_dir,
+    positive_int,
+)
 from bedside_bench.rejudge.plan import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
 from bedside_bench.rejudge.run import rejudge
 
-EXIT_OK = 0
-EXIT_ERROR = 1
-EXIT_INCOMPLETE = 3  # some cases could not be judged; rerun the command to try them again
+EXIT_OK = exit_codes.OK
+EXIT_ERROR = exit_codes.ERROR
+EXIT_USAGE = exit_codes.USAGE
+EXIT_INCOMPLETE = exit_codes.INCOMPLETE  # some cases could not be judged; rerun to retry them
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "log_paths", nargs="+", metavar="LOG_PATH", help="Inspect log files or directories"
+        "log_paths",
+        nargs="*",
+        metavar="LOG_PATH",
+        help="Inspect log files or directories (default $INSPECT_LOG_DIR, when set)",
     )
     parser.add_argument("--judge", required=True, help="the judge model, e.g. openai/gpt-5.6-sol")
     parser.add_argument(
@@ -32,8 +44,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--output-dir",
-        default="logs/rejudge",
-        help="where the new logs go (default: logs/rejudge); the sources are never changed",
+        default=None,
+        help="where the new logs go (default: $INSPECT_LOG_DIR/rejudge, else logs/rejudge); "
+        "the sources are never changed",
     )
     parser.add_argument(
         "--checkpoint",
@@ -47,12 +60,16 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    log_paths = args.log_paths or ([os.environ[LOG_DIR_ENV]] if os.environ.get(LOG_DIR_ENV) else [])
+    if not log_paths:
+        print(f"{PROG}: error: give a LOG_PATH (or set ${LOG_DIR_ENV})", file=sys.stderr)
+        return EXIT_USAGE
     options = RejudgeOptions(
-        log_paths=args.log_paths,
+        log_paths=log_paths,
         judge=args.judge,
         judge_passes=args.judge_passes,
         failed_only=args.failed_only,
-        output_dir=args.output_dir,
+        output_dir=args.output_dir or f"{inspect_log_dir('logs').rstrip('/')}/rejudge",
         checkpoint=args.checkpoint,
         display=args.display,
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bedside_bench import exit_codes
 from bedside_bench.report.comparison import ComparisonRefused, compare, ranked_verdicts
 from bedside_bench.report.document import (
     PLOT_FILE,
@@ -37,8 +38,8 @@ SUMMARY_SCHEMA = "summary.schema.json"
 COMPARISON_SCHEMA = "comparison.schema.json"
 COMPARISON_FILE = "comparison.json"
 REVIEW_FILE = "review.json"
-EXIT_OK = 0
-EXIT_REFUSED = 2
+EXIT_OK = exit_codes.OK
+EXIT_REFUSED = exit_codes.REFUSED
 
 
 class ReportError(RuntimeError):

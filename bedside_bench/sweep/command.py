@@ -10,7 +10,14 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from bedside_bench.arguments import Subcommands, add_command, non_negative_int, positive_int
+from bedside_bench.arguments import (
+    Subcommands,
+    add_command,
+    inspect_eval_models,
+    inspect_log_dir,
+    non_negative_int,
+    positive_int,
+)
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
@@ -55,10 +62,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model",
         action="append",
-        required=True,
         metavar="MODELS",
         help="comma list of Inspect model names, e.g. "
-        "openai/gpt-5.4-mini,anthropic/claude-sonnet-4-6 (repeatable)",
+        "openai/gpt-5.4-mini,anthropic/claude-sonnet-4-6 (repeatable; default "
+        "$INSPECT_EVAL_MODEL)",
     )
     parser.add_argument(
         "--judge",
@@ -77,8 +84,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--log-dir",
-        default=DEFAULT_LOG_DIR,
-        help=f"the eval set's log directory (default {DEFAULT_LOG_DIR}); "
+        default=None,
+        help=f"the eval set's log directory (default $INSPECT_LOG_DIR, else {DEFAULT_LOG_DIR}); "
         "rerun with the same one to resume",
     )
     parser.add_argument(
@@ -180,16 +187,34 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-report", dest="report", action="store_false", help="only run the eval set"
     )
+    parser.add_argument("--fail-on-error", action=_Refused, help=argparse.SUPPRESS)
+
+
+class _Refused(argparse.Action):
+    """`inspect eval`'s --fail-on-error, refused with the reason (argparse would only say
+    "unrecognized arguments")."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs="?", **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        parser.error(
+            "--fail-on-error is not a sweep option: a sweep runs every case, retries the "
+            "failed ones (--retry-attempts, --retry-on-error) and never stops at an error "
+            "rate; the report counts failed cases and the exit code is 3 when any is left"
+        )
 
 
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
     task_args = dict(parse_task_arg(t) for t in args.task_arg)
     return SweepOptions(
-        models=[check_model_name(m, "model") for m in split_list(args.model)],
+        models=[
+            check_model_name(m, "model") for m in split_list(args.model) or inspect_eval_models()
+        ],
         judge=args.judge,
         benchmarks=split_list(args.benchmarks) or list(BENCHMARK_NAMES),
         smoke=args.smoke,
-        log_dir=args.log_dir,
+        log_dir=args.log_dir or inspect_log_dir(DEFAULT_LOG_DIR),
         data_dir=args.data_dir,
         revision=args.revision,
         judge_retries=args.judge_retries,
@@ -222,12 +247,16 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     """The handler: one line per outcome, never a traceback for an input problem."""
     from bedside_bench.cases import DatasetError
     from bedside_bench.report import ReportError
+    from bedside_bench.scorer import TaskOptionError
 
     try:
         options = options_from_args(args)
         result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))
+        return EXIT_ERROR
+    except TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
+        _error(str(ex).removeprefix("bedside-bench: "))
         return EXIT_ERROR
     except KeyboardInterrupt:
         _error("interrupted; run the same command again to resume (completed cases are kept)")
@@ -254,11 +283,25 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             f"`bedside-bench report {options.log_dir}`"
         )
     if not result.success:
-        _say(
-            f"sweep: incomplete; run the same command again to retry the failed cases "
-            f"(logs in {options.log_dir})"
-        )
+        _say_incomplete(options.log_dir, result.logs)
     return result.exit_code
+
+
+def _say_incomplete(log_dir: str, logs: Sequence[Any]) -> None:
+    """Why the sweep is incomplete, so the user can tell whether a rerun can help."""
+    from bedside_bench.sweep.failures import describe, failed_case_errors
+
+    errors = describe(failed_case_errors(logs))
+    _say(
+        "sweep: incomplete; the failed cases ended in "
+        + ("these errors:" if errors else "errors (see `inspect view`)")
+    )
+    for line in errors:
+        _say(f"  {line}")
+    _say(
+        "sweep: running the same command again retries only the failed cases: it helps once "
+        f"the cause above has passed or been fixed (logs in {log_dir})"
+    )
 
 
 def exit_now(code: int) -> NoReturn:

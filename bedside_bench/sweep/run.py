@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bedside_bench import inspect_private
+from bedside_bench import exit_codes, inspect_private
 from bedside_bench.contracts import GRADER_ROLE
 from bedside_bench.credentials import apply_aliases, check_credentials
 from bedside_bench.sweep.lock import Holder, holding
@@ -49,11 +49,11 @@ if TYPE_CHECKING:
 
     from bedside_bench.report import ReportResult
 
-EXIT_OK = 0
-EXIT_ERROR = 1  # nothing ran: bad options, missing credentials, log dir in use or refused
-EXIT_REFUSED = 2  # the report refused to compare groups that are not like for like
-EXIT_INCOMPLETE = 3  # the sweep ran but some cases have no score; the report says which
-EXIT_INTERRUPTED = 130
+EXIT_OK = exit_codes.OK
+EXIT_ERROR = exit_codes.ERROR  # nothing ran: bad options, missing credentials, log dir in use
+EXIT_REFUSED = exit_codes.REFUSED  # the report refused to compare groups not like for like
+EXIT_INCOMPLETE = exit_codes.INCOMPLETE  # some cases have no score; the report says which
+EXIT_INTERRUPTED = exit_codes.INTERRUPTED
 FULL_PASS_EVERY = 100  # collections of the middle generation (Python's default: 10)
 
 
@@ -115,10 +115,16 @@ def plan(options: SweepOptions) -> Plan:
 def prepare(options: SweepOptions) -> Plan:
     """Check everything that can be checked without a model call; build the tasks."""
     if not options.models:
-        raise SweepError("give at least one model with --model")
+        raise SweepError("give at least one model with --model (or set $INSPECT_EVAL_MODEL)")
     for model in options.models:
         check_model_name(model, "model")
     check_model_name(options.judge, "judge")
+    if options.judge.startswith("mockllm/"):
+        raise SweepError(
+            f"{options.judge} cannot judge: it answers every call with one fixed text, never a "
+            "valid judge reply, so every case would fail; to try a sweep without keys use the "
+            "provider doubles (README, 'Try it without API keys')"
+        )
     if options.prices is not None and not Path(options.prices).is_file():
         raise SweepError(f"prices file {options.prices} does not exist")
     inspect_private.init_dotenv()  # a key kept in .env counts, as it does for Inspect
