@@ -27,8 +27,10 @@ from .script import (
     Api,
     Kind,
     ParsedRequest,
+    Reply,
     Script,
     ScriptedError,
+    Stop,
     Usage,
     estimate_tokens,
     is_reasoning_model,
@@ -604,6 +606,9 @@ class ProviderDouble:
         except Exception as ex:
             body = wire.error_body(api, 500, f"double script error: {ex!r}")
             return self._error(api, record, 500, body, "script_error")
+        stop: Stop = "stop"
+        if isinstance(text, Reply):
+            text, stop = text.text, text.stop
         if not isinstance(text, str):
             body = wire.error_body(api, 500, f"double script returned {type(text).__name__}")
             return self._error(api, record, 500, body, "script_error")
@@ -615,13 +620,17 @@ class ProviderDouble:
 
         if not parsed.stream:
             if api == "chat":
-                payload = wire.chat_completion(f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage)
+                payload = wire.chat_completion(
+                    f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage, stop
+                )
             elif api == "responses":
                 payload = wire.response_object(
-                    f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage
+                    f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage, stop=stop
                 )
             else:
-                payload = wire.anthropic_message(f"msg_dbl{seq:08d}", parsed.model, text, usage)
+                payload = wire.anthropic_message(
+                    f"msg_dbl{seq:08d}", parsed.model, text, usage, stop
+                )
             record.status, record.outcome = 200, "ok"
             return web.json_response(payload, headers=headers)
 
@@ -631,14 +640,14 @@ class ProviderDouble:
                 stream_options.get("include_usage")
             )
             events = wire.chat_stream(
-                f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage, include_usage
+                f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage, include_usage, stop
             )
         elif api == "responses":
             events = wire.responses_stream(
-                f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage
+                f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage, stop
             )
         else:
-            events = wire.anthropic_stream(f"msg_dbl{seq:08d}", parsed.model, text, usage)
+            events = wire.anthropic_stream(f"msg_dbl{seq:08d}", parsed.model, text, usage, stop)
 
         response = web.StreamResponse(
             status=200,
