@@ -411,6 +411,18 @@ def group_warnings(summary: Mapping[str, Any]) -> list[str]:
         )
     if summary["release"] is None or summary["release"] == UNRECOGNISED:
         found.append(f"release: {release_text(summary)}.")
+    found += answer_condition_warnings(summary)
+    return found
+
+
+def answer_condition_warnings(summary: Mapping[str, Any]) -> list[str]:
+    """Answers judged as they came although they did not end on their own, per benchmark."""
+    found = []
+    for name, entry in summary["benchmarks"].items():
+        counts = entry.get("answer_conditions") or {}
+        shown = ", ".join(f"{n} {c}" for c, n in counts.items() if n and c != "not_recorded")
+        if shown:
+            found.append(f"{name}: answers judged as they came, not ended on their own: {shown}.")
     return found
 
 

@@ -20,12 +20,13 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.report.generation import DEFAULTS_TEXT, settings_text
 from bedside_bench.report.records import CaseRecord, LogRecord, newest_first
 
 SCOPE_REASONS = ("smoke", "limit", "sample_id", "unknown")
 # group-key fields added after the first release; left out of the digest at these values, so
 # the file names of groups that existed before keep their digest
-_DIGEST_DEFAULTS: dict[str, Any] = {"epochs": 1, "release": None}
+_DIGEST_DEFAULTS: dict[str, Any] = {"epochs": 1, "release": None, "generation": DEFAULTS_TEXT}
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ class GroupKey:
     epochs: int = 1
     # the release's name, "unrecognised", or None when the logs do not record it
     release: str | None = None
+    # the answer model's answer-changing generate settings, as one line (`settings_text`)
+    generation: str = DEFAULTS_TEXT
 
     @classmethod
     def of(cls, log: LogRecord) -> GroupKey:
@@ -55,6 +58,7 @@ class GroupKey:
             smoke=log.smoke,
             epochs=log.epochs,
             release=log.release,
+            generation=settings_text(log.generation),
         )
 
     def as_json(self) -> dict[str, Any]:

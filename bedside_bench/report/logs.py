@@ -46,6 +46,7 @@ from bedside_bench.contracts import (
 from bedside_bench.credentials import redact_credentials
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.epochs import reduce_epochs
+from bedside_bench.report.generation import answer_settings
 from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
 from bedside_bench.report.scorers import (
     appended_records,
@@ -195,6 +196,8 @@ def case_record(
         pass_decisions=_pass_decisions(meta.get("pass_decisions")),
         decisions=bool_decisions(meta.get("decisions")),
         judge_usage=scored_usage(meta.get("judge_usage")),
+        answer_stop_reason=_text(meta.get("answer_stop_reason")),
+        answer_condition=_text(meta.get("answer_condition")),
     )
 
 
@@ -277,6 +280,10 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         judge_usage=judge_usage,
         answer_source=str((metadata.get("rejudge") or {}).get("source_task_id") or "")
         or header.eval.task_id,
+        generation=answer_settings(
+            header.eval.model_generate_config.model_dump(mode="json", exclude_none=True),
+            header.plan.config.model_dump(mode="json", exclude_none=True),
+        ),
     )
 
 

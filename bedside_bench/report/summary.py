@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from bedside_bench.agreement import pooled_kappa
+from bedside_bench.answer_condition import COUNTED_CONDITIONS, count_conditions
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.protocol import (
     BOOTSTRAP_RESAMPLES,
@@ -23,6 +24,7 @@ from bedside_bench.protocol import (
 )
 from bedside_bench.releases import UNRECOGNISED
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
+from bedside_bench.report.generation import DEFAULTS_TEXT
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json
@@ -79,10 +81,41 @@ def benchmark_entry(
         entry["mean_recall"] = _mean(c.recall for c in evidence.completed)
         entry["mean_precision"] = _mean(c.precision for c in evidence.completed)
         entry["severe_rate"] = _mean(c.severe_rate for c in evidence.completed)
+    entry["answer_conditions"] = answer_conditions(evidence.completed)
     if judge_passes > 1:
         entry["judge_agreement"] = _mean(c.judge_agreement for c in evidence.completed)
         entry["judge_kappa"] = judge_kappa(evidence.completed)
     return entry
+
+
+def answer_conditions(cases: Sequence[CaseRecord]) -> dict[str, int]:
+    """How many judged answers came truncated, filtered, refused or with an unknown stop
+    (every epoch's answer counts), and how many scores do not say."""
+    records = [r for case in cases for r in (case.epoch_records or (case,))]
+    return count_conditions([r.answer_condition for r in records])
+
+
+def answer_condition_notes(group: RunGroup) -> list[str]:
+    """One note per benchmark whose judged answers did not all come complete."""
+    notes = []
+    for name, evidence in group.benchmarks.items():
+        counts = answer_conditions(evidence.completed)
+        found = ", ".join(f"{counts[c]} {c}" for c in COUNTED_CONDITIONS if counts[c])
+        if found:
+            notes.append(
+                f"{name}: judged answers that did not end on their own: {found} "
+                "(scored as they came, see answer_conditions)"
+            )
+    return notes
+
+
+def generation_notes(group: RunGroup) -> list[str]:
+    if group.key.generation == DEFAULTS_TEXT:
+        return []
+    return [
+        f"answer generation settings: {group.key.generation}; runs with other settings are "
+        "never pooled with these and are compared only with --force"
+    ]
 
 
 def overall_entry(group: RunGroup, options: BootstrapOptions) -> dict[str, Any] | None:
@@ -245,6 +278,8 @@ def summarise(
     notes += scope_notes(group, scope)
     notes += comparability_notes(group)
     notes += completeness_notes(group)
+    notes += answer_condition_notes(group)
+    notes += generation_notes(group)
     notes += skipped_notes(skipped)
     answer_temperature = single_value(
         [c.answer_temperature for c in completed], "answer_temperature", notes
@@ -291,4 +326,5 @@ def summarise(
         "release": key.release,
         "release_case_counts": release_case_counts(group),
         "scope": scope,
+        "generation_settings": dict(group.logs[-1].generation) if group.logs else {},
     }
