@@ -58,7 +58,13 @@ class AnswerState:
 
 
 class NoAnswerError(RuntimeError):
-    """The case has no answer to judge; its message starts with "no answer: "."""
+    """The case has no answer to judge; its message starts with "no answer: ".
+
+    `message` is what Inspect records as the sample's error (else it records the repr)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 def no_answer_reason(facts: AnswerFacts) -> str | None:
