@@ -20,6 +20,7 @@ its score so that the summary can count the answers that were cut short or decli
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -104,9 +105,9 @@ def answer_state(facts: AnswerFacts) -> AnswerState:
     return AnswerState(facts.stop_reason, condition_of(facts.stop_reason, facts.refusal))
 
 
-def count_conditions(conditions: list[str | None]) -> dict[str, int]:
+def count_conditions(conditions: Sequence[str | None]) -> dict[str, int]:
     """How many answers came in each counted condition (`COUNTED_CONDITIONS`), plus
     `not_recorded` for scores written before conditions were recorded."""
-    counts = {c: sum(1 for v in conditions if v == c) for c in COUNTED_CONDITIONS}
+    counts: dict[str, int] = {c: sum(1 for v in conditions if v == c) for c in COUNTED_CONDITIONS}
     counts["not_recorded"] = sum(1 for v in conditions if v not in ANSWER_CONDITIONS)
     return counts

@@ -23,8 +23,8 @@ from bedside_bench.protocol import (
     THREE_LEVEL_PROTOCOL_VERSION,
 )
 from bedside_bench.releases import UNRECOGNISED
-from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.generation import DEFAULTS_TEXT
+from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json
@@ -82,6 +82,7 @@ def benchmark_entry(
         entry["mean_precision"] = _mean(c.precision for c in evidence.completed)
         entry["severe_rate"] = _mean(c.severe_rate for c in evidence.completed)
     entry["answer_conditions"] = answer_conditions(evidence.completed)
+    entry["failed_no_answer"] = len(evidence.no_answer)
     if judge_passes > 1:
         entry["judge_agreement"] = _mean(c.judge_agreement for c in evidence.completed)
         entry["judge_kappa"] = judge_kappa(evidence.completed)
@@ -107,6 +108,21 @@ def answer_condition_notes(group: RunGroup) -> list[str]:
                 "(scored as they came, see answer_conditions)"
             )
     return notes
+
+
+def no_answer_notes(group: RunGroup) -> list[str]:
+    """Failed cases whose answer never came: `inspect eval-retry` runs them again under the
+    same limits and settings, so a limit hit before or during the answer is hit again."""
+    counts = {n: len(b.no_answer) for n, b in group.benchmarks.items() if b.no_answer}
+    if not counts:
+        return []
+    listed = ", ".join(f"{name} {n}" for name, n in counts.items())
+    return [
+        f"{sum(counts.values())} failed case(s) have no answer ({listed}): a limit was hit "
+        "before or during the answer, or the answer had no text; they were not judged. "
+        "`inspect eval-retry` keeps the run's limits: rerun those cases without the limit "
+        "(or with a larger one)"
+    ]
 
 
 def generation_notes(group: RunGroup) -> list[str]:
@@ -279,6 +295,7 @@ def summarise(
     notes += comparability_notes(group)
     notes += completeness_notes(group)
     notes += answer_condition_notes(group)
+    notes += no_answer_notes(group)
     notes += generation_notes(group)
     notes += skipped_notes(skipped)
     answer_temperature = single_value(
