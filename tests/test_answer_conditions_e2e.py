@@ -294,3 +294,9 @@ def test_other_generation_settings_are_another_group_compared_only_with_force(
     comparison: dict[str, Any] = json.loads((tmp_path / "r2" / "comparison.json").read_text())
     assert comparison["like_for_like"] is False
     assert [m["field"] for m in comparison["mismatches"]] == ["generation"]
+    runs = next(
+        line
+        for line in (tmp_path / "r2" / "report.md").read_text().splitlines()
+        if line.startswith("| answer generation settings |")
+    )
+    assert "max_tokens=300, seed=7" in runs and "provider defaults" in runs

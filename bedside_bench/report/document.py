@@ -13,6 +13,7 @@ from typing import Any
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.releases import UNRECOGNISED
+from bedside_bench.report.generation import settings_text
 from bedside_bench.report.scope import scope_cell
 
 PLOT_FILE = "forest.png"
@@ -154,6 +155,10 @@ def runs_section(context: ReportContext) -> list[Block]:
         row("release", [release_text(s) for s in summaries]),
         row("judge passes per answer", [str(s["judge_passes_per_answer"]) for s in summaries]),
         row("answer temperature", [temperature(s["answer_temperature"]) for s in summaries]),
+        row(
+            "answer generation settings",
+            [settings_text(s.get("generation_settings") or {}) for s in summaries],
+        ),
         row("judge temperature", [temperature(s["judge_temperature"]) for s in summaries]),
         row(
             "runs (first start, last finish)",
