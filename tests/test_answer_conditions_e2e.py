@@ -176,7 +176,7 @@ def test_the_summary_counts_the_answers_that_did_not_end_on_their_own(
     assert set(found) == set(MODELS)
     for summary in found.values():
         entry = summary["benchmarks"][BENCHMARK]
-        assert (entry["n"], entry["failed"]) == (CASES - 1, 1)
+        assert (entry["n"], entry["failed"], entry["failed_no_answer"]) == (CASES - 1, 1, 1)
         assert entry["answer_conditions"] == COUNTS
         assert summary["generation_settings"] == {}
     warning = (
@@ -254,6 +254,8 @@ def test_a_limit_fails_the_case_without_a_judge_call(
     assert report.returncode == 0, output(report)
     (summary,) = summaries(out).values()
     assert (summary["cases_completed"], summary["cases_failed"]) == (0, 1)
+    assert summary["benchmarks"][BENCHMARK]["failed_no_answer"] == 1
+    assert any("eval-retry` keeps the run's limits" in note for note in summary["notes"])
 
 
 # --------------------------------------------------------------------------------------------
