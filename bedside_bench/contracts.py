@@ -112,6 +112,11 @@ class ScoreMetadata(TypedDict, total=False):
     judge_model: str
     judge_temperature: float | None
     answer_temperature: float | None
+    # the answer as it came (`answer_condition`): Inspect's stop reason, its condition
+    # (complete, truncated, filtered, refused, unknown) and whether it is complete
+    answer_stop_reason: str
+    answer_condition: str
+    answer_complete: bool
     judge_attempts: list[dict[str, Any]]
     judge_message_format: str
     severe_gate: bool

@@ -47,6 +47,10 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("decision", "string"),  # matched / not_matched; MET / PARTIALLY_MET / NOT_MET (three-level)
     ("match_value", "float64"),  # 1.0 / 0.0; 1.0 / 0.5 / 0.0 (three-level)
     ("case_score", "float64"),
+    # how the answer ended: Inspect's stop reason, and its condition (`answer_condition`:
+    # complete, truncated, filtered, refused, unknown; null in scores that predate it)
+    ("answer_stop_reason", "string"),
+    ("answer_condition", "string"),
     ("dataset_sha256", "string"),
     ("protocol_version", "string"),
     ("task_id", "string"),
@@ -86,6 +90,15 @@ def _decision(value: Any, where: str) -> tuple[str, float]:
     raise ExportError(f"{where}: decision {value!r} is neither a boolean nor a rubric level")
 
 
+def _stop_reason(meta: ScoreMetadata, sample: EvalSample) -> str | None:
+    """The score's record of the answer's stop reason, else the stored output's."""
+    recorded = meta.get("answer_stop_reason")
+    if recorded is not None:
+        return recorded
+    choices = sample.output.choices if sample.output is not None else []
+    return choices[0].stop_reason if choices else None
+
+
 def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | None:
     """The rows of one scored sample; None when it has no rubric_judge score."""
     score = (sample.scores or {}).get(SCORER_NAME)
@@ -119,6 +132,8 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
                 "decision": decision,
                 "match_value": value,
                 "case_score": float(score.value),
+                "answer_stop_reason": _stop_reason(meta, sample),
+                "answer_condition": meta.get("answer_condition"),
                 "dataset_sha256": task_meta.get("dataset_sha256"),
                 "protocol_version": task_meta.get("protocol_version"),
                 "task_id": header.eval.task_id,

@@ -19,6 +19,8 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import RegistryInfo, display_type, registry_info
 
 from bedside_bench.agreement import unanimous_share
+from bedside_bench.answer_condition import answer_state
+from bedside_bench.answer_facts import answer_facts
 from bedside_bench.contracts import (
     GRADER_ROLE,
     SCORE_KEY,
@@ -231,6 +233,8 @@ def rubric_judge(
     }
 
     async def score(state: TaskState, target: Target) -> Score:
+        # a case whose answer never came fails here, before anything is bought for it
+        answered = answer_state(answer_facts(state.output, transcript().events))
         logged = logged_options() if None in explicit.values() else {}
         opts: dict[str, Any] = {
             k: v if v is not None else logged.get(k, DEFAULT_OPTIONS[k])
@@ -264,6 +268,9 @@ def rubric_judge(
             "judge_model": str(judge),
             "judge_temperature": results[0].temperature_sent,
             "answer_temperature": sample.answer_temperature,
+            "answer_stop_reason": answered.stop_reason,
+            "answer_condition": answered.condition,
+            "answer_complete": answered.complete,
             "judge_attempts": _attempts(results),
             "judge_message_format": JUDGE_MESSAGE_FORMAT,
             "severe_gate": gate,

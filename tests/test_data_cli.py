@@ -273,6 +273,8 @@ def expected_rows(release: Path, model: str, epochs: int, judge: str) -> list[di
                             "decision": "matched" if matched[item["item_id"]] else "not_matched",
                             "match_value": 1.0 if matched[item["item_id"]] else 0.0,
                             "case_score": case_score(case, matched),
+                            "answer_stop_reason": "stop",
+                            "answer_condition": "complete",
                         }
                     )
     return rows

@@ -29,6 +29,7 @@ from tests.doubles import (
     NEUTRAL_RATIONALE,
     NON_NEUTRAL_WORDS,
     PROBE_TEXT,
+    STOPS,
     ParsedRequest,
     ProviderDouble,
     Script,
@@ -42,6 +43,7 @@ from tests.doubles import (
     scripted_evidence,
     scripted_three_level,
 )
+from tests.doubles.script import Stop
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEM = "You are a physician answering a clinical question."
@@ -598,3 +600,44 @@ def test_standalone_process(tmp_path: Path) -> None:
     assert "after 1 requests" in stderr
     [line] = record.read_text().splitlines()
     assert json.loads(line)["kind"] == "answer"
+
+
+@pytest.mark.parametrize("stop", STOPS)
+@pytest.mark.parametrize("text", ["reply text " * 5, ""])
+def test_every_stop_validates_against_sdk_types(stop: Stop, text: str) -> None:
+    """Each scripted stop (and an answer with no text) in all three wire formats, streamed and
+    not, parses strictly as the SDKs' types and says its stop the provider's way."""
+    from anthropic.types import Message, RawMessageStreamEvent
+    from openai.types.chat import ChatCompletion, ChatCompletionChunk
+    from openai.types.responses import Response, ResponseStreamEvent
+    from pydantic import TypeAdapter
+
+    from tests.doubles import wire
+    from tests.doubles.script import scripted_usage
+
+    usage = scripted_usage("system", "user", text, reasoning=False)
+    body = {"model": "gpt-5.4-mini"}
+    chat = ChatCompletion.model_validate(wire.chat_completion("c1", "m", text, usage, stop))
+    assert chat.choices[0].finish_reason == wire.CHAT_FINISH[stop]
+    assert (chat.choices[0].message.refusal == text) == (stop == "refusal")
+    chunks = _sse_payloads(wire.chat_stream("c1", "m", text, usage, True, stop))
+    for chunk in chunks[:-1]:
+        ChatCompletionChunk.model_validate(chunk)
+    response = Response.model_validate(
+        wire.response_object("r1", "m1", body, text, usage, stop=stop)
+    )
+    reason = wire.RESPONSES_INCOMPLETE.get(stop)
+    assert response.status == ("incomplete" if reason else "completed")
+    assert (response.incomplete_details.reason if response.incomplete_details else None) == reason
+    assert response.output[0].content[0].type == ("refusal" if stop == "refusal" else "output_text")  # type: ignore[union-attr]
+    stream_event: TypeAdapter[Any] = TypeAdapter(ResponseStreamEvent)
+    events = _sse_payloads(wire.responses_stream("r1", "m1", body, text, usage, stop))
+    for event in events:
+        stream_event.validate_python(event)
+    assert events[-1]["type"] == ("response.incomplete" if reason else "response.completed")
+    message = Message.model_validate(wire.anthropic_message("msg1", "claude", text, usage, stop))
+    assert message.stop_reason == wire.ANTHROPIC_STOP[stop]
+    raw_event: TypeAdapter[Any] = TypeAdapter(RawMessageStreamEvent)
+    for event in _sse_payloads(wire.anthropic_stream("msg1", "claude", text, usage, stop)):
+        if event["type"] != "ping":
+            raw_event.validate_python(event)

@@ -98,6 +98,7 @@ def test_a_constant_shift_is_recovered_exactly() -> None:
         ("severe_gate", True),
         ("judge_passes", 3),
         ("grading", "three_level"),
+        ("generation", {"max_tokens": 300}),
     ],
 )
 def test_refuses_to_compare_unlike_groups_and_names_the_field(field: str, value: Any) -> None:

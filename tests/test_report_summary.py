@@ -155,6 +155,14 @@ def test_benchmark_with_every_case_failed_has_null_mean() -> None:
         "failed": 1,
         "mean": None,
         "ci95": None,
+        "answer_conditions": {
+            "truncated": 0,
+            "filtered": 0,
+            "refused": 0,
+            "unknown": 0,
+            "not_recorded": 0,
+        },
+        "failed_no_answer": 0,
     }
     assert summary["overall"] is None
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.releases import UNRECOGNISED
+from bedside_bench.report.generation import settings_text
 from bedside_bench.report.scope import scope_cell
 from bedside_bench.report.standing import Standing, by_score, rankable, standing
 
@@ -157,6 +158,10 @@ def runs_section(context: ReportContext) -> list[Block]:
         row("release", [release_text(s) for s in summaries]),
         row("judge passes per answer", [str(s["judge_passes_per_answer"]) for s in summaries]),
         row("answer temperature", [temperature(s["answer_temperature"]) for s in summaries]),
+        row(
+            "answer generation settings",
+            [settings_text(s.get("generation_settings") or {}) for s in summaries],
+        ),
         row("judge temperature", [temperature(s["judge_temperature"]) for s in summaries]),
         row(
             "runs (first start, last finish)",
@@ -531,6 +536,18 @@ def group_warnings(summary: Mapping[str, Any]) -> list[str]:
         )
     if summary["release"] is None or summary["release"] == UNRECOGNISED:
         found.append(f"release: {release_text(summary)}.")
+    found += answer_condition_warnings(summary)
+    return found
+
+
+def answer_condition_warnings(summary: Mapping[str, Any]) -> list[str]:
+    """Answers judged as they came although they did not end on their own, per benchmark."""
+    found = []
+    for name, entry in summary["benchmarks"].items():
+        counts = entry.get("answer_conditions") or {}
+        shown = ", ".join(f"{n} {c}" for c, n in counts.items() if n and c != "not_recorded")
+        if shown:
+            found.append(f"{name}: answers judged as they came, not ended on their own: {shown}.")
     return found
 
 

@@ -19,13 +19,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from bedside_bench.answer_condition import NO_ANSWER_PREFIX
 from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.report.generation import DEFAULTS_TEXT, settings_text
 from bedside_bench.report.records import CaseRecord, LogRecord, newest_first
 
 SCOPE_REASONS = ("smoke", "limit", "sample_id", "unknown")
 # group-key fields added after the first release; left out of the digest at these values, so
 # the file names of groups that existed before keep their digest
-_DIGEST_DEFAULTS: dict[str, Any] = {"epochs": 1, "release": None}
+_DIGEST_DEFAULTS: dict[str, Any] = {"epochs": 1, "release": None, "generation": DEFAULTS_TEXT}
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,8 @@ class GroupKey:
     epochs: int = 1
     # the release's name, "unrecognised", or None when the logs do not record it
     release: str | None = None
+    # the answer model's answer-changing generate settings, as one line (`settings_text`)
+    generation: str = DEFAULTS_TEXT
 
     @classmethod
     def of(cls, log: LogRecord) -> GroupKey:
@@ -55,6 +59,7 @@ class GroupKey:
             smoke=log.smoke,
             epochs=log.epochs,
             release=log.release,
+            generation=settings_text(log.generation),
         )
 
     def as_json(self) -> dict[str, Any]:
@@ -95,6 +100,8 @@ class BenchmarkEvidence:
     cases_in_benchmark: int | None = None
     scope_reasons: tuple[str, ...] = ()
     limits: tuple[str, ...] = ()  # the --limit values of the logs, as given
+    # failed cases whose newest record says their answer never came (`answer_condition`)
+    no_answer: tuple[str, ...] = ()
 
     @property
     def cases_run(self) -> int:
@@ -189,6 +196,7 @@ def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvide
     newest = newest_first(logs)
     completed: list[CaseRecord] = []
     failed: list[str] = []
+    no_answer: list[str] = []
     case_ids = expected_case_ids(logs)
     for case_id in case_ids:
         found = next(
@@ -201,6 +209,11 @@ def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvide
         )
         if found is None:
             failed.append(case_id)
+            newest_error = next(
+                (log.cases[case_id].error for log in newest if case_id in log.cases), None
+            )
+            if newest_error is not None and NO_ANSWER_PREFIX in newest_error:
+                no_answer.append(case_id)
         else:
             completed.append(found)
     total = cases_in_benchmark(benchmark, logs)
@@ -214,6 +227,7 @@ def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvide
         cases_in_benchmark=total,
         scope_reasons=scope_reasons(logs, len(case_ids), total),
         limits=tuple(dict.fromkeys(log.limit for log in reversed(newest) if log.limit)),
+        no_answer=tuple(no_answer),
     )
 
 

@@ -48,6 +48,7 @@ from bedside_bench.contracts import (
 from bedside_bench.credentials import redact_credentials
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.epochs import reduce_epochs
+from bedside_bench.report.generation import answer_settings
 from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
 from bedside_bench.report.scorers import (
     appended_records,
@@ -205,6 +206,8 @@ def case_record(
         decisions=bool_decisions(meta.get("decisions")),
         judge_usage=scored_usage(meta.get("judge_usage")),
         thinned=tuple(k for k in LARGE_KEYS if meta.get(k) == THINNED_VALUE),
+        answer_stop_reason=_text(meta.get("answer_stop_reason")),
+        answer_condition=_text(meta.get("answer_condition")),
     )
 
 
@@ -306,6 +309,10 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         judge_usage=judge_usage,
         answer_source=str((metadata.get("rejudge") or {}).get("source_task_id") or "")
         or header.eval.task_id,
+        generation=answer_settings(
+            header.eval.model_generate_config.model_dump(mode="json", exclude_none=True),
+            header.plan.config.model_dump(mode="json", exclude_none=True),
+        ),
     )
 
 

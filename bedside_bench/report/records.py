@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bedside_bench.contracts import SCORER_NAME, Decision
 from bedside_bench.protocol import PROTOCOL_VERSION
@@ -70,6 +71,9 @@ class CaseRecord:
     # the combined {item_id: matched} decisions, and the judge tokens the score recorded
     decisions: Mapping[str, bool] | None = None
     judge_usage: TokenUsage | None = None
+    # the answer as it came (`answer_condition`); None: the score does not record it
+    answer_stop_reason: str | None = None
+    answer_condition: str | None = None
     # with several epochs: the record of each epoch, in epoch order (this record is their mean)
     epoch_records: tuple[CaseRecord, ...] = ()
     # score metadata keys the report reads that a sample summary left out (over 1 kB): the
@@ -124,6 +128,8 @@ class LogRecord:
     answer_source: str = ""
     # (epoch, answer, judge) usage summed over the log's samples of each epoch
     usage_by_epoch: tuple[tuple[int, TokenUsage, TokenUsage | None], ...] = ()
+    # the answer model's answer-changing generate settings (`report.generation`)
+    generation: Mapping[str, Any] = field(default_factory=dict)
 
 
 def parse_time(value: str | None) -> datetime | None:

@@ -23,6 +23,12 @@ from bedside_bench.protocol import (
 )
 from bedside_bench.releases import UNRECOGNISED
 from bedside_bench.report.answers import answered_again
+from bedside_bench.report.conditions import (
+    answer_condition_notes,
+    answer_conditions,
+    generation_notes,
+    no_answer_notes,
+)
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
@@ -80,6 +86,8 @@ def benchmark_entry(
         entry["mean_recall"] = _mean(c.recall for c in evidence.completed)
         entry["mean_precision"] = _mean(c.precision for c in evidence.completed)
         entry["severe_rate"] = _mean(c.severe_rate for c in evidence.completed)
+    entry["answer_conditions"] = answer_conditions(evidence.completed)
+    entry["failed_no_answer"] = len(evidence.no_answer)
     if judge_passes > 1:
         entry["judge_agreement"] = _mean(c.judge_agreement for c in evidence.completed)
         entry["judge_kappa"] = judge_kappa(evidence.completed)
@@ -247,6 +255,9 @@ def summarise(
     notes += comparability_notes(group)
     notes += completeness_notes(group)
     notes += answered_again(group)
+    notes += answer_condition_notes(group)
+    notes += no_answer_notes(group)
+    notes += generation_notes(group)
     notes += skipped_notes(skipped)
     answer_temperature = single_value(
         [c.answer_temperature for c in completed], "answer_temperature", notes
@@ -293,4 +304,5 @@ def summarise(
         "release": key.release,
         "release_case_counts": release_case_counts(group),
         "scope": scope,
+        "generation_settings": dict(group.logs[-1].generation) if group.logs else {},
     }

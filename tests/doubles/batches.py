@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from aiohttp import web
 
 from . import wire
-from .script import Api
+from .script import Api, Stop
 
 if TYPE_CHECKING:
     from .server import ProviderDouble, RecordedRequest
@@ -154,7 +154,7 @@ class BatchApi:
             record = line.record
             parsed = record.request
             api = parsed.api
-            reply: str | ErrorReply
+            reply: tuple[str, Stop] | ErrorReply
             if record.fault == "expired":
                 reply = ErrorReply(0, {}, "expired")
             elif record.fault == "error":
@@ -172,7 +172,7 @@ class BatchApi:
             else:
                 assert record.usage is not None
                 record.status, record.outcome = 200, "ok"
-                record.reply = reply
+                record.reply = reply[0]
                 job.succeeded += 1
             self.server._finish(record, line.submitted)
             if job.provider == "anthropic":
@@ -203,9 +203,10 @@ class BatchApi:
                 "response": None,
                 "error": {"code": "batch_expired", "message": EXPIRED_MESSAGE},
             }
-        if isinstance(reply, str):
+        if isinstance(reply, tuple):
             assert record.usage is not None
-            status, body = 200, wire.reply_body(record.request, seq, reply, record.usage)
+            text, stop = reply
+            status, body = 200, wire.reply_body(record.request, seq, text, record.usage, stop)
         else:
             status, body = reply.status, reply.body
         response = {"status_code": status, "request_id": f"req_dbl{seq:08d}", "body": body}
@@ -216,9 +217,10 @@ class BatchApi:
         record = line.record
         if record.outcome == "expired":
             result: dict[str, Any] = {"type": "expired"}
-        elif isinstance(reply, str):
+        elif isinstance(reply, tuple):
             assert record.usage is not None
-            message = wire.reply_body(record.request, record.seq, reply, record.usage)
+            text, stop = reply
+            message = wire.reply_body(record.request, record.seq, text, record.usage, stop)
             result = {"type": "succeeded", "message": message}
         else:
             result = {"type": "errored", "error": reply.body}

@@ -257,7 +257,22 @@ def classify(req: ParsedRequest) -> Kind:
 # replies
 
 
-ReplyFn = Callable[[ParsedRequest], str]
+# how a scripted answer stops: on its own, at the token limit, by the content filter, or as a
+# refusal (each wire format says so in its own way; see `wire.py`)
+Stop = Literal["stop", "max_tokens", "content_filter", "refusal"]
+STOPS: tuple[Stop, ...] = ("stop", "max_tokens", "content_filter", "refusal")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A scripted reply and how it stops; a plain `str` reply stops on its own. An empty
+    `text` is an answer with no text."""
+
+    text: str
+    stop: Stop = "stop"
+
+
+ReplyFn = Callable[[ParsedRequest], "str | Reply"]
 
 
 class ScriptedError(Exception):
@@ -457,7 +472,7 @@ class Script:
     judge: ReplyFn = default_judge
     probe: ReplyFn = default_probe
 
-    def reply(self, req: ParsedRequest) -> str:
+    def reply(self, req: ParsedRequest) -> str | Reply:
         kind = req.kind
         if kind == "judge":
             return self.judge(req)

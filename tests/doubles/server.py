@@ -28,8 +28,10 @@ from .script import (
     Api,
     Kind,
     ParsedRequest,
+    Reply,
     Script,
     ScriptedError,
+    Stop,
     Usage,
     estimate_tokens,
     is_reasoning_model,
@@ -613,9 +615,12 @@ class ProviderDouble:
         record.outcome = outcome
         return web.json_response(body, status=status, headers=headers)
 
-    def _script_reply(self, parsed: ParsedRequest, record: RecordedRequest) -> str | ErrorReply:
-        """What the script says to a model request: its text (the record's reply and usage
-        set), or the error the provider would answer with. Direct and batched calls share it."""
+    def _script_reply(
+        self, parsed: ParsedRequest, record: RecordedRequest
+    ) -> tuple[str, Stop] | ErrorReply:
+        """What the script says to a model request: its text and how it stopped (the record's
+        reply and usage set), or the error the provider would answer with. Direct and batched
+        calls share it."""
         api = parsed.api
         if self._refuses_temperature(parsed):
             status, body = wire.temperature_refusal(api, parsed.model)
@@ -628,12 +633,15 @@ class ProviderDouble:
         except Exception as ex:
             body = wire.error_body(api, 500, f"double script error: {ex!r}")
             return ErrorReply(500, body, "script_error")
+        stop: Stop = "stop"
+        if isinstance(text, Reply):
+            text, stop = text.text, text.stop
         if not isinstance(text, str):
             body = wire.error_body(api, 500, f"double script returned {type(text).__name__}")
             return ErrorReply(500, body, "script_error")
         usage = scripted_usage(parsed.system, parsed.input_text, text, self._reasons(parsed))
         record.reply, record.usage = text, usage
-        return text
+        return text, stop
 
     @staticmethod
     def _drop(request: web.Request) -> web.StreamResponse:
@@ -681,14 +689,17 @@ class ProviderDouble:
             return self._error(
                 api, record, reply.status, reply.body, reply.outcome, reply.retry_after
             )
-        text, usage = reply, record.usage
+        text, stop = reply
+        usage = record.usage
         assert usage is not None
         seq = record.seq
         headers = self._headers(api, record)
 
         if not parsed.stream:
             record.status, record.outcome = 200, "ok"
-            return web.json_response(wire.reply_body(parsed, seq, text, usage), headers=headers)
+            return web.json_response(
+                wire.reply_body(parsed, seq, text, usage, stop), headers=headers
+            )
 
         if api == "chat":
             stream_options = parsed.body.get("stream_options")
@@ -696,14 +707,14 @@ class ProviderDouble:
                 stream_options.get("include_usage")
             )
             events = wire.chat_stream(
-                f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage, include_usage
+                f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage, include_usage, stop
             )
         elif api == "responses":
             events = wire.responses_stream(
-                f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage
+                f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage, stop
             )
         else:
-            events = wire.anthropic_stream(f"msg_dbl{seq:08d}", parsed.model, text, usage)
+            events = wire.anthropic_stream(f"msg_dbl{seq:08d}", parsed.model, text, usage, stop)
 
         response = web.StreamResponse(
             status=200,

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .script import Api, ParsedRequest, Usage, text_blocks
+from .script import Api, ParsedRequest, Stop, Usage, text_blocks
 
 STREAM_CHUNK_CHARS = 16
 
@@ -104,6 +104,14 @@ def now() -> int:
 # --------------------------------------------------------------------------------------------
 # OpenAI Chat Completions
 
+# a refusal is a `refusal` text instead of `content`, with finish reason "stop"
+CHAT_FINISH: dict[Stop, str] = {
+    "stop": "stop",
+    "max_tokens": "length",
+    "content_filter": "content_filter",
+    "refusal": "stop",
+}
+
 
 def chat_usage(usage: Usage) -> dict[str, Any]:
     return {
@@ -120,7 +128,9 @@ def chat_usage(usage: Usage) -> dict[str, Any]:
     }
 
 
-def chat_completion(rid: str, model: str, text: str, usage: Usage) -> dict[str, Any]:
+def chat_completion(
+    rid: str, model: str, text: str, usage: Usage, stop: Stop = "stop"
+) -> dict[str, Any]:
     return {
         "id": rid,
         "object": "chat.completion",
@@ -131,12 +141,12 @@ def chat_completion(rid: str, model: str, text: str, usage: Usage) -> dict[str, 
                 "index": 0,
                 "message": {
                     "role": "assistant",
-                    "content": text,
-                    "refusal": None,
+                    "content": None if stop == "refusal" else text,
+                    "refusal": text if stop == "refusal" else None,
                     "annotations": [],
                 },
                 "logprobs": None,
-                "finish_reason": "stop",
+                "finish_reason": CHAT_FINISH[stop],
             }
         ],
         "usage": chat_usage(usage),
@@ -146,7 +156,7 @@ def chat_completion(rid: str, model: str, text: str, usage: Usage) -> dict[str, 
 
 
 def chat_stream(
-    rid: str, model: str, text: str, usage: Usage, include_usage: bool
+    rid: str, model: str, text: str, usage: Usage, include_usage: bool, stop: Stop = "stop"
 ) -> Iterator[bytes]:
     created = now()
 
@@ -164,11 +174,12 @@ def chat_stream(
             body["usage"] = None
         return body
 
+    field = "refusal" if stop == "refusal" else "content"
     yield sse(chunk({"role": "assistant", "content": "", "refusal": None}, None))
     for piece in chunks(text):
         if piece:
-            yield sse(chunk({"content": piece}, None))
-    yield sse(chunk({}, "stop"))
+            yield sse(chunk({field: piece}, None))
+    yield sse(chunk({}, CHAT_FINISH[stop]))
     if include_usage:
         final = chunk({}, None)
         final["choices"] = []
@@ -191,17 +202,31 @@ def responses_usage(usage: Usage) -> dict[str, Any]:
     }
 
 
+# a stop other than "stop" and "refusal" leaves the response `incomplete`, with this reason
+RESPONSES_INCOMPLETE: dict[Stop, str] = {
+    "max_tokens": "max_output_tokens",
+    "content_filter": "content_filter",
+}
+
+
 def _output_text(text: str) -> dict[str, Any]:
     return {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
 
 
-def _output_message(mid: str, text: str | None, status: str) -> dict[str, Any]:
+def _output_part(text: str, stop: Stop) -> dict[str, Any]:
+    """The one content part: the text, or a `refusal` part for a refusal."""
+    if stop == "refusal":
+        return {"type": "refusal", "refusal": text}
+    return _output_text(text)
+
+
+def _output_message(mid: str, text: str | None, status: str, stop: Stop = "stop") -> dict[str, Any]:
     return {
         "id": mid,
         "type": "message",
         "status": status,
         "role": "assistant",
-        "content": [] if text is None else [_output_text(text)],
+        "content": [] if text is None else [_output_part(text, stop)],
     }
 
 
@@ -212,22 +237,25 @@ def response_object(
     text: str | None,
     usage: Usage | None,
     created: int | None = None,
+    stop: Stop = "stop",
 ) -> dict[str, Any]:
     """A Response; `text=None` gives the in-progress shell used by the first stream events."""
+    incomplete = RESPONSES_INCOMPLETE.get(stop) if text is not None else None
+    status = "in_progress" if text is None else "incomplete" if incomplete else "completed"
     raw_reasoning = body.get("reasoning")
     reasoning: Mapping[str, Any] = raw_reasoning if isinstance(raw_reasoning, Mapping) else {}
     return {
         "id": rid,
         "object": "response",
         "created_at": created or now(),
-        "status": "completed" if text is not None else "in_progress",
+        "status": status,
         "background": False,
         "error": None,
-        "incomplete_details": None,
+        "incomplete_details": {"reason": incomplete} if incomplete else None,
         "instructions": body.get("instructions"),
         "max_output_tokens": body.get("max_output_tokens"),
         "model": str(body.get("model", "")),
-        "output": [] if text is None else [_output_message(mid, text, "completed")],
+        "output": [] if text is None else [_output_message(mid, text, status, stop)],
         "parallel_tool_calls": True,
         "previous_response_id": None,
         "reasoning": {
@@ -249,7 +277,7 @@ def response_object(
 
 
 def responses_stream(
-    rid: str, mid: str, body: Mapping[str, Any], text: str, usage: Usage
+    rid: str, mid: str, body: Mapping[str, Any], text: str, usage: Usage, stop: Stop = "stop"
 ) -> Iterator[bytes]:
     created = now()
     seq = 0
@@ -269,21 +297,22 @@ def responses_stream(
         item=_output_message(mid, None, "in_progress"),
     )
     part: dict[str, Any] = {"item_id": mid, "output_index": 0, "content_index": 0}  # the one text
-    yield event("response.content_part.added", **part, part=_output_text(""))
-    for piece in chunks(text):
-        if piece:
-            yield event("response.output_text.delta", **part, delta=piece, logprobs=[])
-    yield event("response.output_text.done", **part, text=text, logprobs=[])
-    yield event("response.content_part.done", **part, part=_output_text(text))
-    yield event(
-        "response.output_item.done",
-        output_index=0,
-        item=_output_message(mid, text, "completed"),
-    )
-    yield event(
-        "response.completed",
-        response=response_object(rid, mid, body, text, usage, created),
-    )
+    final = response_object(rid, mid, body, text, usage, created, stop)
+    yield event("response.content_part.added", **part, part=_output_part("", stop))
+    if stop == "refusal":
+        for piece in chunks(text):
+            if piece:
+                yield event("response.refusal.delta", **part, delta=piece)
+        yield event("response.refusal.done", **part, refusal=text)
+    else:
+        for piece in chunks(text):
+            if piece:
+                yield event("response.output_text.delta", **part, delta=piece, logprobs=[])
+        yield event("response.output_text.done", **part, text=text, logprobs=[])
+    yield event("response.content_part.done", **part, part=_output_part(text, stop))
+    yield event("response.output_item.done", output_index=0, item=final["output"][0])
+    terminal = "response.completed" if final["status"] == "completed" else "response.incomplete"
+    yield event(terminal, response=final)
 
 
 # --------------------------------------------------------------------------------------------
@@ -300,20 +329,45 @@ def anthropic_usage(usage: Usage) -> dict[str, Any]:
     }
 
 
-def anthropic_message(mid: str, model: str, text: str, usage: Usage) -> dict[str, Any]:
+# Anthropic has no content filter of its own: its `refusal` stop is what Inspect maps to
+# `content_filter`; a scripted refusal also carries `stop_details` (type "refusal"), as the
+# models that report them do, and a scripted content filter carries none
+ANTHROPIC_STOP: dict[Stop, str] = {
+    "stop": "end_turn",
+    "max_tokens": "max_tokens",
+    "content_filter": "refusal",
+    "refusal": "refusal",
+}
+ANTHROPIC_REFUSAL_DETAILS = {
+    "type": "refusal",
+    "category": None,
+    "explanation": "The request was declined.",
+}
+
+
+def _anthropic_stop(stop: Stop) -> dict[str, Any]:
+    details = ANTHROPIC_REFUSAL_DETAILS if stop == "refusal" else None
+    return {"stop_reason": ANTHROPIC_STOP[stop], "stop_details": details}
+
+
+def anthropic_message(
+    mid: str, model: str, text: str, usage: Usage, stop: Stop = "stop"
+) -> dict[str, Any]:
     return {
         "id": mid,
         "type": "message",
         "role": "assistant",
         "model": model,
-        "content": [{"type": "text", "text": block} for block in text_blocks(text)],
-        "stop_reason": "end_turn",
+        "content": [{"type": "text", "text": block} for block in text_blocks(text)] if text else [],
+        **_anthropic_stop(stop),
         "stop_sequence": None,
         "usage": anthropic_usage(usage),
     }
 
 
-def anthropic_stream(mid: str, model: str, text: str, usage: Usage) -> Iterator[bytes]:
+def anthropic_stream(
+    mid: str, model: str, text: str, usage: Usage, stop: Stop = "stop"
+) -> Iterator[bytes]:
     start_usage = anthropic_usage(usage) | {"output_tokens": 1}
     message: dict[str, Any] = {
         "id": mid,
@@ -326,7 +380,10 @@ def anthropic_stream(mid: str, model: str, text: str, usage: Usage) -> Iterator[
         "usage": start_usage,
     }
     yield sse({"type": "message_start", "message": message}, event="message_start")
-    for index, block in enumerate(text_blocks(text)):
+    blocks = text_blocks(text) if text else []  # an answer with no text has no content block
+    if not blocks:
+        yield sse({"type": "ping"}, event="ping")
+    for index, block in enumerate(blocks):
         yield sse(
             {
                 "type": "content_block_start",
@@ -353,7 +410,7 @@ def anthropic_stream(mid: str, model: str, text: str, usage: Usage) -> Iterator[
     yield sse(
         {
             "type": "message_delta",
-            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "delta": {**_anthropic_stop(stop), "stop_sequence": None},
             "usage": final_usage,
         },
         event="message_delta",
@@ -365,13 +422,17 @@ def anthropic_stream(mid: str, model: str, text: str, usage: Usage) -> Iterator[
 # any API
 
 
-def reply_body(parsed: ParsedRequest, seq: int, text: str, usage: Usage) -> dict[str, Any]:
+def reply_body(
+    parsed: ParsedRequest, seq: int, text: str, usage: Usage, stop: Stop = "stop"
+) -> dict[str, Any]:
     """The non-streaming body of a successful reply in the request's API."""
     if parsed.api == "chat":
-        return chat_completion(f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage)
+        return chat_completion(f"chatcmpl-dbl{seq:08d}", parsed.model, text, usage, stop)
     if parsed.api == "responses":
-        return response_object(f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage)
-    return anthropic_message(f"msg_dbl{seq:08d}", parsed.model, text, usage)
+        return response_object(
+            f"resp_dbl{seq:08d}", f"msg_dbl{seq:08d}", parsed.body, text, usage, stop=stop
+        )
+    return anthropic_message(f"msg_dbl{seq:08d}", parsed.model, text, usage, stop)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,60 @@
+"""What a summary says about how answers ended and how they were generated (pure functions).
+
+Per benchmark: how many judged answers came truncated, filtered, refused or with an unknown
+stop (`answer_condition`), and how many failed cases never got an answer; per group: the
+answer model's generation settings (`report.generation`), which are part of its key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bedside_bench.answer_condition import COUNTED_CONDITIONS, count_conditions
+from bedside_bench.report.generation import DEFAULTS_TEXT
+from bedside_bench.report.groups import RunGroup
+from bedside_bench.report.records import CaseRecord
+
+
+def answer_conditions(cases: Sequence[CaseRecord]) -> dict[str, int]:
+    """How many judged answers came truncated, filtered, refused or with an unknown stop
+    (every epoch's answer counts), and how many scores do not say."""
+    records = [r for case in cases for r in (case.epoch_records or (case,))]
+    return count_conditions([r.answer_condition for r in records])
+
+
+def answer_condition_notes(group: RunGroup) -> list[str]:
+    """One note per benchmark whose judged answers did not all come complete."""
+    notes = []
+    for name, evidence in group.benchmarks.items():
+        counts = answer_conditions(evidence.completed)
+        found = ", ".join(f"{counts[c]} {c}" for c in COUNTED_CONDITIONS if counts[c])
+        if found:
+            notes.append(
+                f"{name}: judged answers that did not end on their own: {found} "
+                "(scored as they came, see answer_conditions)"
+            )
+    return notes
+
+
+def no_answer_notes(group: RunGroup) -> list[str]:
+    """Failed cases whose answer never came: `inspect eval-retry` runs them again under the
+    same limits and settings, so a limit hit before or during the answer is hit again."""
+    counts = {n: len(b.no_answer) for n, b in group.benchmarks.items() if b.no_answer}
+    if not counts:
+        return []
+    listed = ", ".join(f"{name} {n}" for name, n in counts.items())
+    return [
+        f"{sum(counts.values())} failed case(s) have no answer ({listed}): a limit was hit "
+        "before or during the answer, or the answer had no text; they were not judged. "
+        "`inspect eval-retry` keeps the run's limits: rerun those cases without the limit "
+        "(or with a larger one)"
+    ]
+
+
+def generation_notes(group: RunGroup) -> list[str]:
+    if group.key.generation == DEFAULTS_TEXT:
+        return []
+    return [
+        f"answer generation settings: {group.key.generation}; runs with other settings are "
+        "never pooled with these and are compared only with --force"
+    ]
