@@ -121,6 +121,9 @@ class LogRecord:
     answer_source: str = ""
     # (epoch, answer, judge) usage summed over the log's samples of each epoch
     usage_by_epoch: tuple[tuple[int, TokenUsage, TokenUsage | None], ...] = ()
+    # the answer model / the judge used the provider's batch API (priced at batch rates)
+    answer_batch: bool = False
+    judge_batch: bool = False
 
 
 def parse_time(value: str | None) -> datetime | None:

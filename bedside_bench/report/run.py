@@ -12,13 +12,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bedside_bench.estimate.document import read_estimate
 from bedside_bench.report.comparison import ComparisonRefused, compare
+from bedside_bench.report.cost_section import cost_headline, estimate_section
 from bedside_bench.report.document import (
     PLOT_FILE,
     SECTIONS,
     ReportContext,
     differences_section,
+    headline_section,
     report_blocks,
+    usage_section,
 )
 from bedside_bench.report.groups import group_labels, group_records, group_slugs
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
@@ -154,6 +158,13 @@ def build_report(
     sections = list(SECTIONS)
     # how much the scores depend on the judge, right after the differences between models
     sections.insert(sections.index(differences_section) + 1, lambda _: judge_blocks)
+    # cost right under the headline; the estimate, if one was kept, beside usage and cost
+    sections.insert(sections.index(headline_section) + 1, cost_headline)
+    estimate = next(
+        (e for e in (read_estimate(p) for p in options.log_paths) if e is not None), None
+    )
+    estimate_blocks = estimate_section(estimate, summaries)
+    sections.insert(sections.index(usage_section) + 1, lambda _: estimate_blocks)
     blocks = report_blocks(context, sections)
     (out_dir / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
     (out_dir / "report.html").write_text(to_html(blocks), encoding="utf-8")

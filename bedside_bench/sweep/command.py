@@ -174,6 +174,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-report", dest="report", action="store_false", help="only run the eval set"
     )
+    parser.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the calls, tokens and cost (with --prices) the sweep would spend, without "
+        "a provider call, and keep it in LOG_DIR/estimate.json for the report (docs/estimate.md)",
+    )
+    parser.add_argument("--json", action="store_true", help="with --estimate: print it as JSON")
 
 
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
@@ -219,6 +226,10 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 
     try:
         options = options_from_args(args)
+        if getattr(args, "estimate", False):
+            from bedside_bench.estimate.run import run_estimate
+
+            return run_estimate(options, as_json=args.json)
         result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))

@@ -1,0 +1,231 @@
+"""Batch prices, cost per full run and the headline cost cells (`report/usage.py`,
+`report/cost_section.py`), with every figure computed by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bedside_bench.estimate.document import CostRange, EstimateDocument, ModelEstimate
+from bedside_bench.estimate.document import OutputBasis, Tokenizer
+from bedside_bench.report.cost_section import cost_headline, estimate_section
+from bedside_bench.report.document import Paragraph, ReportContext, Table
+from bedside_bench.report.records import TokenUsage
+from bedside_bench.report.usage import (
+    batch_rates,
+    check_prices,
+    cost_json,
+    full_run_cost,
+    group_usage,
+)
+from tests.report_helpers import log_record
+
+T1, T2 = "2026-01-01T10:00:00+00:00", "2026-01-01T11:00:00+00:00"
+# answers: 1,000,000 fresh input, 200,000 cache reads, 100,000 output
+A = TokenUsage(input_tokens=1_000_000, input_tokens_cache_read=200_000, output_tokens=100_000)
+# judging: 2,000,000 input, 50,000 output
+J = TokenUsage(input_tokens=2_000_000, output_tokens=50_000)
+PRICES = {
+    # answers: $2 in, $0.5 cached, $8 out; batch: half of each
+    "openai/gpt-x": {"input": 2.0, "cached_input": 0.5, "output": 8.0, "batch_discount": 0.5},
+    # judge: $1 in, $4 out; batch rates given outright
+    "judge-y": {"input": 1.0, "output": 4.0, "batch_input": 0.4, "batch_output": 1.5},
+    # no batch price at all
+    "anthropic/z": {"input": 3.0, "output": 15.0},
+}
+
+
+def usage_of(*logs: tuple[str, bool, bool]) -> Any:
+    """Group usage of logs (start time, answer batch, judge batch), each spending A and J."""
+    return group_usage(
+        [
+            log_record(
+                {"c": 0.5},
+                started_at=start,
+                task_id=f"task-{start}",
+                answer_model="openai/gpt-x",
+                judge_model="judge-y",
+                answer_usage=A,
+                judge_usage=J,
+                answer_batch=answer_batch,
+                judge_batch=judge_batch,
+            )
+            for start, answer_batch, judge_batch in logs
+        ]
+    )
+
+
+def test_a_standard_run_is_priced_at_the_standard_rates() -> None:
+    cost, notes = cost_json("openai/gpt-x", "judge-y", usage_of((T1, False, False)), PRICES)
+    assert notes == [] and cost is not None
+    # 1.0 M x $2 + 0.2 M x $0.5 + 0.1 M x $8 = 2 + 0.1 + 0.8
+    assert cost["answer"] == pytest.approx(2.9)
+    # 2 M x $1 + 0.05 M x $4
+    assert cost["judge"] == pytest.approx(2.2)
+    assert cost["total"] == pytest.approx(5.1)
+    assert cost["batch"] == {"answer": False, "judge": False}
+
+
+def test_a_batch_run_is_priced_at_the_batch_rates() -> None:
+    cost, notes = cost_json("openai/gpt-x", "judge-y", usage_of((T1, True, True)), PRICES)
+    assert notes == [] and cost is not None
+    assert cost["answer"] == pytest.approx(1.45)  # the discount halves every rate
+    # 2 M x $0.4 + 0.05 M x $1.5
+    assert cost["judge"] == pytest.approx(0.875)
+    assert cost["total"] == pytest.approx(2.325)
+    assert cost["batch"] == {"answer": True, "judge": True}
+
+
+def test_a_group_of_batch_and_standard_logs_prices_each_at_its_rate() -> None:
+    usage = usage_of((T1, True, False), (T2, False, False))
+    cost, _ = cost_json("openai/gpt-x", "judge-y", usage, PRICES)
+    assert cost is not None
+    assert cost["answer"] == pytest.approx(1.45 + 2.9)
+    assert cost["judge"] == pytest.approx(2 * 2.2)
+
+
+def test_a_batch_run_without_a_batch_price_costs_null_never_zero() -> None:
+    usage = group_usage(
+        [
+            log_record(
+                {"c": 0.5},
+                answer_model="anthropic/z",
+                judge_model="judge-y",
+                answer_usage=A,
+                judge_usage=J,
+                answer_batch=True,
+            )
+        ]
+    )
+    cost, notes = cost_json("anthropic/z", "judge-y", usage, PRICES)
+    assert cost is not None
+    assert cost["answer"] is None and cost["total"] is None
+    assert cost["judge"] == pytest.approx(2.2)
+    assert len(notes) == 1 and "anthropic/z ran with the batch API" in notes[0]
+
+
+def test_batch_rates_explicit_over_discount_and_none_without_either() -> None:
+    assert batch_rates(PRICES["openai/gpt-x"]) == {
+        "input": 1.0,
+        "output": 4.0,
+        "cached_input": 0.25,
+    }
+    assert batch_rates({"input": 1.0, "output": 2.0, "batch_input": 0.1, "batch_discount": 0.5}) == {
+        "input": 0.1,
+        "output": 1.0,
+    }
+    assert batch_rates(PRICES["anthropic/z"]) is None
+    assert batch_rates({"input": 1.0, "output": 2.0, "batch_input": 0.5}) is None
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"m": {"input": 1, "output": 1, "batch_discount": 1}},
+        {"m": {"input": 1, "output": 1, "batch_discount": -0.1}},
+        {"m": {"input": 1, "output": 1, "batch_output": "half"}},
+        {"m": {"input": 1, "output": 1, "batch_bogus": 1}},
+    ],
+)
+def test_bad_batch_prices_are_rejected(bad: Any) -> None:
+    with pytest.raises(ValueError):
+        check_prices(bad)
+
+
+def test_cost_per_full_run_scales_by_cases() -> None:
+    cost = {"answer": 2.9, "judge": None, "total": None}
+    assert full_run_cost(cost, 10, 250) == {
+        "cases": 250,
+        "answer": pytest.approx(72.5),
+        "judge": None,
+        "total": None,
+    }
+    assert full_run_cost(cost, 0, 250) is None
+    assert full_run_cost(None, 10, 250) is None
+
+
+def summary(model: str, cost: dict[str, Any] | None) -> dict[str, Any]:
+    part = {
+        "input_tokens": 100,
+        "output_tokens": 10,
+        "input_tokens_cache_read": 20,
+        "input_tokens_cache_write": 0,
+    }
+    return {
+        "answer_model": model,
+        "started_at": T2,
+        "cost": cost,
+        "usage": {"answer": part, "judge": {**part, "input_tokens": 1000}},
+    }
+
+
+def test_the_headline_shows_cost_per_model_and_per_full_run() -> None:
+    cost = {
+        "answer": 1.5,
+        "judge": 0.25,
+        "total": 1.75,
+        "batch": {"answer": True, "judge": False},
+        "per_full_run": {"cases": 250, "answer": 37.5, "judge": 6.25, "total": 43.75},
+    }
+    context = ReportContext(
+        summaries=[summary("a", cost), summary("b", None)], labels=["a", "b"], files=[]
+    )
+    [table] = cost_headline(context)
+    assert isinstance(table, Table)
+    assert table.rows == (
+        ("a (batch: answer)", "$1.5000", "$0.2500", "$1.7500", "$43.7500 (250 cases)"),
+        ("b", "n/a", "n/a", "n/a", "n/a"),
+    )
+    none = ReportContext(summaries=[summary("a", None)], labels=["a"], files=[])
+    [line] = cost_headline(none)
+    assert isinstance(line, Paragraph) and "--prices" in line.text
+
+
+def test_the_estimate_stands_beside_the_actual_figures() -> None:
+    basis = OutputBasis(source="prior", per_call=10.0)
+    model = ModelEstimate(
+        runs=1,
+        cases=1,
+        cases_done=0,
+        answer_calls=1,
+        judge_calls=1,
+        answer_input_tokens=132,
+        answer_output_tokens=10,
+        judge_input_tokens=900,
+        judge_output_tokens=12,
+        tokenizer=Tokenizer(name="cl100k_base", approximate=False),
+        answer_output=basis,
+        judge_output=basis,
+        cost_usd=CostRange(low=1, expected=2, high=3, answer=1.5, judge=0.5, batch=False),
+    )
+    estimate = EstimateDocument(
+        created_at=T1,
+        log_dir="logs",
+        judge="judge-y",
+        judge_tokenizer=Tokenizer(name="cl100k_base", approximate=False),
+        judge_passes=1,
+        epochs=1,
+        grading="binary",
+        batch=False,
+        call_overhead_tokens=9,
+        models={"a": model},
+        cost_usd=None,
+    )
+    cost = {"answer": 1.0, "judge": 0.6, "total": 1.6}
+    blocks = estimate_section(estimate, [summary("a", cost)])
+    table = blocks[-1]
+    assert isinstance(table, Table)
+    # actual answer input: 100 fresh + 20 cache reads
+    assert table.rows == (
+        ("a", "answer input tokens", "132", "120", "+10.0%"),
+        ("a", "answer output tokens", "10", "10", "+0.0%"),
+        ("a", "judge input tokens", "900", "1,020", "-11.8%"),
+        ("a", "judge output tokens", "12", "10", "+20.0%"),
+        ("a", "cost (USD)", "$2.0000", "$1.6000", "+25.0%"),
+    )
+    assert estimate_section(None, [summary("a", cost)]) == []
+    # runs that started before the estimate are not what it estimated
+    early = {**summary("a", cost), "started_at": "2025-12-31T10:00:00+00:00"}
+    assert estimate_section(estimate, [early]) == []
+    assert estimate_section(estimate, [summary("other", cost)]) == []
