@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 import tiktoken
 
+from bedside_bench.contracts import RubricItem
 from bedside_bench.estimate import tokens
-from bedside_bench.estimate.document import EstimateDocument
+from bedside_bench.estimate.document import EstimateDocument, read_estimate
 from bedside_bench.estimate.history import History, RunKey, identity
 from bedside_bench.estimate.plan import (
     ANSWER_VISIBLE_PRIOR,
@@ -22,9 +23,7 @@ from bedside_bench.estimate.plan import (
 )
 from bedside_bench.estimate.run import render_table, write_estimate
 from bedside_bench.judge_reply import judge_user_message
-from bedside_bench.contracts import RubricItem
 from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE, PHYSICIAN_SYSTEM_MESSAGE
-from bedside_bench.estimate.document import read_estimate
 from bedside_bench.sweep.options import SweepOptions, build_tasks
 from tests.independent import read_cases
 
@@ -100,7 +99,9 @@ def test_calls_and_tokens_are_those_of_the_real_messages(
         n(JUDGE_SYSTEM_MESSAGE)
         + n(
             judge_user_message(
-                c["prompt"], "", [RubricItem(i["item_id"], i["text"], i["points"]) for i in c["rubric_items"]]
+                c["prompt"],
+                "",
+                [RubricItem(i["item_id"], i["text"], i["points"]) for i in c["rubric_items"]],
             )
         )
         + OVERHEAD

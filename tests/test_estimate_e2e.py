@@ -118,9 +118,7 @@ def answers_of(requests: list[RecordedRequest], model: str) -> list[RecordedRequ
 
 
 def judging_of(requests: list[RecordedRequest], model: str) -> list[RecordedRequest]:
-    return [
-        r for r in ok(requests) if r.kind == "judge" and answered_model(r) == wire_name(model)
-    ]
+    return [r for r in ok(requests) if r.kind == "judge" and answered_model(r) == wire_name(model)]
 
 
 def counted(requests: list[RecordedRequest], what: str) -> int:
@@ -178,7 +176,10 @@ def test_with_earlier_logs_every_token_figure_is_close(run: Run) -> None:
         m = run.full.estimate["models"][model]
         assert m["answer_output"]["source"] == "logs" and m["answer_output"]["samples"] == 10
         assert m["judge_output"]["source"] == "logs"
-        answers, judging = answers_of(run.full.requests, model), judging_of(run.full.requests, model)
+        answers, judging = (
+            answers_of(run.full.requests, model),
+            judging_of(run.full.requests, model),
+        )
         assert m["answer_output_tokens"] == counted(answers, "output_tokens")
         for figure, actual in (
             ("judge_input_tokens", counted(judging, "input_tokens")),
@@ -192,7 +193,8 @@ def test_cost_is_priced_from_the_prices_file(run: Run) -> None:
         m = run.full.estimate["models"][model]
         answer, judge = PRICES[model.split("/")[1]], PRICES["gpt-4.1"]
         expected_answer = (
-            m["answer_input_tokens"] * answer["input"] + m["answer_output_tokens"] * answer["output"]
+            m["answer_input_tokens"] * answer["input"]
+            + m["answer_output_tokens"] * answer["output"]
         ) / 1e6
         expected_judge = (
             m["judge_input_tokens"] * judge["input"] + m["judge_output_tokens"] * judge["output"]

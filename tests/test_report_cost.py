@@ -7,8 +7,13 @@ from typing import Any
 
 import pytest
 
-from bedside_bench.estimate.document import CostRange, EstimateDocument, ModelEstimate
-from bedside_bench.estimate.document import OutputBasis, Tokenizer
+from bedside_bench.estimate.document import (
+    CostRange,
+    EstimateDocument,
+    ModelEstimate,
+    OutputBasis,
+    Tokenizer,
+)
 from bedside_bench.report.cost_section import cost_headline, estimate_section
 from bedside_bench.report.document import Paragraph, ReportContext, Table
 from bedside_bench.report.records import TokenUsage
@@ -111,7 +116,9 @@ def test_batch_rates_explicit_over_discount_and_none_without_either() -> None:
         "output": 4.0,
         "cached_input": 0.25,
     }
-    assert batch_rates({"input": 1.0, "output": 2.0, "batch_input": 0.1, "batch_discount": 0.5}) == {
+    assert batch_rates(
+        {"input": 1.0, "output": 2.0, "batch_input": 0.1, "batch_discount": 0.5}
+    ) == {
         "input": 0.1,
         "output": 1.0,
     }

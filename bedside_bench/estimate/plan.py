@@ -10,14 +10,15 @@ earlier logs of the same model in the log directory, else from the priors below.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from bedside_bench.contracts import RubricItem
+from bedside_bench.estimate.cost import Totals, price_totals, sum_costs
 from bedside_bench.estimate.document import (
-    CostRange,
     EstimateDocument,
     ModelEstimate,
     OutputBasis,
@@ -28,8 +29,7 @@ from bedside_bench.estimate.tokens import CALL_OVERHEAD_TOKENS, TokenCounter, co
 from bedside_bench.grading import grading_strategy
 from bedside_bench.judge_reply import judge_user_message
 from bedside_bench.protocol import PHYSICIAN_SYSTEM_MESSAGE
-from bedside_bench.report.records import TokenUsage
-from bedside_bench.report.usage import Prices, batch_rates, find_price, usage_cost
+from bedside_bench.report.usage import Prices
 from bedside_bench.sweep.options import SweepOptions, build_tasks, check_benchmarks, judge_passes
 from bedside_bench.sweep.shard import all_runs, shard_runs
 
@@ -44,18 +44,11 @@ if TYPE_CHECKING:
 ANSWER_VISIBLE_PRIOR = 600
 REASONING_FACTOR_PRIOR = 2
 JUDGE_PER_ITEM_PRIOR = {"binary": 14, "three_level": 70}
-# the low and high ends of the cost: output tokens from a prior can be half or twice the
-# truth, from logs a quarter either way; an approximate tokenizer's input count 15% either way
-PRIOR_RANGE = (0.5, 2.0)
-LOGS_RANGE = (0.8, 1.25)
-APPROXIMATE_INPUT_RANGE = (0.85, 1.15)
 
 
 def is_reasoning_model(model: str) -> bool:
     """OpenAI's o-series and gpt-5 onwards (not their -chat variants) reason by default; the
     others only when configured to, which a sweep does not do."""
-    import re
-
     provider, _, name = model.partition("/")
     name = name.rsplit("/", 1)[-1].lower()
     if provider != "openai":
@@ -119,65 +112,6 @@ def tokenizer(counter: TokenCounter) -> Tokenizer:
     return Tokenizer(name=counter.name, approximate=counter.approximate)
 
 
-@dataclass(frozen=True)
-class Totals:
-    answer_input: int
-    answer_output: int
-    judge_input: int
-    judge_output: int
-
-
-def price_totals(
-    totals: Totals,
-    answer: tuple[str, OutputBasis, bool],
-    judge: tuple[str, OutputBasis, bool],
-    prices: Prices,
-    batch: bool,
-) -> tuple[CostRange | None, list[str]]:
-    """Low, expected and high cost of one model's part; None (with a note) when a price is
-    unknown. Every input token is priced as fresh input (the estimate assumes no cache)."""
-    rates: list[Mapping[str, float]] = []
-    notes = []
-    for model, _, _ in (answer, judge):
-        found = find_price(model, prices)
-        rate = None if found is None else (batch_rates(found[1]) if batch else dict(found[1]))
-        if found is None:
-            notes.append(f"no price for {model} in the prices file: cost is null")
-        elif rate is None:
-            notes.append(f"no batch price for {model} in the prices file: cost is null")
-        else:
-            rates.append(rate)
-    if notes:
-        return None, notes
-
-    def cost(end: int) -> tuple[float, float]:
-        parts = []
-        for (_, basis, approximate), rate, (inp, out) in zip(
-            (answer, judge),
-            rates,
-            ((totals.answer_input, totals.answer_output), (totals.judge_input, totals.judge_output)),
-            strict=True,
-        ):
-            in_factor = (1.0, *APPROXIMATE_INPUT_RANGE)[end] if approximate else 1.0
-            spread = LOGS_RANGE if basis.source == "logs" else PRIOR_RANGE
-            out_factor = (1.0, *spread)[end]
-            usage = TokenUsage(
-                input_tokens=round(inp * in_factor), output_tokens=round(out * out_factor)
-            )
-            parts.append(usage_cost(usage, rate))
-        return parts[0], parts[1]
-
-    expected = cost(0)
-    return CostRange(
-        low=sum(cost(1)),
-        expected=sum(expected),
-        high=sum(cost(2)),
-        answer=expected[0],
-        judge=expected[1],
-        batch=batch,
-    ), []
-
-
 def estimate_sweep(
     options: SweepOptions, prices: Prices | None, history: History | None = None
 ) -> EstimateDocument:
@@ -194,7 +128,9 @@ def estimate_sweep(
     judge_counter = counter_for(options.judge)
     counters = {m: counter_for(m) for m in options.models}
     if history is None:
-        history = read_history(options.log_dir, lambda m, t: counters_for(counters, m).count(t))
+        history = read_history(
+            options.log_dir, lambda m, t: counters.get(m, counter_for(m)).count(t)
+        )
     runs = (
         all_runs(options.models, benchmarks)
         if options.shard.whole
@@ -223,7 +159,7 @@ def estimate_sweep(
         for run_model, benchmark in runs:
             if run_model != model:
                 continue
-            key = RunKey(model, benchmark, options.judge, identity(task_meta_for(tasks[benchmark])))
+            key = RunKey(model, benchmark, options.judge, identity(tasks[benchmark].metadata or {}))
             done = history.done.get(key, set())
             for case in cases[benchmark]:
                 for epoch in range(1, epochs + 1):
@@ -282,28 +218,6 @@ def estimate_sweep(
         models=models,
         cost_usd=sum_costs([m.cost_usd for m in models.values()], batch),
         notes=estimate_notes(prices),
-    )
-
-
-def counters_for(counters: Mapping[str, TokenCounter], model: str) -> TokenCounter:
-    return counters[model] if model in counters else counter_for(model)
-
-
-def task_meta_for(task: Task) -> Mapping[str, Any]:
-    return task.metadata or {}
-
-
-def sum_costs(costs: Sequence[CostRange | None], batch: bool) -> CostRange | None:
-    if not costs or any(c is None for c in costs):
-        return None
-    known = [c for c in costs if c is not None]
-    return CostRange(
-        low=sum(c.low for c in known),
-        expected=sum(c.expected for c in known),
-        high=sum(c.high for c in known),
-        answer=sum(c.answer for c in known),
-        judge=sum(c.judge for c in known),
-        batch=batch,
     )
 
 

@@ -35,8 +35,11 @@ class TokenCounter(Protocol):
     """Counts the tokens of a text; `name` says which tokenizer, `approximate` whether it is
     the provider's own."""
 
-    name: str
-    approximate: bool
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def approximate(self) -> bool: ...
 
     def count(self, text: str) -> int: ...
 
@@ -101,19 +104,16 @@ def openai_encoding_name(model: str) -> str:
 def counter_for(model: str) -> TokenCounter:
     """The closest token counter for an Inspect model name that needs no network."""
     provider, _, name = model.partition("/")
+    wanted = None
     if provider == "openai":
         wanted = openai_encoding_name(name.rsplit("/", 1)[-1])
         exact = _encoding(wanted)
         if exact is not None:
             return TiktokenCounter(wanted, False, exact)
-        standin = f"cl100k_base (standing in for {wanted})"
-    else:
-        standin = f"cl100k_base (standing in for {provider}'s tokenizer)"
     offline = _encoding(OFFLINE_CL100K)
-    if offline is not None:
-        return TiktokenCounter(
-            "cl100k_base" if standin.endswith("for cl100k_base)") else standin,
-            not standin.endswith("for cl100k_base)"),
-            offline,
-        )
-    return CharCounter()
+    if offline is None:
+        return CharCounter()
+    if wanted == "cl100k_base":
+        return TiktokenCounter(wanted, False, offline)
+    standing_for = wanted or f"{provider}'s tokenizer"
+    return TiktokenCounter(f"cl100k_base (standing in for {standing_for})", True, offline)

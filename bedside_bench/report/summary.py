@@ -267,9 +267,7 @@ def summarise(
     if cost is not None:
         counts = release_case_counts(group)
         full = sum(counts.values()) if counts else FULL_RUN_CASES
-        cost["per_full_run"] = full_run_cost(
-            cost, group.cases_completed + group.cases_failed, full
-        )
+        cost["per_full_run"] = full_run_cost(cost, group.cases_completed + group.cases_failed, full)
     notes.append(
         f"intervals drawn with numpy {np.__version__} (default_rng); other numpy releases may "
         "draw differently"

@@ -108,7 +108,9 @@ def group_usage(logs: Sequence[LogRecord]) -> GroupUsage:
     for h in heads:
         if h.judge_batch:
             judge_batch = (
-                None if h.judge_usage is None or judge_batch is None else judge_batch + h.judge_usage
+                None
+                if h.judge_usage is None or judge_batch is None
+                else judge_batch + h.judge_usage
             )
     if judge is None:
         notes.append(

@@ -226,6 +226,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 
     try:
         options = options_from_args(args)
+        if getattr(args, "json", False) and not getattr(args, "estimate", False):
+            raise SweepError("--json goes with --estimate (the sweep's own output is its logs)")
         if getattr(args, "estimate", False):
             from bedside_bench.estimate.run import run_estimate
 
