@@ -44,8 +44,11 @@ def forest_png(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) ->
                     continue
                 ys.append(r + (m - (k - 1) / 2) * step)
                 means.append(entry["mean"])
-                lows.append(entry["mean"] - entry["ci95"][0])
-                highs.append(entry["ci95"][1] - entry["mean"])
+                # a bootstrap interval of one case is [x, x] with x summed in another order
+                # than the mean, so it can miss the mean by a rounding error; matplotlib
+                # refuses a negative error bar
+                lows.append(max(0.0, entry["mean"] - entry["ci95"][0]))
+                highs.append(max(0.0, entry["ci95"][1] - entry["mean"]))
             ax.errorbar(
                 means,
                 ys,
