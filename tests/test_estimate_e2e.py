@@ -3,8 +3,10 @@
 estimate asks nothing, takes no lock, writes no log; its call counts are exact and its tokens
 close to what the double counted; the report sets it beside the actual figures.
 
-One module-scoped run (a smoke sweep, then two benchmarks in full) serves every test. The
-release is the public one when BEDSIDE_BENCH_DATA names it, else the synthetic one.
+One module-scoped run serves every test: one benchmark, then the same command with a second
+benchmark added (eval_set reuses the first's logs, so the estimate leaves its cases out and
+reads its answers' lengths). The release is the public one when BEDSIDE_BENCH_DATA names it,
+else the synthetic one.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ DATA = Path(REAL_RELEASE) if REAL_RELEASE else SYNTHETIC_RELEASE
 MODELS = ("openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6")
 JUDGE = "openai/gpt-4.1"
 PASSES = 2
-FULL_BENCHMARKS = ("drug_safety",)
+FIRST = ("drug_safety",)
+BOTH = ("drug_safety", "safety_diagnostic")
 PRICES = {
     "gpt-4.1-mini": {"input": 0.4, "output": 1.6},
     "claude-sonnet-4-6": {"input": 3.0, "output": 15.0},
@@ -53,6 +56,7 @@ class Phase:
     estimate: dict[str, Any]
     estimate_exit: int
     calls_during_estimate: int
+    files_before_estimate: list[str]
     files_after_estimate: list[str]
     sweep_exit: int
     requests: list[RecordedRequest]
@@ -60,27 +64,33 @@ class Phase:
 
 @dataclass
 class Run:
-    smoke: Phase
-    full: Phase
+    first: Phase
+    both: Phase
     after: dict[str, Any]  # the estimate made once everything was done
     calls_during_last_estimate: int
     logs: Path
+
+
+def files_in(logs: Path) -> list[str]:
+    return sorted(str(p.relative_to(logs)) for p in logs.rglob("*")) if logs.exists() else []
 
 
 def phase(
     double: ProviderDouble, args: list[str], env: dict[str, str], cwd: Path, logs: Path
 ) -> Phase:
     before = double.count()
+    files_before = files_in(logs)
     estimated = run_sweep_cli([*args, "--estimate", "--json"], env, cwd)
     assert estimated.returncode == 0, output(estimated)
     calls = double.count() - before
-    files = sorted(str(p.relative_to(logs)) for p in logs.rglob("*")) if logs.exists() else []
+    files = files_in(logs)
     swept = run_sweep_cli(args, env, cwd)
     assert swept.returncode == 0, output(swept)
     return Phase(
         estimate=json.loads(estimated.stdout),
         estimate_exit=estimated.returncode,
         calls_during_estimate=calls,
+        files_before_estimate=files_before,
         files_after_estimate=files,
         sweep_exit=swept.returncode,
         requests=list(double.requests())[before:],
@@ -96,21 +106,19 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
     with ProviderDouble() as double:
         env = sweep_env(double, tmp)
         common = ["--judge", JUDGE, "-T", f"judge_passes={PASSES}", "--prices", str(prices)]
-        smoke = phase(
-            double,
-            sweep_args(MODELS, logs, *common, "--smoke", data_dir=DATA),
-            env,
-            tmp,
-            logs,
-        )
-        full_args = sweep_args(
-            MODELS, logs, *common, "--benchmarks", ",".join(FULL_BENCHMARKS), data_dir=DATA
-        )
-        full = phase(double, full_args, env, tmp, logs)
+
+        def args(benchmarks: tuple[str, ...]) -> list[str]:
+            return sweep_args(
+                MODELS, logs, *common, "--benchmarks", ",".join(benchmarks), data_dir=DATA
+            )
+
+        first = phase(double, args(FIRST), env, tmp, logs)
+        both = phase(double, args(BOTH), env, tmp, logs)
+        full_args = args(BOTH)
         before = double.count()
         last = run_sweep_cli([*full_args, "--estimate", "--json"], env, tmp)
         assert last.returncode == 0, output(last)
-        yield Run(smoke, full, json.loads(last.stdout), double.count() - before, logs)
+        yield Run(first, both, json.loads(last.stdout), double.count() - before, logs)
 
 
 def answers_of(requests: list[RecordedRequest], model: str) -> list[RecordedRequest]:
@@ -133,35 +141,41 @@ def error(estimate: float, actual: float) -> float:
     return abs(estimate - actual) / actual
 
 
+def cases_of(benchmarks: tuple[str, ...]) -> int:
+    return sum(len(read_cases(DATA, b)) for b in benchmarks)
+
+
 def test_the_estimate_asks_nothing_takes_no_lock_and_writes_no_log(run: Run) -> None:
-    for p in (run.smoke, run.full):
+    for p in (run.first, run.both):
         assert p.estimate_exit == 0 and p.calls_during_estimate == 0
         assert p.estimate["provider_calls"] == 0
     assert run.calls_during_last_estimate == 0
-    # before the first sweep only the estimate is in the log directory: no log, no lock
-    assert run.smoke.files_after_estimate == ["estimate.json"]
-    assert not any(".lock" in f for f in run.full.files_after_estimate)
+    # the estimate adds itself to the log directory and nothing else: no log, no lock
+    assert run.first.files_after_estimate == ["estimate.json"]
+    added = set(run.both.files_after_estimate) - set(run.both.files_before_estimate)
+    assert added == set() and "estimate.json" in run.both.files_before_estimate
 
 
 def test_call_counts_are_exact(run: Run) -> None:
-    smoke_cases = 10  # one per benchmark
-    full_cases = sum(len(read_cases(DATA, b)) for b in FULL_BENCHMARKS)
-    for p, cases, runs in ((run.smoke, smoke_cases, 10), (run.full, full_cases, 1)):
+    first, second = cases_of(FIRST), cases_of(BOTH) - cases_of(FIRST)
+    for p, cases, done in ((run.first, first, 0), (run.both, second, first)):
         for model in MODELS:
             m = p.estimate["models"][model]
             answers, judging = answers_of(p.requests, model), judging_of(p.requests, model)
-            assert (m["runs"], m["cases"], m["cases_done"]) == (runs, cases, 0)
+            # the second estimate leaves out the first run's cases, as the resume did
+            assert (m["runs"], m["cases"], m["cases_done"]) == (1, cases, done)
             assert m["answer_calls"] == len(answers) == cases
             assert m["judge_calls"] == len(judging) == PASSES * cases
     # once the run is done, a resume has nothing left to do
     for model in MODELS:
         m = run.after["models"][model]
-        assert (m["answer_calls"], m["judge_calls"], m["cases_done"]) == (0, 0, full_cases)
+        assert (m["answer_calls"], m["judge_calls"]) == (0, 0)
+        assert m["cases_done"] == cases_of(BOTH)
         assert m["cost_usd"]["expected"] == 0
 
 
 def test_answer_input_tokens_are_within_30_percent_of_the_doubles(run: Run) -> None:
-    for p in (run.smoke, run.full):
+    for p in (run.first, run.both):
         for model in MODELS:
             actual = counted(answers_of(p.requests, model), "input_tokens")
             estimate = p.estimate["models"][model]["answer_input_tokens"]
@@ -169,17 +183,16 @@ def test_answer_input_tokens_are_within_30_percent_of_the_doubles(run: Run) -> N
 
 
 def test_with_earlier_logs_every_token_figure_is_close(run: Run) -> None:
-    """The full run's estimate reads the smoke run's logs for the output lengths: the
-    answers' output exactly as the double counted them (its scripted answers have one
-    length per model), the judge figures within 30%."""
+    """The second estimate reads the first run's logs for the output lengths: the answers'
+    output exactly as the double counted them (its scripted answers have one length per
+    model), the judge figures within 30%."""
     for model in MODELS:
-        m = run.full.estimate["models"][model]
-        assert m["answer_output"]["source"] == "logs" and m["answer_output"]["samples"] == 10
+        m = run.both.estimate["models"][model]
+        assert m["answer_output"]["source"] == "logs"
+        assert m["answer_output"]["samples"] == cases_of(FIRST)
         assert m["judge_output"]["source"] == "logs"
-        answers, judging = (
-            answers_of(run.full.requests, model),
-            judging_of(run.full.requests, model),
-        )
+        answers = answers_of(run.both.requests, model)
+        judging = judging_of(run.both.requests, model)
         assert m["answer_output_tokens"] == counted(answers, "output_tokens")
         for figure, actual in (
             ("judge_input_tokens", counted(judging, "input_tokens")),
@@ -190,7 +203,7 @@ def test_with_earlier_logs_every_token_figure_is_close(run: Run) -> None:
 
 def test_cost_is_priced_from_the_prices_file(run: Run) -> None:
     for model in MODELS:
-        m = run.full.estimate["models"][model]
+        m = run.both.estimate["models"][model]
         answer, judge = PRICES[model.split("/")[1]], PRICES["gpt-4.1"]
         expected_answer = (
             m["answer_input_tokens"] * answer["input"]
@@ -209,10 +222,23 @@ def test_the_report_shows_the_estimate_beside_the_actual_figures(run: Run) -> No
     report = (run.logs / "report" / "report.md").read_text()
     assert "Estimate made by `sweep --estimate`" in report
     for model in MODELS:
-        assert f"| {model} | answer input tokens |" in report
+        m = run.both.estimate["models"][model]
+        actual = counted(answers_of(run.both.requests, model), "input_tokens")
+        estimated = m["answer_input_tokens"]
+        # the second run's logs only: the first run's were there before the estimate
+        rows = [
+            line.replace("\\-", "-")  # Markdown escapes a leading minus
+            for line in report.splitlines()
+            if "answer input tokens" in line
+        ]
+        assert (
+            f"| {model} | answer input tokens | {estimated:,} | {actual:,} | "
+            f"{(estimated - actual) / actual:+.1%} |"
+        ) in rows, rows
     # the cost headline: per model, answers and judge apart, and per full run
     assert "per full run (USD)" in report
     summaries = [json.loads(p.read_text()) for p in (run.logs / "report").glob("*.summary.json")]
+    assert len(summaries) == 2
     for s in summaries:
         assert s["cost"]["per_full_run"]["total"] > s["cost"]["total"] > 0
-    assert len(read_logs(run.logs)) == 2 * (10 + len(FULL_BENCHMARKS))
+    assert len(read_logs(run.logs)) == 2 * len(BOTH)

@@ -16,6 +16,7 @@ from bedside_bench.estimate.document import (
 )
 from bedside_bench.report.cost_section import cost_headline, estimate_section
 from bedside_bench.report.document import Paragraph, ReportContext, Table
+from bedside_bench.report.groups import group_records
 from bedside_bench.report.records import TokenUsage
 from bedside_bench.report.usage import (
     batch_rates,
@@ -161,7 +162,6 @@ def summary(model: str, cost: dict[str, Any] | None) -> dict[str, Any]:
     }
     return {
         "answer_model": model,
-        "started_at": T2,
         "cost": cost,
         "usage": {"answer": part, "judge": {**part, "input_tokens": 1000}},
     }
@@ -189,7 +189,7 @@ def test_the_headline_shows_cost_per_model_and_per_full_run() -> None:
     assert isinstance(line, Paragraph) and "--prices" in line.text
 
 
-def test_the_estimate_stands_beside_the_actual_figures() -> None:
+def test_the_estimate_stands_beside_what_the_logs_after_it_spent() -> None:
     basis = OutputBasis(source="prior", per_call=10.0)
     model = ModelEstimate(
         runs=1,
@@ -207,9 +207,9 @@ def test_the_estimate_stands_beside_the_actual_figures() -> None:
         cost_usd=CostRange(low=1, expected=2, high=3, answer=1.5, judge=0.5, batch=False),
     )
     estimate = EstimateDocument(
-        created_at=T1,
+        created_at="2026-01-01T10:30:00+00:00",  # between T1 and T2
         log_dir="logs",
-        judge="judge-y",
+        judge="test/judge",
         judge_tokenizer=Tokenizer(name="cl100k_base", approximate=False),
         judge_passes=1,
         epochs=1,
@@ -219,20 +219,48 @@ def test_the_estimate_stands_beside_the_actual_figures() -> None:
         models={"a": model},
         cost_usd=None,
     )
-    cost = {"answer": 1.0, "judge": 0.6, "total": 1.6}
-    blocks = estimate_section(estimate, [summary("a", cost)])
+    answer = TokenUsage(input_tokens=100, input_tokens_cache_read=20, output_tokens=10)
+    judge = TokenUsage(input_tokens=1000, input_tokens_cache_read=20, output_tokens=10)
+    logs = [
+        # before the estimate: not what it estimated
+        log_record(
+            {"c": 0.5},
+            benchmark="safety_diagnostic",
+            started_at=T1,
+            answer_model="a",
+            answer_usage=TokenUsage(input_tokens=10**6, output_tokens=10**6),
+            judge_usage=judge,
+        ),
+        log_record(
+            {"d": 0.5}, started_at=T2, answer_model="a", answer_usage=answer, judge_usage=judge
+        ),
+    ]
+    groups = group_records(logs)
+    prices = {
+        "a": {"input": 1000.0, "output": 2000.0},
+        "test/judge": {"input": 500.0, "output": 1000.0},
+    }
+    blocks = estimate_section(estimate, groups, prices)
     table = blocks[-1]
     assert isinstance(table, Table)
-    # actual answer input: 100 fresh + 20 cache reads
+    # answers: (100 x 1000 + 20 x 1000 + 10 x 2000) / 1e6 = 0.14
+    # judge: (1000 x 500 + 20 x 500 + 10 x 1000) / 1e6 = 0.52
     assert table.rows == (
         ("a", "answer input tokens", "132", "120", "+10.0%"),
         ("a", "answer output tokens", "10", "10", "+0.0%"),
         ("a", "judge input tokens", "900", "1,020", "-11.8%"),
         ("a", "judge output tokens", "12", "10", "+20.0%"),
-        ("a", "cost (USD)", "$2.0000", "$1.6000", "+25.0%"),
+        ("a", "cost (USD)", "$2.0000", "$0.6600", "+203.0%"),
     )
-    assert estimate_section(None, [summary("a", cost)]) == []
-    # runs that started before the estimate are not what it estimated
-    early = {**summary("a", cost), "started_at": "2025-12-31T10:00:00+00:00"}
-    assert estimate_section(estimate, [early]) == []
-    assert estimate_section(estimate, [summary("other", cost)]) == []
+    # without prices the actual cost is n/a, never $0
+    assert estimate_section(estimate, groups, None)[-1].rows[-1] == (  # type: ignore[union-attr]
+        "a",
+        "cost (USD)",
+        "$2.0000",
+        "n/a",
+        "n/a",
+    )
+    assert estimate_section(None, groups, prices) == []
+    # an estimate made after every log: nothing to set it beside
+    later = estimate.model_copy(update={"created_at": "2026-01-02T00:00:00+00:00"})
+    assert estimate_section(later, groups, prices) == []

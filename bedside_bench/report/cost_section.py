@@ -12,6 +12,9 @@ from typing import Any
 
 from bedside_bench.estimate.document import EstimateDocument
 from bedside_bench.report.document import Block, Paragraph, ReportContext, Table, usd
+from bedside_bench.report.groups import RunGroup
+from bedside_bench.report.records import LogRecord, TokenUsage, parse_time
+from bedside_bench.report.usage import Prices, chain_heads, cost_json, group_usage
 
 
 def _full_run(cost: Mapping[str, Any]) -> str:
@@ -51,47 +54,48 @@ def cost_headline(context: ReportContext) -> list[Block]:
     ]
 
 
-def _started(summary: Mapping[str, Any]) -> datetime | None:
-    try:
-        return datetime.fromisoformat(str(summary.get("started_at")))
-    except ValueError:
+def _since(log: LogRecord, since: datetime) -> bool:
+    start = parse_time(log.started_at)
+    return start is not None and start >= since
+
+
+def _input(usage: TokenUsage | None) -> float | None:
+    if usage is None:
         return None
+    return float(
+        usage.input_tokens + usage.input_tokens_cache_read + usage.input_tokens_cache_write
+    )
 
 
 def actual_figures(
-    summaries: Sequence[Mapping[str, Any]], model: str, since: datetime | None = None
+    groups: Sequence[RunGroup], model: str, since: datetime, prices: Prices | None
 ) -> dict[str, float | None]:
-    """What the logs say one answer model's runs spent, summed over its run groups that
-    started after `since` (the estimate). Input tokens include cache reads and writes (the
-    estimate counts every input token)."""
-    mine = [
-        s
-        for s in summaries
-        if s["answer_model"] == model
-        and (since is None or ((start := _started(s)) is not None and start >= since))
-    ]
-    if not mine:
-        return {}
-
-    def tokens(part: str, key: str) -> float | None:
-        total = 0
-        for s in mine:
-            usage = s["usage"][part]
-            if usage is None:
-                return None
-            total += usage[key]
-            if key == "input_tokens":
-                total += usage["input_tokens_cache_read"] + usage["input_tokens_cache_write"]
-        return float(total)
-
-    costs = [s["cost"]["total"] if s["cost"] else None for s in mine]
-    return {
-        "answer input tokens": tokens("answer", "input_tokens"),
-        "answer output tokens": tokens("answer", "output_tokens"),
-        "judge input tokens": tokens("judge", "input_tokens"),
-        "judge output tokens": tokens("judge", "output_tokens"),
-        "cost (USD)": None if any(c is None for c in costs) else sum(c for c in costs if c),
-    }
+    """What one answer model's logs that started after `since` (the estimate) spent, over its
+    run groups: the newest log of each task (`usage.chain_heads`). Input tokens include cache
+    reads and writes (the estimate counts every input token); {} when there is no such log."""
+    figures: dict[str, float | None] = {}
+    for group in groups:
+        if group.key.answer_model != model:
+            continue
+        heads = [log for log in chain_heads(group.logs) if _since(log, since)]
+        if not heads:
+            continue
+        usage = group_usage(heads)
+        cost, _ = cost_json(model, group.key.judge_model, usage, prices)
+        part: dict[str, float | None] = {
+            "answer input tokens": _input(usage.answer),
+            "answer output tokens": float(usage.answer.output_tokens),
+            "judge input tokens": _input(usage.judge),
+            "judge output tokens": None if usage.judge is None else usage.judge.output_tokens,
+            "cost (USD)": None if cost is None else cost["total"],
+        }
+        for figure, value in part.items():
+            if figure in figures:
+                old = figures[figure]
+                figures[figure] = None if old is None or value is None else old + value
+            else:
+                figures[figure] = value
+    return figures
 
 
 def _value(value: float | None, money: bool) -> str:
@@ -107,18 +111,15 @@ def _error(estimate: float | None, actual: float | None) -> str:
 
 
 def estimate_section(
-    estimate: EstimateDocument | None, summaries: Sequence[Mapping[str, Any]]
+    estimate: EstimateDocument | None, groups: Sequence[RunGroup], prices: Prices | None
 ) -> list[Block]:
-    """The estimate `sweep --estimate` kept, beside what the logs say was spent."""
-    if estimate is None:
+    """The estimate `sweep --estimate` kept, beside what the logs started after it spent."""
+    since = None if estimate is None else parse_time(estimate.created_at)
+    if estimate is None or since is None:
         return []
     rows = []
-    try:
-        since: datetime | None = datetime.fromisoformat(estimate.created_at)
-    except ValueError:
-        since = None
     for model, m in estimate.models.items():
-        actual = actual_figures(summaries, model, since)
+        actual = actual_figures(groups, model, since, prices)
         if not actual:
             continue
         estimated: dict[str, float | None] = {
@@ -144,9 +145,9 @@ def estimate_section(
     return [
         Paragraph(
             f"Estimate made by `sweep --estimate` at {estimate.created_at} (no provider call), "
-            "beside what the run groups started after it spent (re-asked judge replies and "
-            "retried calls included). The estimate covers the cases still to do when it was "
-            "made (docs/estimate.md)."
+            "beside what the logs started after it spent (re-asked judge replies and retried "
+            "calls included). The estimate covers the cases still to do when it was made "
+            "(docs/estimate.md)."
         ),
         Table(("model", "figure", "estimated", "actual", "error"), tuple(rows)),
     ]

@@ -163,7 +163,7 @@ def build_report(
     estimate = next(
         (e for e in (read_estimate(p) for p in options.log_paths) if e is not None), None
     )
-    estimate_blocks = estimate_section(estimate, summaries)
+    estimate_blocks = estimate_section(estimate, groups, prices)
     sections.insert(sections.index(usage_section) + 1, lambda _: estimate_blocks)
     blocks = report_blocks(context, sections)
     (out_dir / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
