@@ -264,3 +264,43 @@ def test_the_estimate_stands_beside_what_the_logs_after_it_spent() -> None:
     # an estimate made after every log: nothing to set it beside
     later = estimate.model_copy(update={"created_at": "2026-01-02T00:00:00+00:00"})
     assert estimate_section(later, groups, prices) == []
+
+
+def header(answer_batch: Any, role: Any) -> Any:
+    """The parts of a log header the batch flags are read from."""
+    from types import SimpleNamespace
+
+    from inspect_ai.model import GenerateConfig
+
+    roles = None if role is None else {"grader": role}
+    return SimpleNamespace(
+        eval=SimpleNamespace(
+            model_generate_config=GenerateConfig(batch=answer_batch), model_roles=roles
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer_batch", "role_batch", "expected"),
+    [
+        (None, None, (False, False)),
+        (True, True, (True, True)),
+        (100, None, (True, False)),  # a batch size; the judge role without batch: standard
+        (False, 50, (False, True)),
+        (True, "no role", (True, True)),  # a judge named by -T judge_model shares the eval's
+    ],
+)
+def test_a_run_is_batch_when_its_log_config_says_so(
+    answer_batch: Any, role_batch: Any, expected: tuple[bool, bool]
+) -> None:
+    from inspect_ai.model import GenerateConfig, ModelConfig
+
+    from bedside_bench.report.logs import judge_uses_batch, uses_batch
+
+    role = (
+        None
+        if role_batch == "no role"
+        else ModelConfig(model="openai/j", config=GenerateConfig(batch=role_batch))
+    )
+    log = header(answer_batch, role)
+    assert (uses_batch(log.eval.model_generate_config), judge_uses_batch(log)) == expected
