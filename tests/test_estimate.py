@@ -191,3 +191,23 @@ def test_the_document_round_trips_through_the_log_dir(tmp_path: Path) -> None:
     assert "openai/gpt-4.1-mini" in table and "no provider was called" in table
     assert f"{document.models[MODELS[0]].answer_calls:,}" in table
     assert math.isfinite(document.models[MODELS[0]].answer_output.per_call)
+
+
+def test_a_task_option_out_of_range_is_one_line_before_anything(tmp_path: Path) -> None:
+    from bedside_bench.estimate.run import run_estimate
+    from bedside_bench.sweep.options import SweepError
+
+    with pytest.raises(SweepError, match="judge_retries must be >= 0"):
+        run_estimate(options(tmp_path, task_args={"judge_retries": -1}), as_json=True)
+    assert not (tmp_path / "logs").exists()  # nothing written
+
+
+def test_json_without_estimate_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from bedside_bench.sweep.command import configure_parser, run_sweep_command
+
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    code = run_sweep_command(parser.parse_args(["--model", "openai/gpt-4", "--json"]))
+    assert code == 1 and "--json goes with --estimate" in capsys.readouterr().err

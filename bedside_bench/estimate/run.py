@@ -92,10 +92,15 @@ def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
 
 def run_estimate(options: SweepOptions, as_json: bool) -> int:
     """Print the estimate of `options` and keep it in the log directory; exit status 0."""
+    from bedside_bench import inspect_private
     from bedside_bench.report.run import load_prices
+    from bedside_bench.sweep.options import SweepError
 
     prices = load_prices(Path(options.prices)) if options.prices else None
-    document = estimate_sweep(options, prices)
+    try:
+        document = estimate_sweep(options, prices)
+    except inspect_private.PrerequisiteError as ex:  # a task option out of range
+        raise SweepError(" ".join(str(getattr(ex, "message", None) or ex).split())) from None
     write_estimate(document, options.log_dir)
     print(document.model_dump_json(indent=2) if as_json else render_table(document), flush=True)
     return 0
