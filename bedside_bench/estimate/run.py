@@ -3,17 +3,22 @@ kept in `LOG_DIR/estimate.json` for the report to set beside what the run spent.
 
 No provider call, no log, no lock: a sweep running in the same directory is not disturbed
 (`estimate.json` is not an Inspect log name, so neither eval_set nor the report reads it as one).
+`sweep/command.py` imports this module, so the estimate itself (which builds the sweep's tasks)
+is imported only when asked for.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bedside_bench.estimate.document import ESTIMATE_FILE, CostRange, EstimateDocument
-from bedside_bench.estimate.plan import estimate_sweep
-from bedside_bench.sweep.options import SweepOptions
+
+if TYPE_CHECKING:
+    from bedside_bench.sweep.options import SweepOptions
 
 
 def usd(cost: CostRange | None) -> str:
@@ -93,6 +98,7 @@ def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
 def run_estimate(options: SweepOptions, as_json: bool) -> int:
     """Print the estimate of `options` and keep it in the log directory; exit status 0."""
     from bedside_bench import inspect_private
+    from bedside_bench.estimate.plan import estimate_sweep
     from bedside_bench.report.run import load_prices
     from bedside_bench.sweep.options import SweepError
 
@@ -104,3 +110,25 @@ def run_estimate(options: SweepOptions, as_json: bool) -> int:
     write_estimate(document, options.log_dir)
     print(document.model_dump_json(indent=2) if as_json else render_table(document), flush=True)
     return 0
+
+
+def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
+    """The sweep's `--estimate` and `--json` flags."""
+    parser.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the calls, tokens and cost (with --prices) the sweep would spend, without "
+        "a provider call, and keep it in LOG_DIR/estimate.json for the report (docs/estimate.md)",
+    )
+    parser.add_argument("--json", action="store_true", help="with --estimate: print it as JSON")
+
+
+def estimate_if_asked(args: argparse.Namespace, options: SweepOptions) -> int | None:
+    """The estimate's exit status when `--estimate` was given, else None (run the sweep)."""
+    from bedside_bench.sweep.options import SweepError
+
+    if getattr(args, "json", False) and not getattr(args, "estimate", False):
+        raise SweepError("--json goes with --estimate (the sweep's own output is its logs)")
+    if not getattr(args, "estimate", False):
+        return None
+    return run_estimate(options, as_json=bool(args.json))

@@ -25,14 +25,7 @@ from bedside_bench.releases import UNRECOGNISED
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
-from bedside_bench.report.usage import (
-    FULL_RUN_CASES,
-    Prices,
-    cost_json,
-    full_run_cost,
-    group_usage,
-    usage_json,
-)
+from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
 from bedside_bench.stats import macro_mean, percentile_bootstrap, stratified_bootstrap
 
 PUBLIC_SPLIT_N = 25
@@ -264,10 +257,8 @@ def summarise(
     notes += usage.notes
     cost, cost_notes = cost_json(key.answer_model, key.judge_model, usage, prices)
     notes += cost_notes
-    if cost is not None:
-        counts = release_case_counts(group)
-        full = sum(counts.values()) if counts else FULL_RUN_CASES
-        cost["per_full_run"] = full_run_cost(cost, group.cases_completed + group.cases_failed, full)
+    cases_run = group.cases_completed + group.cases_failed
+    cost = with_full_run(cost, cases_run, release_case_counts(group))
     notes.append(
         f"intervals drawn with numpy {np.__version__} (default_rng); other numpy releases may "
         "draw differently"

@@ -1,4 +1,6 @@
-"""Token usage, wall time and cost of a run group (pure functions).
+"""Token usage, wall time and cost of a run group (pure functions). Past 300 lines: the cost
+(prices, batch rates, the full-run scaling) is priced from these usage records, and its names
+are imported from here.
 
 Inspect's `eval-retry` (and `eval_set`'s retries) start the new log's usage from the previous
 log's totals (`inspect_ai/_eval/loader.py`, `resolve_previous_task`), and the new log keeps the
@@ -312,3 +314,14 @@ def full_run_cost(
         "judge": scaled(cost["judge"]),
         "total": scaled(cost["total"]),
     }
+
+
+def with_full_run(
+    cost: dict[str, Any] | None, cases_run: int, counts: Mapping[str, int] | None
+) -> dict[str, Any] | None:
+    """`cost` with its `per_full_run`: a full run is the release's cases (`counts`, as the
+    logs record them), else the public release's 250."""
+    if cost is None:
+        return None
+    full = sum(counts.values()) if counts else FULL_RUN_CASES
+    return {**cost, "per_full_run": full_run_cost(cost, cases_run, full)}

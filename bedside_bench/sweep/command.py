@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from bedside_bench.arguments import Subcommands, add_command, non_negative_int, positive_int
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
+from bedside_bench.estimate.run import add_estimate_arguments, estimate_if_asked
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
@@ -174,13 +175,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-report", dest="report", action="store_false", help="only run the eval set"
     )
-    parser.add_argument(
-        "--estimate",
-        action="store_true",
-        help="print the calls, tokens and cost (with --prices) the sweep would spend, without "
-        "a provider call, and keep it in LOG_DIR/estimate.json for the report (docs/estimate.md)",
-    )
-    parser.add_argument("--json", action="store_true", help="with --estimate: print it as JSON")
+    add_estimate_arguments(parser)
 
 
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
@@ -226,12 +221,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 
     try:
         options = options_from_args(args)
-        if getattr(args, "json", False) and not getattr(args, "estimate", False):
-            raise SweepError("--json goes with --estimate (the sweep's own output is its logs)")
-        if getattr(args, "estimate", False):
-            from bedside_bench.estimate.run import run_estimate
-
-            return run_estimate(options, as_json=args.json)
+        if (estimated := estimate_if_asked(args, options)) is not None:
+            return estimated
         result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))
