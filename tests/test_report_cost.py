@@ -14,7 +14,7 @@ from bedside_bench.estimate.document import (
     OutputBasis,
     Tokenizer,
 )
-from bedside_bench.report.cost_section import cost_headline, estimate_section
+from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section
 from bedside_bench.report.document import Paragraph, ReportContext, Table
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.records import TokenUsage
@@ -184,6 +184,9 @@ def test_the_headline_shows_cost_per_model_and_per_full_run() -> None:
         ("a (batch: answer)", "$1.5000", "$0.2500", "$1.7500", "$43.7500 (250 cases)"),
         ("b", "n/a", "n/a", "n/a", "n/a"),
     )
+    assert cost_lines(context.summaries, context.labels) == [
+        "cost a: answers $1.5000 + judge $0.2500 = $1.7500; a full run: $43.7500 (250 cases)"
+    ]
     none = ReportContext(summaries=[summary("a", None)], labels=["a"], files=[])
     [line] = cost_headline(none)
     assert isinstance(line, Paragraph) and "--prices" in line.text

@@ -67,6 +67,19 @@ def _input(usage: TokenUsage | None) -> float | None:
     )
 
 
+def cost_lines(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[str]:
+    """The cost for the terminal, one line per model priced (none without --prices)."""
+    lines = []
+    for label, s in zip(labels, summaries, strict=True):
+        cost = s["cost"]
+        if cost is not None:
+            lines.append(
+                f"cost {label}: answers {usd(cost['answer'])} + judge {usd(cost['judge'])} = "
+                f"{usd(cost['total'])}; a full run: {_full_run(cost)}"
+            )
+    return lines
+
+
 def actual_figures(
     groups: Sequence[RunGroup], model: str, since: datetime, prices: Prices | None
 ) -> dict[str, float | None]:

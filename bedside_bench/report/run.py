@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from bedside_bench.estimate.document import read_estimate
 from bedside_bench.report.comparison import ComparisonRefused, compare
-from bedside_bench.report.cost_section import cost_headline, estimate_section
+from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section
 from bedside_bench.report.document import (
     PLOT_FILE,
     SECTIONS,
@@ -172,6 +172,8 @@ def build_report(
 
     table = terminal_table(summaries, labels, read.skipped)
     print(table, file=out)
+    for line in cost_lines(summaries, labels):
+        print(line, file=out)
     for label, summary in zip(labels, summaries, strict=True):
         if not summary["complete"]:
             print(
