@@ -313,7 +313,28 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
             header.eval.model_generate_config.model_dump(mode="json", exclude_none=True),
             header.plan.config.model_dump(mode="json", exclude_none=True),
         ),
+        answer_batch=uses_batch(header.eval.model_generate_config),
+        judge_batch=judge_uses_batch(header),
     )
+
+
+def uses_batch(config: Any) -> bool:
+    """Whether a generation config asked for the batch API (`batch`: True, a size or a
+    BatchConfig; None or False: not)."""
+    batch = getattr(config, "batch", None)
+    return batch is not None and batch is not False
+
+
+def judge_uses_batch(header: EvalLog) -> bool:
+    """The judge's batch setting: its `grader` role's own config (a role model does not
+    inherit the eval's `batch`, see `sweep.options.judge_role`), else, for a judge named by
+    the `judge_model` task argument, the eval's."""
+    role = (header.eval.model_roles or {}).get(GRADER_ROLE)
+    if isinstance(role, list):
+        role = role[0] if role else None
+    if role is not None:
+        return uses_batch(role.config)
+    return uses_batch(header.eval.model_generate_config)
 
 
 def _reducers(value: Any) -> tuple[str, ...] | None:

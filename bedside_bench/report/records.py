@@ -130,6 +130,9 @@ class LogRecord:
     usage_by_epoch: tuple[tuple[int, TokenUsage, TokenUsage | None], ...] = ()
     # the answer model's answer-changing generate settings (`report.generation`)
     generation: Mapping[str, Any] = field(default_factory=dict)
+    # the answer model / the judge used the provider's batch API (priced at batch rates)
+    answer_batch: bool = False
+    judge_batch: bool = False
 
 
 def parse_time(value: str | None) -> datetime | None:

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bedside_bench import exit_codes
+from bedside_bench.estimate.document import read_estimate
 from bedside_bench.report.comparison import ComparisonRefused, compare, ranked_verdicts
+from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section
 from bedside_bench.report.document import (
     PLOT_FILE,
     SECTIONS,
@@ -21,6 +23,8 @@ from bedside_bench.report.document import (
     ReportContext,
     differences_section,
     report_blocks,
+    unranked_section,
+    usage_section,
 )
 from bedside_bench.report.groups import RunGroup, group_labels, group_records, group_slugs
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
@@ -243,6 +247,13 @@ def build_report(
     sections = list(SECTIONS)
     # how much the scores depend on the judge, right after the differences between models
     sections.insert(sections.index(differences_section) + 1, lambda _: judge_blocks)
+    # cost right under the ranking and its verdicts; the estimate, if kept, beside usage
+    sections.insert(sections.index(unranked_section) + 1, cost_headline)
+    estimate = next(
+        (e for e in (read_estimate(p) for p in options.log_paths) if e is not None), None
+    )
+    estimate_blocks = estimate_section(estimate, groups, prices)
+    sections.insert(sections.index(usage_section) + 1, lambda _: estimate_blocks)
     blocks = report_blocks(context, sections)
     (out_dir / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
     (out_dir / "report.html").write_text(to_html(blocks), encoding="utf-8")
@@ -250,6 +261,8 @@ def build_report(
 
     table = terminal_table(summaries, labels, read.skipped, context)
     print(table, file=out)
+    for line in cost_lines(summaries, labels):
+        print(line, file=out)
     for label, summary in zip(labels, summaries, strict=True):
         if not summary["complete"]:
             print(

@@ -32,7 +32,7 @@ from bedside_bench.report.conditions import (
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
-from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json
+from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
 from bedside_bench.stats import macro_mean, percentile_bootstrap, stratified_bootstrap
 
 PUBLIC_SPLIT_N = 25
@@ -270,6 +270,8 @@ def summarise(
     notes += usage.notes
     cost, cost_notes = cost_json(key.answer_model, key.judge_model, usage, prices)
     notes += cost_notes
+    cases_run = group.cases_completed + group.cases_failed
+    cost = with_full_run(cost, cases_run, release_case_counts(group))
     notes.append(
         f"intervals drawn with numpy {np.__version__} (default_rng); other numpy releases may "
         "draw differently"

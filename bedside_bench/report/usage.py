@@ -1,4 +1,6 @@
-"""Token usage, wall time and cost of a run group (pure functions).
+"""Token usage, wall time and cost of a run group (pure functions). Past 300 lines: the cost
+(prices, batch rates, the full-run scaling) is priced from these usage records, and its names
+are imported from here.
 
 Inspect's `eval-retry` (and `eval_set`'s retries) start the new log's usage from the previous
 log's totals (`inspect_ai/_eval/loader.py`, `resolve_previous_task`), and the new log keeps the
@@ -24,7 +26,13 @@ from bedside_bench.report.records import (
 
 PER_MILLION = 1_000_000
 Prices = Mapping[str, Mapping[str, float]]
-PRICE_KEYS = ("input", "output", "cached_input", "cache_write")
+RATE_KEYS = ("input", "output", "cached_input", "cache_write")
+# batch rates: each `batch_<rate>` given, else the standard rate less `batch_discount` (a
+# fraction, 0.5 = half price); a batch run of a model with neither has no price (null)
+BATCH_DISCOUNT = "batch_discount"
+PRICE_KEYS = (*RATE_KEYS, *(f"batch_{k}" for k in RATE_KEYS), BATCH_DISCOUNT)
+# the cases of one full run of the public release (all ten benchmarks)
+FULL_RUN_CASES = 250
 # no model has cost this much per million tokens: a bigger figure is a unit slip (per billion?)
 MAX_PRICE = 10_000.0
 EpochUsage = tuple[tuple[int, TokenUsage, TokenUsage | None], ...]
@@ -71,6 +79,9 @@ class GroupUsage:
     notes: tuple[str, ...] = field(default=())
     # (epoch, answer, judge) over the samples of the counted logs
     by_epoch: EpochUsage = field(default=())
+    # the part of `answer` / `judge` spent by runs that used the batch API (priced apart)
+    answer_batch: TokenUsage = field(default_factory=TokenUsage)
+    judge_batch: TokenUsage | None = field(default_factory=TokenUsage)
 
 
 def epoch_usage(heads: Sequence[LogRecord]) -> EpochUsage:
@@ -94,6 +105,15 @@ def group_usage(logs: Sequence[LogRecord]) -> GroupUsage:
     notes: list[str] = []
     for h in heads:
         judge = None if h.judge_usage is None or judge is None else judge + h.judge_usage
+    answer_batch = sum((h.answer_usage for h in heads if h.answer_batch), TokenUsage())
+    judge_batch: TokenUsage | None = TokenUsage()
+    for h in heads:
+        if h.judge_batch:
+            judge_batch = (
+                None
+                if h.judge_usage is None or judge_batch is None
+                else judge_batch + h.judge_usage
+            )
     if judge is None:
         notes.append(
             "judge tokens could not be separated from the answer model's (same model, no "
@@ -122,6 +142,8 @@ def group_usage(logs: Sequence[LogRecord]) -> GroupUsage:
         counted_logs=tuple(h.location for h in heads),
         notes=tuple(notes),
         by_epoch=epoch_usage(heads),
+        answer_batch=answer_batch,
+        judge_batch=judge_batch,
     )
 
 
@@ -150,7 +172,8 @@ def usage_json(usage: GroupUsage) -> dict[str, Any]:
 
 
 def check_prices(raw: Any) -> dict[str, dict[str, float]]:
-    """Validate a prices file: {model: {"input": usd, "output": usd, "cached_input"?: usd}}."""
+    """Validate a prices file: {model: {"input": usd, "output": usd, "cached_input"?: usd,
+    "cache_write"?: usd, "batch_input"?: usd, ..., "batch_discount"?: fraction}}."""
     if not isinstance(raw, dict):
         raise ValueError("prices file must hold a JSON object keyed by model name")
     prices: dict[str, dict[str, float]] = {}
@@ -170,6 +193,11 @@ def check_prices(raw: Any) -> dict[str, dict[str, float]]:
                 raise ValueError(
                     f"prices[{model!r}][{key!r}] is {value!r}: must be a finite, non-negative "
                     "number (USD per million tokens)"
+                )
+            if key == BATCH_DISCOUNT and value >= 1:
+                raise ValueError(
+                    f"prices[{model!r}][{key!r}] is {value!r}: a fraction of the price taken "
+                    "off for batch runs, below 1 (0.5 is half price)"
                 )
             if value > MAX_PRICE:
                 raise ValueError(
@@ -201,6 +229,32 @@ def usage_cost(usage: TokenUsage, price: Mapping[str, float]) -> float:
     ) / PER_MILLION
 
 
+def batch_rates(price: Mapping[str, float]) -> dict[str, float] | None:
+    """The rates of a batch run: each `batch_<rate>` given, else the standard rate less the
+    `batch_discount`; None when the input or output rate is neither (no batch price)."""
+    discount = price.get(BATCH_DISCOUNT)
+    rates: dict[str, float] = {}
+    for key in RATE_KEYS:
+        explicit = price.get(f"batch_{key}")
+        if explicit is not None:
+            rates[key] = explicit
+        elif discount is not None and key in price:
+            rates[key] = price[key] * (1 - discount)
+    return rates if "input" in rates and "output" in rates else None
+
+
+def part_cost(
+    tokens: TokenUsage, batch_tokens: TokenUsage, price: Mapping[str, float]
+) -> float | None:
+    """USD of one part (answers or judging): its batch runs' tokens at the batch rates, the
+    rest at the standard ones; None when batch tokens have no batch price."""
+    standard = usage_cost(tokens - batch_tokens, price)
+    if batch_tokens == TokenUsage():
+        return standard
+    rates = batch_rates(price)
+    return None if rates is None else standard + usage_cost(batch_tokens, rates)
+
+
 def cost_json(
     answer_model: str, judge_model: str, usage: GroupUsage, prices: Prices | None
 ) -> tuple[dict[str, Any] | None, list[str]]:
@@ -210,20 +264,64 @@ def cost_json(
     notes: list[str] = []
     used: dict[str, Mapping[str, float]] = {}
     parts: dict[str, float | None] = {}
-    for part, model, tokens in (
-        ("answer", answer_model, usage.answer),
-        ("judge", judge_model, usage.judge),
+    batch: dict[str, bool] = {}
+    for part, model, tokens, batch_tokens in (
+        ("answer", answer_model, usage.answer, usage.answer_batch),
+        ("judge", judge_model, usage.judge, usage.judge_batch),
     ):
         found = find_price(model, prices)
+        batch[part] = batch_tokens is None or batch_tokens != TokenUsage()
         if found is None:
             notes.append(f"no price for {model} in the prices file: cost.{part} is null")
             parts[part] = None
-        elif tokens is None:
+        elif tokens is None or batch_tokens is None:
             notes.append(f"judge tokens are not separable: cost.{part} is null")
             parts[part] = None
         else:
             used[found[0]] = found[1]
-            parts[part] = usage_cost(tokens, found[1])
+            parts[part] = part_cost(tokens, batch_tokens, found[1])
+            if parts[part] is None:
+                notes.append(
+                    f"{model} ran with the batch API and the prices file gives it no batch "
+                    f"price (batch_input and batch_output, or batch_discount): cost.{part} is null"
+                )
     answer, judge = parts["answer"], parts["judge"]
     total = answer + judge if answer is not None and judge is not None else None
-    return {"answer": answer, "judge": judge, "total": total, "prices": dict(used)}, notes
+    return {
+        "answer": answer,
+        "judge": judge,
+        "total": total,
+        "prices": dict(used),
+        "batch": batch,
+    }, notes
+
+
+def full_run_cost(
+    cost: Mapping[str, Any] | None, cases_run: int, full_cases: int
+) -> dict[str, Any] | None:
+    """The cost scaled to a full run of the release (`full_cases` cases, at the same epochs and
+    passes): each part times full_cases / cases_run; None without a cost or a case run."""
+    if cost is None or cases_run <= 0:
+        return None
+    scale = full_cases / cases_run
+
+    def scaled(value: float | None) -> float | None:
+        return None if value is None else value * scale
+
+    return {
+        "cases": full_cases,
+        "answer": scaled(cost["answer"]),
+        "judge": scaled(cost["judge"]),
+        "total": scaled(cost["total"]),
+    }
+
+
+def with_full_run(
+    cost: dict[str, Any] | None, cases_run: int, counts: Mapping[str, int] | None
+) -> dict[str, Any] | None:
+    """`cost` with its `per_full_run`: a full run is the release's cases (`counts`, as the
+    logs record them), else the public release's 250."""
+    if cost is None:
+        return None
+    full = sum(counts.values()) if counts else FULL_RUN_CASES
+    return {**cost, "per_full_run": full_run_cost(cost, cases_run, full)}

@@ -20,6 +20,7 @@ from bedside_bench.arguments import (
 )
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
+from bedside_bench.estimate.run import add_estimate_arguments, estimate_if_asked
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
 from bedside_bench.sweep.options import (
@@ -188,6 +189,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "--no-report", dest="report", action="store_false", help="only run the eval set"
     )
     parser.add_argument("--fail-on-error", action=_Refused, help=argparse.SUPPRESS)
+    add_estimate_arguments(parser)
 
 
 class _Refused(argparse.Action):
@@ -251,6 +253,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 
     try:
         options = options_from_args(args)
+        if (estimated := estimate_if_asked(args, options)) is not None:
+            return estimated
         result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))

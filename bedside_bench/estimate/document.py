@@ -1,0 +1,102 @@
+"""The estimate of a sweep as a typed document: what `sweep --estimate --json` prints and what
+it keeps in `LOG_DIR/estimate.json` for the report to set beside the actual figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ESTIMATE_FORMAT = "bedside-bench-estimate-v1"
+ESTIMATE_FILE = "estimate.json"
+
+
+class Tokenizer(BaseModel):
+    """Which tokenizer counted a model's input, and whether it is the provider's own."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    approximate: bool
+
+
+class CostRange(BaseModel):
+    """USD: expected, and the low and high ends of the stated uncertainty (docs/estimate.md)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    low: float
+    expected: float
+    high: float
+    answer: float = Field(description="expected cost of the answers")
+    judge: float = Field(description="expected cost of the judging")
+    batch: bool = Field(description="priced at the batch rates")
+
+
+class OutputBasis(BaseModel):
+    """Where an output-token figure comes from: earlier logs (with how many samples) or the
+    stated prior."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str  # "logs" or "prior"
+    samples: int = 0
+    per_call: float = Field(description="output tokens per call (answers) or per rubric item")
+    visible_per_call: float | None = Field(
+        default=None, description="answers: visible tokens per answer (what the judge reads)"
+    )
+
+
+class ModelEstimate(BaseModel):
+    """Everything one answer model's part of the sweep would do."""
+
+    model_config = ConfigDict(frozen=True)
+
+    runs: int = Field(description="(model, benchmark) runs with cases still to do")
+    cases: int = Field(description="cases still to do (a case counts once whatever its epochs)")
+    cases_done: int = Field(description="(case, epoch) pairs already completed in the log dir")
+    answer_calls: int
+    judge_calls: int
+    answer_input_tokens: int
+    answer_output_tokens: int
+    judge_input_tokens: int
+    judge_output_tokens: int
+    tokenizer: Tokenizer
+    answer_output: OutputBasis
+    judge_output: OutputBasis
+    cost_usd: CostRange | None
+    cost_notes: list[str] = Field(default_factory=list)
+
+
+class EstimateDocument(BaseModel):
+    """The whole estimate; `models` is keyed by answer model, in the order given."""
+
+    model_config = ConfigDict(frozen=True)
+
+    format: str = ESTIMATE_FORMAT
+    created_at: str
+    log_dir: str
+    judge: str
+    judge_tokenizer: Tokenizer
+    judge_passes: int
+    epochs: int
+    grading: str
+    batch: bool
+    call_overhead_tokens: int
+    provider_calls: int = Field(default=0, description="always 0: nothing was asked")
+    models: dict[str, ModelEstimate]
+    cost_usd: CostRange | None = Field(description="all models together; null if any is")
+    notes: list[str] = Field(default_factory=list)
+
+
+def read_estimate(log_dir: str) -> EstimateDocument | None:
+    """The estimate kept in a local log directory, if one was made there and is readable."""
+    if "://" in log_dir:
+        return None
+    path = Path(log_dir) / ESTIMATE_FILE
+    if not path.is_file():
+        return None
+    try:
+        return EstimateDocument.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,166 @@
+"""Cost where a reader looks: beside the headline (per model, answers and judge apart, and
+scaled to a full run of the release), and, when `sweep --estimate` kept an estimate in the log
+directory, the estimate beside what the run spent (pure functions).
+
+Cost is `n/a`, never $0, when a price is unknown."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from bedside_bench.estimate.document import EstimateDocument
+from bedside_bench.report.document import Block, Paragraph, ReportContext, Table, usd
+from bedside_bench.report.groups import RunGroup
+from bedside_bench.report.records import LogRecord, TokenUsage, parse_time
+from bedside_bench.report.usage import Prices, chain_heads, cost_json, group_usage
+
+
+def _full_run(cost: Mapping[str, Any]) -> str:
+    full = cost.get("per_full_run")
+    if full is None:
+        return "n/a"
+    return f"{usd(full['total'])} ({full['cases']} cases)"
+
+
+def cost_headline(context: ReportContext) -> list[Block]:
+    """One row per model: answers, judge, total, and the total scaled to a full run."""
+    summaries, labels = context.summaries, context.labels
+    if all(s["cost"] is None for s in summaries):
+        return [Paragraph("Cost: not computed (run with `--prices PRICES_JSON`).")]
+    rows = []
+    for label, s in zip(labels, summaries, strict=True):
+        cost = s["cost"]
+        if cost is None:
+            rows.append((label, "n/a", "n/a", "n/a", "n/a"))
+            continue
+        batch = [part for part, used in (cost.get("batch") or {}).items() if used]
+        tag = f" (batch: {', '.join(batch)})" if batch else ""
+        rows.append(
+            (
+                label + tag,
+                usd(cost["answer"]),
+                usd(cost["judge"]),
+                usd(cost["total"]),
+                _full_run(cost),
+            )
+        )
+    return [
+        Table(
+            ("model", "answers (USD)", "judge (USD)", "total (USD)", "per full run (USD)"),
+            tuple(rows),
+        )
+    ]
+
+
+def _since(log: LogRecord, since: datetime) -> bool:
+    start = parse_time(log.started_at)
+    return start is not None and start >= since
+
+
+def _input(usage: TokenUsage | None) -> float | None:
+    if usage is None:
+        return None
+    return float(
+        usage.input_tokens + usage.input_tokens_cache_read + usage.input_tokens_cache_write
+    )
+
+
+def cost_lines(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[str]:
+    """The cost for the terminal, one line per model priced (none without --prices)."""
+    lines = []
+    for label, s in zip(labels, summaries, strict=True):
+        cost = s["cost"]
+        if cost is not None:
+            lines.append(
+                f"cost {label}: answers {usd(cost['answer'])} + judge {usd(cost['judge'])} = "
+                f"{usd(cost['total'])}; a full run: {_full_run(cost)}"
+            )
+    return lines
+
+
+def actual_figures(
+    groups: Sequence[RunGroup], model: str, since: datetime, prices: Prices | None
+) -> dict[str, float | None]:
+    """What one answer model's logs that started after `since` (the estimate) spent, over its
+    run groups: the newest log of each task (`usage.chain_heads`). Input tokens include cache
+    reads and writes (the estimate counts every input token); {} when there is no such log."""
+    figures: dict[str, float | None] = {}
+    for group in groups:
+        if group.key.answer_model != model:
+            continue
+        heads = [log for log in chain_heads(group.logs) if _since(log, since)]
+        if not heads:
+            continue
+        usage = group_usage(heads)
+        cost, _ = cost_json(model, group.key.judge_model, usage, prices)
+        part: dict[str, float | None] = {
+            "answer input tokens": _input(usage.answer),
+            "answer output tokens": float(usage.answer.output_tokens),
+            "judge input tokens": _input(usage.judge),
+            "judge output tokens": None if usage.judge is None else usage.judge.output_tokens,
+            "cost (USD)": None if cost is None else cost["total"],
+        }
+        for figure, value in part.items():
+            if figure in figures:
+                old = figures[figure]
+                figures[figure] = None if old is None or value is None else old + value
+            else:
+                figures[figure] = value
+    return figures
+
+
+def _value(value: float | None, money: bool) -> str:
+    if value is None:
+        return "n/a"
+    return f"${value:,.4f}" if money else f"{value:,.0f}"
+
+
+def _error(estimate: float | None, actual: float | None) -> str:
+    if estimate is None or actual is None or actual == 0:
+        return "n/a"
+    return f"{(estimate - actual) / actual:+.1%}"
+
+
+def estimate_section(
+    estimate: EstimateDocument | None, groups: Sequence[RunGroup], prices: Prices | None
+) -> list[Block]:
+    """The estimate `sweep --estimate` kept, beside what the logs started after it spent."""
+    since = None if estimate is None else parse_time(estimate.created_at)
+    if estimate is None or since is None:
+        return []
+    rows = []
+    for model, m in estimate.models.items():
+        actual = actual_figures(groups, model, since, prices)
+        if not actual:
+            continue
+        estimated: dict[str, float | None] = {
+            "answer input tokens": m.answer_input_tokens,
+            "answer output tokens": m.answer_output_tokens,
+            "judge input tokens": m.judge_input_tokens,
+            "judge output tokens": m.judge_output_tokens,
+            "cost (USD)": m.cost_usd.expected if m.cost_usd else None,
+        }
+        for figure, value in estimated.items():
+            money = figure.startswith("cost")
+            rows.append(
+                (
+                    model,
+                    figure,
+                    _value(value, money),
+                    _value(actual[figure], money),
+                    _error(value, actual[figure]),
+                )
+            )
+    if not rows:
+        return []
+    return [
+        Paragraph(
+            f"Estimate made by `sweep --estimate` at {estimate.created_at} (no provider call), "
+            "beside what the logs started after it spent (re-asked judge replies and retried "
+            "calls included). The estimate covers the cases still to do when it was made "
+            "(docs/estimate.md)."
+        ),
+        Table(("model", "figure", "estimated", "actual", "error"), tuple(rows)),
+    ]

