@@ -276,3 +276,26 @@ def test_judge_agreement_and_kappa_only_with_several_passes() -> None:
 def test_kappa_is_null_without_per_pass_decisions() -> None:
     assert judge_kappa([case_record("c", 0.5, pass_decisions=None)]) is None
     assert judge_kappa([case_record("c", 0.5, pass_decisions=({"i": True}, {"j": True}))]) is None
+
+
+def test_cases_rescored_by_another_scorer_get_their_own_advice() -> None:
+    """A case whose scores another scorer replaced is failed for the means, but the advice is
+    to re-score it: `inspect eval-retry` does not redo a case without an error."""
+    from bedside_bench.report.groups import group_records
+    from bedside_bench.report.summary import completeness_notes
+
+    foreign = "scored by `match`, not by this suite's judge"
+    cases = {
+        "c0": case_record("c0", 0.5),
+        "c1": case_record("c1", None, error=foreign),
+        "c2": case_record("c2", None, error="judge failed"),
+    }
+    (group,) = group_records([log_record(cases)])
+    (note, *_) = completeness_notes(group)
+    assert note == (
+        "incomplete: 2 case(s) have no successful score (drug_safety 2); they are left out of "
+        "the means, not scored 0; 1 of them were scored by another scorer, not by this suite's "
+        "judge: re-score those with `inspect score LOG --scorer bedside_bench/rubric_judge` or "
+        "`bedside-bench rejudge` (`inspect eval-retry` does not redo a case without an error); "
+        "redo the others with `inspect eval-retry`"
+    )

@@ -243,3 +243,51 @@ def test_selection_is_reproducible_over_random_sources() -> None:
     first = select_items(source, budget=25, seed=9)
     assert first == select_items(source, budget=25, seed=9)
     assert len(first.items) == 25 and len(set(first.items)) == 25
+
+
+def test_each_judging_has_its_own_label() -> None:
+    from bedside_bench.review.logs import judge_label
+
+    binary = {"judge_model": "openai/j", "decisions": {"a": True}}
+    levels = {"judge_model": "openai/j", "decisions": {"a": "MET"}}
+    passes = {"judge_model": "openai/j", "judge_passes": 3, "decisions": {"a": True}}
+    labels = [
+        judge_label(binary, "x", "rubric_judge"),
+        judge_label(binary, "x", "rubric_judge1"),
+        judge_label(binary, "x", "bedside_bench/rubric_judge2"),
+        judge_label(levels, "x", "rubric_judge"),
+        judge_label(passes, "x", "rubric_judge"),
+    ]
+    assert labels == [
+        "openai/j",
+        "openai/j (rubric_judge1)",
+        "openai/j (rubric_judge2)",
+        "openai/j three-level",
+        "openai/j x3",
+    ]
+
+
+def test_a_title_naming_a_placeholder_stays_text() -> None:
+    source = source_of({"d1": [3]}, {"A": {"d1": [True]}})
+    html = render_page(page_data(source, [("m", "d1", 1, "d1_0")], title="__DATA__ review"))
+    assert "<title>__DATA__ review</title>" in html
+    assert html.count("question d1") == 1  # the data once, in its script element
+
+
+def test_labels_files_are_told_from_logs_by_content(tmp_path: Path) -> None:
+    from bedside_bench.review.command import is_labels_file
+
+    labels = write_labels(tmp_path / "labels.json", "x", [row("d1", 0, True)])
+    shuffled = tmp_path / "shuffled.json"  # the format key last, after 4 kB of labels
+    rows = [row("d1", 0, True)] * 60
+    shuffled.write_text(json.dumps({"labels": rows, "reviewer": "x", "format": "f"}))
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps({"version": 2, "status": "success", "eval": {}}))
+    listed = tmp_path / "list.json"
+    listed.write_text("[]")
+    assert is_labels_file(str(labels)) and is_labels_file(str(shuffled))
+    assert not is_labels_file(str(log)) and not is_labels_file(str(tmp_path))
+    with pytest.raises(
+        ReviewInputError, match="list.json: neither a labels file nor an Inspect log"
+    ):
+        is_labels_file(str(listed))

@@ -131,7 +131,8 @@ def expected_accuracy(
         )
     correct = sum(sum(v) for v in per_case.values())
     n = sum(len(v) for v in per_case.values())
-    table = np.array([[sum(v), len(v)] for v in per_case.values()], dtype=float)
+    # one row per case, in case id order (the documented resampling unit and order)
+    table = np.array([[sum(per_case[c]), len(per_case[c])] for c in sorted(per_case)], dtype=float)
     picks = np.random.default_rng(seed).integers(0, len(table), size=(resamples, len(table)))
     boot = table[picks, 0].sum(axis=1) / table[picks, 1].sum(axis=1)
     return {
@@ -199,6 +200,10 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
     assert pressed == [*plan, None, None, None]
     assert browser.find_element(By.ID, "progress").text == "7 of 10 items marked"
     assert browser.find_element(By.ID, "reviewer").get_attribute("value") == "Dr Test"
+    # a key after the reload marks the first unmarked item, never an earlier mark
+    browser.find_element(By.TAG_NAME, "body").send_keys("2")
+    plan.append("not_matched")
+    assert browser.find_element(By.ID, "progress").text == "8 of 10 items marked"
 
     browser.find_element(By.ID, "download").click()
     downloaded = browser.downloads / "labels.json"
@@ -209,10 +214,19 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
     shutil.move(str(downloaded), labels_file)
     labels = json.loads(labels_file.read_text())
     assert labels["format"] == "bedside-bench-labels-v1" and labels["reviewer"] == "Dr Test"
-    assert [x["matched"] for x in labels["labels"]] == [True, False, None, True, False, False, None]
+    assert [x["matched"] for x in labels["labels"]] == [
+        True,
+        False,
+        None,
+        True,
+        False,
+        False,
+        None,
+        False,
+    ]
     assert labels["labels"][0]["note"] == "borderline"
     manifest = json.loads((tmp_path / "review" / "review_items.json").read_text())
-    assert [x["item_id"] for x in labels["labels"]] == [x["item_id"] for x in manifest["items"][:7]]
+    assert [x["item_id"] for x in labels["labels"]] == [x["item_id"] for x in manifest["items"][:8]]
 
     cli(
         "review",
@@ -236,9 +250,10 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         want = expected_accuracy(labels["labels"], judge, facts, 500, 5)
         got = document["judges"][judge]
         assert (got["correct"], got["n"], got["unsure"]) == (want["correct"], want["n"], 2)
+        assert document["skipped"] == []
         assert got["accuracy"] == pytest.approx(want["accuracy"])
         assert got["ci95"] == pytest.approx(want["ci95"])
-    assert document["labels"]["items"] == 7 and document["labels"]["unsure_or_tied"] == 2
+    assert document["labels"]["items"] == 8 and document["labels"]["unsure_or_tied"] == 2
 
     report = run_tool(
         "bedside-bench",
@@ -257,7 +272,7 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
     assert report.returncode == 0, output(report)
     text = (tmp_path / "report" / "report.md").read_text()
     assert "## Judge vs physicians" in text
-    assert "7 rubric items of" in text
+    assert "8 rubric items of" in text
 
 
 def test_labels_for_items_not_in_the_logs_are_refused(

@@ -22,7 +22,7 @@ from typing import Any
 from bedside_bench.answer_condition import NO_ANSWER_PREFIX
 from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
 from bedside_bench.report.generation import DEFAULTS_TEXT, settings_text
-from bedside_bench.report.records import CaseRecord, LogRecord, newest_first
+from bedside_bench.report.records import FOREIGN_SCORES_MARK, CaseRecord, LogRecord, newest_first
 
 SCOPE_REASONS = ("smoke", "limit", "sample_id", "unknown")
 # group-key fields added after the first release; left out of the digest at these values, so
@@ -102,6 +102,8 @@ class BenchmarkEvidence:
     limits: tuple[str, ...] = ()  # the --limit values of the logs, as given
     # failed cases whose newest record says their answer never came (`answer_condition`)
     no_answer: tuple[str, ...] = ()
+    # failed cases whose newest scores another scorer wrote (`inspect score --scorer match`)
+    rescored: tuple[str, ...] = ()
 
     @property
     def cases_run(self) -> int:
@@ -197,6 +199,7 @@ def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvide
     completed: list[CaseRecord] = []
     failed: list[str] = []
     no_answer: list[str] = []
+    rescored: list[str] = []
     case_ids = expected_case_ids(logs)
     for case_id in case_ids:
         found = next(
@@ -214,6 +217,8 @@ def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvide
             )
             if newest_error is not None and NO_ANSWER_PREFIX in newest_error:
                 no_answer.append(case_id)
+            if newest_error is not None and FOREIGN_SCORES_MARK in newest_error:
+                rescored.append(case_id)
         else:
             completed.append(found)
     total = cases_in_benchmark(benchmark, logs)
@@ -228,6 +233,7 @@ def merge_benchmark(benchmark: str, logs: Sequence[LogRecord]) -> BenchmarkEvide
         scope_reasons=scope_reasons(logs, len(case_ids), total),
         limits=tuple(dict.fromkeys(log.limit for log in reversed(newest) if log.limit)),
         no_answer=tuple(no_answer),
+        rescored=tuple(rescored),
     )
 
 

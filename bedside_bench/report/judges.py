@@ -237,7 +237,7 @@ def model_entry(
 @dataclass(frozen=True)
 class ItemRow:
     benchmark: str
-    case_id: str
+    case: tuple[str, str, int]  # (answer model, case id, epoch): one answer
     item_id: str
     points: int | None
     decisions: tuple[bool, ...]  # one per judge, in judge order
@@ -295,7 +295,7 @@ def item_rows(
         for name in BENCHMARK_NAMES:
             for records in common_cases(ordered, name) or []:
                 per_epoch = zip(*(_epochs(r) for r in records), strict=False)
-                for epoch_records in per_epoch:
+                for epoch, epoch_records in enumerate(per_epoch, start=1):
                     cases += 1
                     maps = [r.decisions for r in epoch_records]
                     rubric = rubrics.get((name, records[0].case_id))
@@ -310,7 +310,7 @@ def item_rows(
                             rows.append(
                                 ItemRow(
                                     name,
-                                    records[0].case_id,
+                                    (model, records[0].case_id, epoch),
                                     item,
                                     points.get(item),
                                     tuple(bool(m[item]) for m in maps if m is not None),
@@ -320,7 +320,8 @@ def item_rows(
 
 
 def _n_cases(rows: Sequence[ItemRow]) -> int:
-    return len({(r.benchmark, r.case_id) for r in rows})
+    """Answers the items come from: a case of each answer model and epoch, as `Coverage`."""
+    return len({(r.benchmark, r.case) for r in rows})
 
 
 def _agreement(rows: Sequence[ItemRow]) -> dict[str, Any]:

@@ -49,7 +49,7 @@ from bedside_bench.credentials import redact_credentials
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.epochs import reduce_epochs
 from bedside_bench.report.generation import answer_settings
-from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
+from bedside_bench.report.records import FOREIGN_SCORES_MARK, CaseRecord, LogRecord, TokenUsage
 from bedside_bench.report.scorers import (
     appended_records,
     bool_decisions,
@@ -214,7 +214,7 @@ def case_record(
 def foreign_scores_reason(names: Iterable[str]) -> str:
     """What scores by a scorer other than this suite's judge are: not a failed case to redo."""
     shown = ", ".join(f"`{n}`" for n in sorted(names))
-    return f"scored by {shown}, not by this suite's judge"
+    return f"scored by {shown}, {FOREIGN_SCORES_MARK}"
 
 
 def foreign_scorers(summaries: Iterable[EvalSampleSummary]) -> set[str] | None:

@@ -47,6 +47,11 @@ class TokenUsage:
         )
 
 
+# how a case's error says its scores were written by another scorer (`inspect score --scorer
+# match --action overwrite`): not a failed case that `inspect eval-retry` would redo
+FOREIGN_SCORES_MARK = "not by this suite's judge"
+
+
 @dataclass(frozen=True)
 class CaseRecord:
     """One sample of one log: a usable score, or the reason there is none.

@@ -172,9 +172,23 @@ def completeness_notes(group: RunGroup) -> list[str]:
         failed = ", ".join(
             f"{b.benchmark} {len(b.failed)}" for b in group.benchmarks.values() if b.failed
         )
+        rescored = sum(len(b.rescored) for b in group.benchmarks.values())
+        redo = (
+            "redo them with `inspect eval-retry`"
+            if not rescored
+            else f"{rescored} of them were scored by another scorer, not by this suite's judge: "
+            "re-score those with `inspect score LOG --scorer bedside_bench/rubric_judge` or "
+            "`bedside-bench rejudge` (`inspect eval-retry` does not redo a case without an "
+            "error)"
+            + (
+                "; redo the others with `inspect eval-retry`"
+                if rescored < group.cases_failed
+                else ""
+            )
+        )
         notes.append(
             f"incomplete: {group.cases_failed} case(s) have no successful score ({failed}); "
-            "they are left out of the means, not scored 0; redo them with `inspect eval-retry`"
+            f"they are left out of the means, not scored 0; {redo}"
         )
     if group.missing_benchmarks:
         notes.append(f"missing benchmarks: {', '.join(group.missing_benchmarks)}; no overall score")

@@ -82,7 +82,16 @@ def score_inputs(inputs: list[str], resamples: int, seed: int) -> dict[str, Any]
     if not logs:
         raise ReviewInputError("no log path given (the logs the review was exported from)")
     labels = read_all(labels_files)
-    document = review_document(read_source(logs), labels, resamples, seed)
+    source = read_source(logs)
+    for location, reason in source.skipped:
+        print(f"{PROG}: skipped {location}: {reason}", file=sys.stderr)
+    document = review_document(source, labels, resamples, seed)
+    if not any(e["n"] for e in document["judges"].values()):
+        print(
+            f"{PROG}: warning: no decided label meets a judge's decision "
+            "(empty or all-unsure labels?): no accuracy can be given",
+            file=sys.stderr,
+        )
     errors = list(validator(SCHEMA).iter_errors(document))
     if errors:  # a bug in this package, never in the inputs
         raise AssertionError(f"{SCHEMA} violated: {errors[0].message}")
@@ -90,13 +99,21 @@ def score_inputs(inputs: list[str], resamples: int, seed: int) -> dict[str, Any]
 
 
 def is_labels_file(path: str) -> bool:
+    """A JSON file that is not an Inspect log is taken for a labels file (so a malformed one
+    is refused by name rather than skipped as an unreadable log)."""
     if not path.lower().endswith(".json") or not Path(path).is_file():
         return False
+    from bedside_bench.review.logs import ReviewInputError
+
     try:
-        head = Path(path).read_text(encoding="utf-8", errors="replace")[:4096]
-    except OSError:
-        return False
-    return '"format"' in head and "bedside-bench-labels-v" in head
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as ex:
+        raise ReviewInputError(f"{path}: not readable JSON ({ex})") from ex
+    if isinstance(data, dict) and "eval" in data and "version" in data:
+        return False  # an Inspect log written as JSON
+    if not isinstance(data, dict):
+        raise ReviewInputError(f"{path}: neither a labels file nor an Inspect log")
+    return True
 
 
 def write_text(path: Path, text: str) -> None:

@@ -62,6 +62,8 @@ def read_labels(path: str | Path) -> LabelsFile:
         raise ReviewInputError(f"{where}: field {field}: {first['msg']}") from ex
     if not labels.reviewer.strip():
         raise ReviewInputError(f"{where}: the reviewer has no name")
+    # "Dr A" and "Dr A " are one person
+    labels = labels.model_copy(update={"reviewer": " ".join(labels.reviewer.split())})
     seen: set[ItemKey] = set()
     for label in labels.labels:
         if label.key in seen:

@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bedside_bench.contracts import RUBRIC_ITEMS_KEY, SCORE_KEY
+from bedside_bench.contracts import APPENDED_SCORE_KEY, RUBRIC_ITEMS_KEY, SCORE_KEY
 from bedside_bench.review.records import (
     AnsweredCase,
     ItemKey,
@@ -34,11 +34,21 @@ def _decision(value: Any) -> bool | None:
     return None
 
 
-def judge_label(metadata: Mapping[str, Any], fallback: str) -> str:
+def judge_label(metadata: Mapping[str, Any], fallback: str, score_key: str = "") -> str:
+    """One judging: the judge model, its passes ("x3"), its grading ("three-level") and, for a
+    judge `inspect score --action append` added, its score key: two judgings by one model
+    (the same grader appended again, a binary and a three-level run) are never merged."""
     judge = metadata.get("judge_model")
     label = judge if isinstance(judge, str) and judge else fallback
     passes = metadata.get("judge_passes")
-    return f"{label} x{passes}" if isinstance(passes, int) and passes > 1 else label
+    if isinstance(passes, int) and passes > 1:
+        label += f" x{passes}"
+    decisions = metadata.get("decisions")
+    if isinstance(decisions, dict) and any(isinstance(v, str) for v in decisions.values()):
+        label += " three-level"
+    if APPENDED_SCORE_KEY.match(score_key):
+        label += f" ({score_key.rsplit('/', 1)[-1]})"
+    return label
 
 
 def _prompt(sample: Any) -> str:
@@ -95,18 +105,22 @@ def add_log(source: ReviewSource, location: str) -> None:
                 f"{shown}: case {case.case_id} epoch {case.epoch} of {case.answer_model} has "
                 "another answer than an earlier log's; review one run's answers at a time"
             )
-        for score in scores.values():
+        for score_key, score in scores.items():
             meta = score.metadata or {}
             decisions = meta.get("decisions")
             if not isinstance(decisions, dict):
                 continue
-            judge = judge_label(meta, fallback)
+            judge = judge_label(meta, fallback, score_key)
             source.judges.add(judge)
             passes = meta.get("pass_decisions")
             for item in case.items:
                 key: ItemKey = (*case.key, item.item_id)
                 if item.item_id in decisions:
-                    source.decisions.setdefault(key, {})[judge] = _decision(decisions[item.item_id])
+                    decided = source.decisions.setdefault(key, {})
+                    value = _decision(decisions[item.item_id])
+                    if judge in decided and decided[judge] != value:
+                        source.conflicts.add((judge, shown))
+                    decided.setdefault(judge, value)
                 if (
                     isinstance(passes, list)
                     and len({repr(p.get(item.item_id)) for p in passes if isinstance(p, dict)}) > 1
@@ -136,4 +150,12 @@ def read_source(paths: Sequence[str]) -> ReviewSource:
             source.skipped.append((display_location(location), f"cannot be read ({ex})"))
     if not source.cases:
         raise ReviewInputError(f"no judged BedsideBench answers in {', '.join(paths)}")
+    for judge, location in sorted(source.conflicts):
+        source.skipped.append(
+            (
+                location,
+                f"{judge} decided items of answers an earlier log's {judge} decided "
+                "otherwise (two judgings by one judge): the earlier decisions are used",
+            )
+        )
     return source

@@ -61,4 +61,6 @@ class ReviewSource:
     # items some judge's repeated passes did not agree on
     pass_disagreements: set[ItemKey] = field(default_factory=set)
     judges: set[str] = field(default_factory=set)
+    # (judge, log) where a judge's decision differs from the same judge's in an earlier log
+    conflicts: set[tuple[str, str]] = field(default_factory=set)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (log, reason)

@@ -86,12 +86,13 @@ def outcomes(
 def case_bootstrap(
     rows: Sequence[Outcome], resamples: int, seed: int
 ) -> tuple[float, float] | None:
-    """Percentile 95% interval of the accuracy, resampling answered cases with replacement."""
+    """Percentile 95% interval of the accuracy, resampling cases (of an answer model, with all
+    their items and epochs) with replacement."""
     if not rows:
         return None
-    cases: dict[tuple[str, str, int], list[bool]] = {}
-    for r in rows:
-        cases.setdefault(r.key[:3], []).append(r.correct)
+    cases: dict[tuple[str, str], list[bool]] = {}
+    for r in rows:  # the epochs of one case are resampled together, like its items
+        cases.setdefault(r.key[:2], []).append(r.correct)
     correct = np.array([sum(v) for v in cases.values()], dtype=np.float64)
     counts = np.array([len(v) for v in cases.values()], dtype=np.float64)
     rng = np.random.default_rng(seed)
@@ -194,5 +195,6 @@ def review_document(
         },
         "judges": judges,
         "reviewer_agreement": reviewer_agreement(labels),
-        "bootstrap": {"resamples": resamples, "seed": seed, "unit": "answered case"},
+        "bootstrap": {"resamples": resamples, "seed": seed, "unit": "case of an answer model"},
+        "skipped": [{"log": log, "reason": reason} for log, reason in source.skipped],
     }
