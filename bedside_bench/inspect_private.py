@@ -30,6 +30,11 @@ used, and the cache and registry names when this module is imported.
 - `CacheEntry`, `cache_fetch`, `cache_store`, `active_generate_config`: our calls keep what
   the provider received beside Inspect's cache entry, by Inspect's own key, and read the
   `--cache` policy in force (docs/cache.md).
+- `sample_active`, `stable_task_id_for_eval`: the answer of a case is kept for the run it
+  belongs to, whose identity across retries is the task id (eval_set's task retries,
+  `eval-retry` and a rerun of the same eval set keep it; a new `inspect eval` gets a new one);
+  Inspect tells a running sample its eval id only (docs/cache.md). Without them the answer is
+  kept per eval id, which `--retry-on-error` still shares.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ __all__ = [
     "PrerequisiteError",
     "active_generate_config",
     "active_model",
+    "active_task_id",
     "cache_fetch",
     "cache_store",
     "cleanup_sample_buffer_dbs",
@@ -85,6 +91,8 @@ PRIVATE_ORIGINS: tuple[str, ...] = (
     "inspect_ai.model._cache:cache_fetch",
     "inspect_ai.model._cache:cache_store",
     "inspect_ai.model._generate_config:active_generate_config",
+    "inspect_ai.log._samples:sample_active",
+    "inspect_ai._control.eval_state:stable_task_id_for_eval",
 )
 
 T = TypeVar("T")
@@ -136,6 +144,23 @@ def active_model() -> Model | None:
     except ImportError:  # pragma: no cover
         return None
     return inspect_active_model()
+
+
+def active_task_id() -> str | None:
+    """The task id of the running sample's eval (the same for every retry of that task);
+    None outside a sample."""
+    try:
+        from inspect_ai.log._samples import sample_active
+    except ImportError:  # pragma: no cover - Inspect moved it
+        return None
+    active = sample_active()
+    if active is None:
+        return None
+    try:
+        from inspect_ai._control.eval_state import stable_task_id_for_eval
+    except ImportError:  # pragma: no cover - Inspect moved it
+        return str(active.eval_id)
+    return str(stable_task_id_for_eval(active.eval_id))
 
 
 def copy_registry_identity(source: object, target: object) -> None:

@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
+from bedside_bench.judge_failures import judge_failed_message
 from bedside_bench.judge_reply import JudgeReplyError
 from bedside_bench.model_calls import CallResult, forget_cached, generate_with_temperature
 from bedside_bench.protocol import (
@@ -29,10 +30,12 @@ PARSE_IN_THREAD_CHARS = 50_000
 class JudgeFailedError(RuntimeError):
     """Every attempt gave an invalid reply; carries each attempt's reason."""
 
-    def __init__(self, attempts: list[dict[str, Any]]) -> None:
+    def __init__(self, attempts: list[dict[str, Any]], judge: str) -> None:
         self.attempts = attempts
+        self.judge = judge
         reasons = "; ".join(f"attempt {a['attempt']}: {a['error']}" for a in attempts)
-        super().__init__(f"the judge gave no valid reply in {len(attempts)} attempts ({reasons})")
+        # the sweep and the report read the judge and the count back from this text
+        super().__init__(judge_failed_message(judge, len(attempts), reasons))
 
 
 @dataclass
@@ -91,4 +94,4 @@ async def ask_judge(
     # a retry of this case must ask the judge again, not replay these replies from the cache
     for result in invalid:
         forget_cached(result)
-    raise JudgeFailedError(attempts)
+    raise JudgeFailedError(attempts, str(model))

@@ -25,6 +25,7 @@ from bedside_bench.contracts import (
     SampleMetadata,
     ScoreMetadata,
 )
+from bedside_bench.call_cache import release_answer
 from bedside_bench.credentials import redact
 from bedside_bench.grading import PassResult, grading_strategy
 from bedside_bench.inspect_private import PrerequisiteError, active_model, registry_add
@@ -249,6 +250,7 @@ def rubric_judge(
             **_pass_metadata(results),
             **strategy.score_details(results, matches),
         }
+        release_answer(state.uuid)  # scored: a retry of the run will not need the answer
         return Score(
             value=result.score,
             answer=answer,

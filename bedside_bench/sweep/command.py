@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from bedside_bench.arguments import Subcommands, add_command, non_negative_int, positive_int
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
+from bedside_bench.judge_failures import judge_failure_sentence
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
@@ -247,6 +248,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             f"sweep: shard {options.shard} done; once every shard is, run "
             f"`bedside-bench report {options.log_dir}`"
         )
+    for failure in result.judge_failures:
+        _say(f"sweep: {judge_failure_sentence(failure, options.log_dir)}")
     if not result.success:
         _say(
             f"sweep: incomplete; run the same command again to retry the failed cases "
