@@ -78,10 +78,11 @@ def count_judge_failures(
 def judge_failure_sentence(count: JudgeFailureCount, logs: str = "LOG_DIR") -> str:
     """Which judge failed, how often, and the cheap way on (no answer is bought again)."""
     cases = f"{count.cases} case" + ("" if count.cases == 1 else "s")
+    asked = f"{count.asks} time" + ("" if count.asks == 1 else "s")
     calls = f", {count.calls} judge calls in all" if count.calls is not None else ""
     return (
         f"the judge {count.judge} gave no valid reply for {cases} "
-        f"(asked {count.asks} times per try{calls}); the answers are stored, so judge them "
+        f"(asked {asked} per try{calls}); the answers are stored, so judge them "
         f"with another judge at no answer cost: "
         f"`bedside-bench rejudge --failed-only --judge {OTHER_JUDGE} {logs}`"
     )

@@ -17,6 +17,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import RegistryInfo, display_type, registry_info
 
 from bedside_bench.agreement import unanimous_share
+from bedside_bench.call_cache import release_answer
 from bedside_bench.contracts import (
     GRADER_ROLE,
     SCORE_KEY,
@@ -25,7 +26,6 @@ from bedside_bench.contracts import (
     SampleMetadata,
     ScoreMetadata,
 )
-from bedside_bench.call_cache import release_answer
 from bedside_bench.credentials import redact
 from bedside_bench.grading import PassResult, grading_strategy
 from bedside_bench.inspect_private import PrerequisiteError, active_model, registry_add

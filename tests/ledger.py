@@ -152,5 +152,7 @@ def ledger_difference(paid: Counter[Purchase], expected: Counter[Purchase]) -> s
     lines = ["the provider was not paid as expected (model, case, kind: paid, expected):"]
     for key in sorted(set(paid) | set(expected)):
         if paid[key] != expected[key]:
-            lines.append(f"  {key.model}, {key.case_id[:60]}, {key.kind}: {paid[key]}, {expected[key]}")
+            lines.append(
+                f"  {key.model}, {key.case_id[:60]}, {key.kind}: {paid[key]}, {expected[key]}"
+            )
     return "\n".join(lines)

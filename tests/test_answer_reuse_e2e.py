@@ -101,9 +101,7 @@ def test_a_failing_judge_never_buys_the_answer_again(
     (failed,) = [log for log in read_logs(logs) if log.status == "error"]
     retried = run_cli(["eval-retry", failed.location, "--log-dir", str(logs)], tmp_path, env)
     assert retried.returncode == 0, output(retried)  # the task goes on past a failed case
-    assert_bought_once(
-        provider_double, cases, [MODEL], {broken: (2 * TRIES + 1) * ASKS, "*": 1}
-    )
+    assert_bought_once(provider_double, cases, [MODEL], {broken: (2 * TRIES + 1) * ASKS, "*": 1})
 
     # the cheap path the sweep suggested: another judge, the stored answer, one call
     rejudged = run_tool(

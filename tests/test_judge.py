@@ -72,8 +72,8 @@ def test_no_valid_reply_is_an_error_naming_every_attempt_never_a_decision() -> N
     with pytest.raises(JudgeFailedError) as failed:
         ask("never", ["{}", "[]"], retries=1)
     assert str(failed.value) == (
-        "the judge gave no valid reply in 2 attempts (attempt 1: missing top-level key "
-        "'decisions'; attempt 2: the reply must be a JSON object, got list)"
+        "the judge unitscript/never gave no valid reply in 2 attempts (attempt 1: missing "
+        "top-level key 'decisions'; attempt 2: the reply must be a JSON object, got list)"
     )
     assert [a["raw"] for a in failed.value.attempts] == ["{}", "[]"]
 
