@@ -86,3 +86,9 @@ def judge_failure_sentence(count: JudgeFailureCount, logs: str = "LOG_DIR") -> s
         f"with another judge at no answer cost: "
         f"`bedside-bench rejudge --failed-only --judge {OTHER_JUDGE} {logs}`"
     )
+
+
+def judge_failure_notes(errors: Iterable[str | None], logs: str = "LOG_DIR") -> list[str]:
+    """One `judge_failure_sentence` per judge among the failed cases' errors."""
+    found = [(f, None) for f in map(parse_judge_failure, errors) if f is not None]
+    return [judge_failure_sentence(count, logs) for count in count_judge_failures(found)]

@@ -45,6 +45,11 @@ ASKS = 1 + JUDGE_RETRIES  # judge calls per attempt of judging a case
 TRIES = 1 + DEFAULT_RETRY_ATTEMPTS  # attempts of judging per sweep (the task and its retries)
 
 
+def kept_answers(tmp_path: Path) -> int:
+    """Entries in Inspect's cache (tests/conftest.py puts it in the test's folder)."""
+    return sum(1 for path in (tmp_path / "inspect-cache").rglob("*") if path.is_file())
+
+
 @pytest.fixture
 def broken_judge(tmp_path: Path, provider_double: ProviderDouble) -> dict[str, Any]:
     """Two drug_safety cases; JUDGE never gives a valid reply for the second (OTHER_JUDGE
@@ -143,9 +148,12 @@ def test_retry_on_error_judges_the_stored_answer_and_a_fresh_run_buys_fresh_answ
     assert result.returncode == 0, output(result)
     # the sample and its two retries judge the one answer
     assert_bought_once(provider_double, cases, [MODEL], {broken: 3 * ASKS, "*": 1})
+    # a scored case's answer is in its log and no longer kept; the failed one's is
+    assert kept_answers(tmp_path) == 1
 
     # the same command is a new run: fresh answers for every case, not the stored ones
     provider_double.reset()
     again = run_cli(command, tmp_path, env)
     assert again.returncode == 0, output(again)
     assert_bought_once(provider_double, cases, [MODEL], {broken: 3 * ASKS, "*": 1})
+    assert kept_answers(tmp_path) == 2

@@ -15,11 +15,7 @@ import numpy as np
 
 from bedside_bench.agreement import pooled_kappa
 from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.judge_failures import (
-    count_judge_failures,
-    judge_failure_sentence,
-    parse_judge_failure,
-)
+from bedside_bench.judge_failures import judge_failure_notes
 from bedside_bench.protocol import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
@@ -28,7 +24,7 @@ from bedside_bench.protocol import (
 )
 from bedside_bench.releases import UNRECOGNISED
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
-from bedside_bench.report.records import CaseRecord, newest_first, parse_time
+from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json
 from bedside_bench.stats import macro_mean, percentile_bootstrap, stratified_bootstrap
@@ -162,21 +158,6 @@ def comparability_notes(group: RunGroup) -> list[str]:
     return notes
 
 
-def judge_failure_notes(group: RunGroup) -> list[str]:
-    """Which judge left failed cases without a valid reply, how often, and the cheap way on
-    (their answers are stored: `bedside-bench rejudge --failed-only` with another judge)."""
-    newest = newest_first(group.logs)
-    found = []
-    for evidence in group.benchmarks.values():
-        for case_id in evidence.failed:
-            errors = (log.cases[case_id].error for log in newest if case_id in log.cases)
-            failure = parse_judge_failure(next(errors, None))
-            if failure is not None:
-                found.append((failure, None))
-    where = newest[0].location.rsplit("/", 1)[0] if newest else "LOG_DIR"
-    return [judge_failure_sentence(count, where) for count in count_judge_failures(found)]
-
-
 def completeness_notes(group: RunGroup) -> list[str]:
     notes = []
     if group.cases_failed:
@@ -187,7 +168,7 @@ def completeness_notes(group: RunGroup) -> list[str]:
             f"incomplete: {group.cases_failed} case(s) have no successful score ({failed}); "
             "they are left out of the means, not scored 0; redo them with `inspect eval-retry`"
         )
-        notes += judge_failure_notes(group)
+        notes += judge_failure_notes(group.failed_case_errors(), group.log_folder)
     if group.missing_benchmarks:
         notes.append(f"missing benchmarks: {', '.join(group.missing_benchmarks)}; no overall score")
     elif any(not b.completed for b in group.benchmarks.values()):
