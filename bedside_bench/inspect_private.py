@@ -34,7 +34,8 @@ used, and the cache and registry names when this module is imported.
   belongs to, whose identity across retries is the task id (eval_set's task retries,
   `eval-retry` and a rerun of the same eval set keep it; a new `inspect eval` gets a new one);
   Inspect tells a running sample its eval id only (docs/cache.md). Without them the answer is
-  kept per eval id, which `--retry-on-error` still shares.
+  kept per eval id, which `--retry-on-error` still shares. The run id (`active_run_id`) tells
+  the retries of one run, where a judge that failed a case is not asked again.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ __all__ = [
     "PrerequisiteError",
     "active_generate_config",
     "active_model",
+    "active_run_id",
     "active_task_id",
     "cache_fetch",
     "cache_store",
@@ -144,6 +146,17 @@ def active_model() -> Model | None:
     except ImportError:  # pragma: no cover
         return None
     return inspect_active_model()
+
+
+def active_run_id() -> str | None:
+    """The run id of the running sample's eval (kept by an eval set's task retries and
+    `--retry-on-error`, new for `eval-retry` and every new run); None outside a sample."""
+    try:
+        from inspect_ai.log._samples import sample_active
+    except ImportError:  # pragma: no cover - Inspect moved it
+        return None
+    active = sample_active()
+    return None if active is None or active.run_id is None else str(active.run_id)
 
 
 def active_task_id() -> str | None:

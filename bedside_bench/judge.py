@@ -1,7 +1,9 @@
 """The judge call (protocol section 2): strict decisions, asked again when a reply is invalid.
 
 A judge that never gives a valid reply ends the sample in an error, never in a score of 0, so
-the case counts as failed and `inspect eval-retry` redoes it.
+the case counts as failed and `inspect eval-retry` redoes it. Within one run (one process: the
+task retries of an eval set, `--retry-on-error`) that judge is not asked about that case
+again once its re-asks are spent: the case fails at once, and says so.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any, Generic, TypeVar
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
-from bedside_bench.judge_failures import judge_failed_message
+from bedside_bench.judge_failures import judge_failed_message, not_asked_again_message
 from bedside_bench.judge_reply import JudgeReplyError
 from bedside_bench.model_calls import CallResult, forget_cached, generate_with_temperature
 from bedside_bench.protocol import (
@@ -36,6 +38,31 @@ class JudgeFailedError(RuntimeError):
         reasons = "; ".join(f"attempt {a['attempt']}: {a['error']}" for a in attempts)
         # the sweep and the report read the judge and the count back from this text
         super().__init__(judge_failed_message(judge, len(attempts), reasons))
+
+
+class JudgeNotAskedAgainError(JudgeFailedError):
+    """The judge already failed this case in this run; it was not asked again."""
+
+    def __init__(self, judge: str, attempts: int) -> None:
+        self.attempts = []
+        self.judge = judge
+        RuntimeError.__init__(self, not_asked_again_message(judge, attempts))
+
+
+# (task id, case, epoch, judge) -> attempts, for the judge failures of this process's runs
+_failed_in_run: dict[tuple[str, ...], int] = {}
+
+
+def refuse_if_failed_in_run(key: tuple[str, ...], judge: str) -> None:
+    """Raise `JudgeNotAskedAgainError` if `judge` already failed this case in this run."""
+    attempts = _failed_in_run.get(key)
+    if attempts is not None:
+        raise JudgeNotAskedAgainError(judge, attempts)
+
+
+def remember_failure(key: tuple[str, ...], error: JudgeFailedError) -> None:
+    if not isinstance(error, JudgeNotAskedAgainError):
+        _failed_in_run[key] = len(error.attempts)
 
 
 @dataclass

@@ -13,8 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 # "the judge openai/gpt-4.1 gave no valid reply in 3 attempts (attempt 1: ...; ...)";
-# logs written before the judge was named say "the judge gave no valid reply in 3 attempts"
+# logs written before the judge was named say "the judge gave no valid reply in 3 attempts";
+# a retry in the same run that did not ask again adds EARLIER
 FAILED_PATTERN = re.compile(r"the judge (?:(\S+) )?gave no valid reply in (\d+) attempts")
+EARLIER = "earlier in this run, so it was not asked again"
 UNNAMED_JUDGE = "(judge not named in the log)"
 OTHER_JUDGE = "OTHER_JUDGE"
 
@@ -24,12 +26,24 @@ def judge_failed_message(judge: str, attempts: int, reasons: str) -> str:
     return f"the judge {judge} gave no valid reply in {attempts} attempts ({reasons})"
 
 
+def not_asked_again_message(judge: str, attempts: int) -> str:
+    """The error of a retry, in the same run, of a case its judge already failed: the judge
+    is not asked again (its re-asks were spent), and no call is made."""
+    return f"the judge {judge} gave no valid reply in {attempts} attempts {EARLIER}"
+
+
 @dataclass(frozen=True)
 class JudgeFailure:
-    """One case's judge failure: which judge, asked how many times in its last try."""
+    """One case's judge failure: which judge, asked how many times in its try, and whether
+    that try asked at all (False: a retry in the same run that only repeated the failure)."""
 
     judge: str
     asks: int
+    asked: bool = True
+
+    @property
+    def calls(self) -> int:
+        return self.asks if self.asked else 0
 
 
 def parse_judge_failure(error: str | None) -> JudgeFailure | None:
@@ -39,7 +53,9 @@ def parse_judge_failure(error: str | None) -> JudgeFailure | None:
     found = FAILED_PATTERN.search(error)
     if found is None:
         return None
-    return JudgeFailure(judge=found.group(1) or UNNAMED_JUDGE, asks=int(found.group(2)))
+    return JudgeFailure(
+        judge=found.group(1) or UNNAMED_JUDGE, asks=int(found.group(2)), asked=EARLIER not in error
+    )
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import re
 import sys
 from collections.abc import Sequence
@@ -28,7 +29,13 @@ from bedside_bench.contracts import (
 )
 from bedside_bench.credentials import redact
 from bedside_bench.grading import PassResult, grading_strategy
-from bedside_bench.inspect_private import PrerequisiteError, active_model, registry_add
+from bedside_bench.inspect_private import (
+    PrerequisiteError,
+    active_model,
+    active_run_id,
+    registry_add,
+)
+from bedside_bench.judge import JudgeFailedError, refuse_if_failed_in_run, remember_failure
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, JUDGE_MESSAGE_FORMAT
 from bedside_bench.scoring import F1Score, PointsScore, case_score, decisions_table
@@ -226,13 +233,28 @@ def rubric_judge(
         method = sample.grading_method
         answer = state.output.completion
         retries = opts["judge_retries"]
-        # each pass is its own cache entry (see model_calls): passes must stay independent
-        outcomes = await asyncio.gather(
-            *(
-                strategy.ask(judge, state.input_text, answer, items, retries, {"pass": str(n)})
-                for n in range(1, passes + 1)
-            )
+        # a judge that failed this case in this run is not asked again (see judge.py)
+        run_key = (
+            active_run_id() or "",
+            str(state.sample_id),
+            str(state.epoch),
+            hashlib.sha256(answer.encode()).hexdigest(),
+            str(judge),
         )
+        if run_key[0]:
+            refuse_if_failed_in_run(run_key, str(judge))
+        try:
+            # each pass is its own cache entry (see model_calls): passes must stay independent
+            outcomes = await asyncio.gather(
+                *(
+                    strategy.ask(judge, state.input_text, answer, items, retries, {"pass": str(n)})
+                    for n in range(1, passes + 1)
+                )
+            )
+        except JudgeFailedError as failed:
+            if run_key[0]:
+                remember_failure(run_key, failed)
+            raise
         results = [strategy.to_pass(outcome, items) for outcome in outcomes]
         combined = strategy.combine([r.decisions for r in results])
         matches = strategy.matches(combined, items)

@@ -1,6 +1,7 @@
 """An answer is bought once: a case whose judge failed is judged again from its stored answer
-under every way a run is redone (the sweep's task retries, the same sweep again,
-`inspect eval-retry`, `--retry-on-error`), while a fresh run buys fresh answers.
+under every way a run is redone (the same sweep again, `inspect eval-retry`), while a fresh
+run buys fresh answers; within one run (the sweep's task retries, `--retry-on-error`) the
+judge is not asked again once its re-asks are spent.
 
 The money ledger (tests/ledger.py) counts what the provider double was paid for per
 (model, case, kind); every phase asserts the exact count the design allows.
@@ -41,8 +42,7 @@ MODEL = "openai/gpt-4.1-mini"
 JUDGE = "openai/gpt-4.1"
 OTHER_JUDGE = "openai/gpt-4.1-nano"
 JUDGE_RETRIES = 2  # the protocol's default re-asks
-ASKS = 1 + JUDGE_RETRIES  # judge calls per attempt of judging a case
-TRIES = 1 + DEFAULT_RETRY_ATTEMPTS  # attempts of judging per sweep (the task and its retries)
+ASKS = 1 + JUDGE_RETRIES  # judge calls per run that judges a case
 
 
 def kept_answers(tmp_path: Path) -> int:
@@ -82,13 +82,18 @@ def test_a_failing_judge_never_buys_the_answer_again(
         data_dir=tmp_path / "release",
     )
 
-    # the sweep: the task and its default retries judge the broken case from one answer
+    # the sweep: its default task retries (DEFAULT_RETRY_ATTEMPTS) neither answer nor ask the
+    # judge again: one answer, the judge's re-asks, then the case fails
+    assert DEFAULT_RETRY_ATTEMPTS == 2
     first = run_sweep_cli(args, env, tmp_path)
     assert first.returncode == sweep.EXIT_INCOMPLETE, output(first)
-    assert_bought_once(provider_double, cases, [MODEL], {broken: TRIES * ASKS, "*": 1})
+    assert_bought_once(provider_double, cases, [MODEL], {broken: ASKS, "*": 1})
     # which judge failed, how often, and the cheap way on, in the terminal and the report
     told = first.stdout + first.stderr
-    assert f"the judge {JUDGE} gave no valid reply for 1 case" in told, output(first)
+    assert (
+        f"the judge {JUDGE} gave no valid reply for 1 case (asked 3 times per try, 3 judge "
+        "calls in all)" in told
+    ), output(first)
     assert f"bedside-bench rejudge --failed-only --judge OTHER_JUDGE {logs}" in told
     summary = summaries(logs / "report")[MODEL]
     (note,) = [n for n in summary["notes"] if "gave no valid reply" in n]
@@ -97,16 +102,17 @@ def test_a_failing_judge_never_buys_the_answer_again(
     report = (logs / "report" / "report.md").read_text()
     assert f"the judge {JUDGE} gave no valid reply for 1 case" in report
 
-    # the same command again: judged again (another round of tries), never answered again
+    # the same command again is a new run: the judge is asked again, the answer is not bought
     again = run_sweep_cli(args, env, tmp_path)
     assert again.returncode == sweep.EXIT_INCOMPLETE, output(again)
-    assert_bought_once(provider_double, cases, [MODEL], {broken: 2 * TRIES * ASKS, "*": 1})
+    assert_bought_once(provider_double, cases, [MODEL], {broken: 2 * ASKS, "*": 1})
+    assert "(asked 3 times per try, 6 judge calls in all)" in again.stdout, output(again)
 
-    # inspect eval-retry of the failed log: one more attempt of judging, no answer
+    # inspect eval-retry of the failed log: one more run of judging, no answer
     (failed,) = [log for log in read_logs(logs) if log.status == "error"]
     retried = run_cli(["eval-retry", failed.location, "--log-dir", str(logs)], tmp_path, env)
     assert retried.returncode == 0, output(retried)  # the task goes on past a failed case
-    assert_bought_once(provider_double, cases, [MODEL], {broken: (2 * TRIES + 1) * ASKS, "*": 1})
+    assert_bought_once(provider_double, cases, [MODEL], {broken: 3 * ASKS, "*": 1})
 
     # the cheap path the sweep suggested: another judge, the stored answer, one call
     rejudged = run_tool(
@@ -126,13 +132,11 @@ def test_a_failing_judge_never_buys_the_answer_again(
     assert {k: n for k, n in by_other.items() if k.kind == "judge"} == {
         Purchase(MODEL, broken, "judge"): 1
     }
-    assert_bought_once(
-        provider_double, cases, [MODEL], {broken: (2 * TRIES + 1) * ASKS, "*": 1}, judge=JUDGE
-    )
+    assert_bought_once(provider_double, cases, [MODEL], {broken: 3 * ASKS, "*": 1}, judge=JUDGE)
 
 
 @pytest.mark.slow
-def test_retry_on_error_judges_the_stored_answer_and_a_fresh_run_buys_fresh_answers(
+def test_retry_on_error_asks_nothing_again_and_a_fresh_run_buys_fresh_answers(
     tmp_path: Path, provider_double: ProviderDouble, broken_judge: dict[str, Any]
 ) -> None:
     cases, broken = broken_judge["cases"], broken_judge["broken"]
@@ -146,8 +150,8 @@ def test_retry_on_error_judges_the_stored_answer_and_a_fresh_run_buys_fresh_answ
     )
     result = run_cli(command, tmp_path, env)
     assert result.returncode == 0, output(result)
-    # the sample and its two retries judge the one answer
-    assert_bought_once(provider_double, cases, [MODEL], {broken: 3 * ASKS, "*": 1})
+    # the sample's two retries neither answer again nor ask the judge that failed it again
+    assert_bought_once(provider_double, cases, [MODEL], {broken: ASKS, "*": 1})
     # a scored case's answer is in its log and no longer kept; the failed one's is
     assert kept_answers(tmp_path) == 1
 
@@ -155,5 +159,5 @@ def test_retry_on_error_judges_the_stored_answer_and_a_fresh_run_buys_fresh_answ
     provider_double.reset()
     again = run_cli(command, tmp_path, env)
     assert again.returncode == 0, output(again)
-    assert_bought_once(provider_double, cases, [MODEL], {broken: 3 * ASKS, "*": 1})
+    assert_bought_once(provider_double, cases, [MODEL], {broken: ASKS, "*": 1})
     assert kept_answers(tmp_path) == 2

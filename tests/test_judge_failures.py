@@ -12,6 +12,7 @@ from bedside_bench.judge_failures import (
     count_judge_failures,
     judge_failed_message,
     judge_failure_sentence,
+    not_asked_again_message,
     parse_judge_failure,
 )
 
@@ -64,3 +65,15 @@ def test_the_sentence_names_the_judge_how_often_and_the_cheap_way_on() -> None:
     assert judge_failure_sentence(two).startswith(
         "the judge openai/gpt-4.1 gave no valid reply for 2 cases (asked 1 time per try); "
     )
+
+
+def test_a_retry_that_did_not_ask_again_reads_back_with_no_calls() -> None:
+    message = not_asked_again_message("openai/gpt-4.1", 3)
+    assert message == (
+        "the judge openai/gpt-4.1 gave no valid reply in 3 attempts earlier in this run, so it "
+        "was not asked again"
+    )
+    failure = parse_judge_failure(message)
+    assert failure == JudgeFailure("openai/gpt-4.1", 3, asked=False) and failure.calls == 0
+    asked = parse_judge_failure(judge_failed_message("openai/gpt-4.1", 3, "attempt 1: x"))
+    assert asked is not None and asked.asked and asked.calls == 3

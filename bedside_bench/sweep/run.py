@@ -210,7 +210,7 @@ def case_judge_failure(sample: Any) -> tuple[JudgeFailure, int] | None:
     if failure is None:
         return None
     earlier = [parse_judge_failure(e.message) for e in sample.error_retries or []]
-    return failure, failure.asks + sum(f.asks for f in earlier if f is not None)
+    return failure, failure.calls + sum(f.calls for f in earlier if f is not None)
 
 
 def judge_failures(logs: list[EvalLog]) -> list[JudgeFailureCount]:
