@@ -9,7 +9,9 @@ again once its re-asks are spent: the case fails at once, and says so.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+import hashlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -53,16 +55,24 @@ class JudgeNotAskedAgainError(JudgeFailedError):
 _failed_in_run: dict[tuple[str, ...], int] = {}
 
 
-def refuse_if_failed_in_run(key: tuple[str, ...], judge: str) -> None:
-    """Raise `JudgeNotAskedAgainError` if `judge` already failed this case in this run."""
-    attempts = _failed_in_run.get(key)
+@contextmanager
+def judged_once_in_run(
+    run_id: str | None, case: str, epoch: int, answer: str, judge: str
+) -> Iterator[None]:
+    """Judge inside this block unless `judge` already failed this answer of this case in run
+    `run_id` (then `JudgeNotAskedAgainError`, no call); remember a failure for the next try.
+    Without a run id (outside an eval) every try asks."""
+    digest = hashlib.sha256(answer.encode()).hexdigest()
+    key = (run_id or "", case, str(epoch), digest, judge)
+    attempts = _failed_in_run.get(key) if run_id else None
     if attempts is not None:
         raise JudgeNotAskedAgainError(judge, attempts)
-
-
-def remember_failure(key: tuple[str, ...], error: JudgeFailedError) -> None:
-    if not isinstance(error, JudgeNotAskedAgainError):
-        _failed_in_run[key] = len(error.attempts)
+    try:
+        yield
+    except JudgeFailedError as failed:
+        if run_id and not isinstance(failed, JudgeNotAskedAgainError):
+            _failed_in_run[key] = len(failed.attempts)
+        raise
 
 
 @dataclass

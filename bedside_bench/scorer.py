@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import re
 import sys
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ from bedside_bench.inspect_private import (
     active_run_id,
     registry_add,
 )
-from bedside_bench.judge import JudgeFailedError, refuse_if_failed_in_run, remember_failure
+from bedside_bench.judge import judged_once_in_run
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, JUDGE_MESSAGE_FORMAT
 from bedside_bench.scoring import F1Score, PointsScore, case_score, decisions_table
@@ -234,16 +233,8 @@ def rubric_judge(
         answer = state.output.completion
         retries = opts["judge_retries"]
         # a judge that failed this case in this run is not asked again (see judge.py)
-        run_key = (
-            active_run_id() or "",
-            str(state.sample_id),
-            str(state.epoch),
-            hashlib.sha256(answer.encode()).hexdigest(),
-            str(judge),
-        )
-        if run_key[0]:
-            refuse_if_failed_in_run(run_key, str(judge))
-        try:
+        case = (str(state.sample_id), state.epoch, answer, str(judge))
+        with judged_once_in_run(active_run_id(), *case):
             # each pass is its own cache entry (see model_calls): passes must stay independent
             outcomes = await asyncio.gather(
                 *(
@@ -251,10 +242,6 @@ def rubric_judge(
                     for n in range(1, passes + 1)
                 )
             )
-        except JudgeFailedError as failed:
-            if run_key[0]:
-                remember_failure(run_key, failed)
-            raise
         results = [strategy.to_pass(outcome, items) for outcome in outcomes]
         combined = strategy.combine([r.decisions for r in results])
         matches = strategy.matches(combined, items)
