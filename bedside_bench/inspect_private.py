@@ -30,6 +30,12 @@ used, and the cache and registry names when this module is imported.
 - `CacheEntry`, `cache_fetch`, `cache_store`, `active_generate_config`: our calls keep what
   the provider received beside Inspect's cache entry, by Inspect's own key, and read the
   `--cache` policy in force (docs/cache.md).
+- `sample_active`, `stable_task_id_for_eval`: the answer of a case is kept for the run it
+  belongs to, whose identity across retries is the task id (eval_set's task retries,
+  `eval-retry` and a rerun of the same eval set keep it; a new `inspect eval` gets a new one);
+  Inspect tells a running sample its eval id only (docs/cache.md). Without them the answer is
+  kept per eval id, which `--retry-on-error` still shares. The run id (`active_run_id`) tells
+  the retries of one run, where a judge that failed a case is not asked again.
 """
 
 from __future__ import annotations
@@ -54,6 +60,8 @@ __all__ = [
     "PrerequisiteError",
     "active_generate_config",
     "active_model",
+    "active_run_id",
+    "active_task_id",
     "cache_fetch",
     "cache_store",
     "cleanup_sample_buffer_dbs",
@@ -85,6 +93,8 @@ PRIVATE_ORIGINS: tuple[str, ...] = (
     "inspect_ai.model._cache:cache_fetch",
     "inspect_ai.model._cache:cache_store",
     "inspect_ai.model._generate_config:active_generate_config",
+    "inspect_ai.log._samples:sample_active",
+    "inspect_ai._control.eval_state:stable_task_id_for_eval",
 )
 
 T = TypeVar("T")
@@ -136,6 +146,34 @@ def active_model() -> Model | None:
     except ImportError:  # pragma: no cover
         return None
     return inspect_active_model()
+
+
+def active_run_id() -> str | None:
+    """The run id of the running sample's eval (kept by an eval set's task retries and
+    `--retry-on-error`, new for `eval-retry` and every new run); None outside a sample."""
+    try:
+        from inspect_ai.log._samples import sample_active
+    except ImportError:  # pragma: no cover - Inspect moved it
+        return None
+    active = sample_active()
+    return None if active is None or active.run_id is None else str(active.run_id)
+
+
+def active_task_id() -> str | None:
+    """The task id of the running sample's eval (the same for every retry of that task);
+    None outside a sample."""
+    try:
+        from inspect_ai.log._samples import sample_active
+    except ImportError:  # pragma: no cover - Inspect moved it
+        return None
+    active = sample_active()
+    if active is None:
+        return None
+    try:
+        from inspect_ai._control.eval_state import stable_task_id_for_eval
+    except ImportError:  # pragma: no cover - Inspect moved it
+        return str(active.eval_id)
+    return str(stable_task_id_for_eval(active.eval_id))
 
 
 def copy_registry_identity(source: object, target: object) -> None:

@@ -1,19 +1,24 @@
 """The judge call (protocol section 2): strict decisions, asked again when a reply is invalid.
 
 A judge that never gives a valid reply ends the sample in an error, never in a score of 0, so
-the case counts as failed and `inspect eval-retry` redoes it.
+the case counts as failed and `inspect eval-retry` redoes it. Within one run (one process: the
+task retries of an eval set, `--retry-on-error`) that judge is not asked about that case
+again once its re-asks are spent: the case fails at once, and says so.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+import hashlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
+from bedside_bench.judge_failures import judge_failed_message, not_asked_again_message
 from bedside_bench.judge_reply import JudgeReplyError
 from bedside_bench.model_calls import (
     CallResult,
@@ -41,11 +46,46 @@ class JudgeFailedError(RuntimeError):
     and the whole message is made so again, since it ends the case as its error.
     """
 
-    def __init__(self, attempts: list[dict[str, Any]]) -> None:
+    def __init__(self, attempts: list[dict[str, Any]], judge: str) -> None:
         self.attempts = attempts
+        self.judge = judge
         reasons = "; ".join(f"attempt {a['attempt']}: {a['error']}" for a in attempts)
-        message = f"the judge gave no valid reply in {len(attempts)} attempts ({reasons})"
+        # the sweep and the report read the judge and the count back from this text
+        message = judge_failed_message(judge, len(attempts), reasons)
         super().__init__(printable(message, MAX_FAILURE_CHARS))
+
+
+class JudgeNotAskedAgainError(JudgeFailedError):
+    """The judge already failed this case in this run; it was not asked again."""
+
+    def __init__(self, judge: str, attempts: int) -> None:
+        self.attempts = []
+        self.judge = judge
+        RuntimeError.__init__(self, not_asked_again_message(judge, attempts))
+
+
+# (task id, case, epoch, judge) -> attempts, for the judge failures of this process's runs
+_failed_in_run: dict[tuple[str, ...], int] = {}
+
+
+@contextmanager
+def judged_once_in_run(
+    run_id: str | None, case: str, epoch: int, answer: str, judge: str
+) -> Iterator[None]:
+    """Judge inside this block unless `judge` already failed this answer of this case in run
+    `run_id` (then `JudgeNotAskedAgainError`, no call); remember a failure for the next try.
+    Without a run id (outside an eval) every try asks."""
+    digest = hashlib.sha256(answer.encode("utf-8", "surrogatepass")).hexdigest()
+    key = (run_id or "", case, str(epoch), digest, judge)
+    attempts = _failed_in_run.get(key) if run_id else None
+    if attempts is not None:
+        raise JudgeNotAskedAgainError(judge, attempts)
+    try:
+        yield
+    except JudgeFailedError as failed:
+        if run_id and not isinstance(failed, JudgeNotAskedAgainError):
+            _failed_in_run[key] = len(failed.attempts)
+        raise
 
 
 @dataclass
@@ -105,4 +145,4 @@ async def ask_judge(
     # a retry of this case must ask the judge again, not replay these replies from the cache
     for result in invalid:
         forget_cached(result)
-    raise JudgeFailedError(attempts)
+    raise JudgeFailedError(attempts, str(model))

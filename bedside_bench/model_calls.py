@@ -156,15 +156,18 @@ async def generate_with_temperature(
     messages: list[ChatMessage],
     temperature: float,
     scope: Mapping[str, str] | None = None,
+    policy: CachePolicy | None = None,
 ) -> CallResult:
     """Generate at `temperature`; if the provider refuses the parameter, ask again without it.
 
     Only a refusal (`is_temperature_refusal`) of a request that carried the temperature is
     asked again; any other error is this call's error and is raised.
 
-    `scope` names the call within its case for Inspect's cache (default: the answer).
+    `scope` names the call within its case for Inspect's cache (default: the answer);
+    `policy`, if given, is the cache policy instead (`call_cache.answer_cache`).
     """
-    policy = scoped_cache(model, {"call": "answer", **(scope or {})})
+    if policy is None:
+        policy = scoped_cache(model, {"call": "answer", **(scope or {})})
     cache: CachePolicy | bool = policy if policy is not None else False
     try:
         output = await model.generate(

@@ -21,6 +21,7 @@ from inspect_ai.util import RegistryInfo, display_type, registry_info
 from bedside_bench.agreement import unanimous_share
 from bedside_bench.answer_condition import answer_state
 from bedside_bench.answer_facts import answer_facts
+from bedside_bench.call_cache import release_answer
 from bedside_bench.contracts import (
     GRADER_ROLE,
     SCORE_KEY,
@@ -31,7 +32,13 @@ from bedside_bench.contracts import (
 )
 from bedside_bench.credentials import redact
 from bedside_bench.grading import PassResult, grading_strategy
-from bedside_bench.inspect_private import PrerequisiteError, active_model, registry_add
+from bedside_bench.inspect_private import (
+    PrerequisiteError,
+    active_model,
+    active_run_id,
+    registry_add,
+)
+from bedside_bench.judge import judged_once_in_run
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, JUDGE_MESSAGE_FORMAT
 from bedside_bench.scoring import F1Score, PointsScore, case_score, decisions_table
@@ -251,13 +258,16 @@ def rubric_judge(
         method = sample.grading_method
         answer = state.output.completion
         retries = opts["judge_retries"]
-        # each pass is its own cache entry (see model_calls): passes must stay independent
-        outcomes = await asyncio.gather(
-            *(
-                strategy.ask(judge, state.input_text, answer, items, retries, {"pass": str(n)})
-                for n in range(1, passes + 1)
+        # a judge that failed this case in this run is not asked again (see judge.py)
+        case = (str(state.sample_id), state.epoch, answer, str(judge))
+        with judged_once_in_run(active_run_id(), *case):
+            # each pass is its own cache entry (see model_calls): passes must stay independent
+            outcomes = await asyncio.gather(
+                *(
+                    strategy.ask(judge, state.input_text, answer, items, retries, {"pass": str(n)})
+                    for n in range(1, passes + 1)
+                )
             )
-        )
         results = [strategy.to_pass(outcome, items) for outcome in outcomes]
         combined = strategy.combine([r.decisions for r in results])
         matches = strategy.matches(combined, items)
@@ -278,6 +288,7 @@ def rubric_judge(
             **_pass_metadata(results),
             **strategy.score_details(results, matches),
         }
+        release_answer(state.uuid)  # scored: a retry of the run will not need the answer
         return Score(
             value=result.score,
             answer=answer,

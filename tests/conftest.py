@@ -34,6 +34,8 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 def isolated_inspect(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Inspect's default log dir and any stray output go to the test's temporary folder."""
     monkeypatch.setenv("INSPECT_LOG_DIR", str(tmp_path / "logs"))
+    # Inspect's cache (answers kept for a retry, `--cache`) too, for subprocesses as well
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
     yield
 
 

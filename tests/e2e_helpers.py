@@ -39,6 +39,7 @@ from tests.doubles import (
     scripted_decision,
 )
 from tests.independent import case_score, read_cases
+from tests.ledger import Purchase, assert_bought_once, ledger  # noqa: F401  (the money ledger)
 
 BIN = Path(sys.executable).parent
 INSPECT = BIN / "inspect"

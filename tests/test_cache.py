@@ -221,3 +221,70 @@ def test_endpoint_scope_holds_no_credentials(monkeypatch: pytest.MonkeyPatch) ->
         assert other_policy.scopes[ENDPOINT_SCOPE] != policy.scopes[ENDPOINT_SCOPE]
     finally:
         reset_inspect_model_cache()
+
+
+def test_an_answer_is_kept_for_its_run_only_and_released_once_scored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without --cache the answer's policy names the run (task id) and the case, so only a
+    retry of that run reads it back; with --cache the chosen policy applies unchanged."""
+    from inspect_ai.model import CachePolicy, GenerateConfig, ModelOutput, get_model
+
+    from bedside_bench import call_cache
+    from bedside_bench.inspect_private import CacheEntry, cache_fetch, cache_store
+    from tests.doubles.fixtures import reset_inspect_model_cache
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    reset_inspect_model_cache()
+    try:
+        model = get_model("openai/gpt-4.1-mini", memoize=False)
+        assert call_cache.answer_cache(model, "case-1") == (None, False)  # not in a sample
+
+        def policy_in(task_id: str, case: str) -> CachePolicy:
+            monkeypatch.setattr(call_cache, "active_task_id", lambda: task_id)
+            policy, kept = call_cache.answer_cache(model, case)
+            assert kept and policy is not None
+            return policy
+
+        first = policy_in("task-A", "case-1")
+        assert first.expiry == call_cache.ANSWER_KEPT_FOR and first.per_epoch
+        assert first.scopes[call_cache.RUN_SCOPE] == "task-A"
+        assert first.scopes[call_cache.CASE_SCOPE] == "case-1"
+        assert first.scopes["call"] == "answer"
+
+        def entry(policy: CachePolicy) -> CacheEntry:
+            return CacheEntry(
+                base_url=None,
+                config=GenerateConfig(temperature=1.0),
+                input=[],
+                model=str(model),
+                policy=policy,
+                tool_choice="auto",
+                tools=[],
+            )
+
+        keys = {
+            entry(policy_in(task, case)).key
+            for task, case in (("task-A", "case-1"), ("task-B", "case-1"), ("task-A", "case-2"))
+        }
+        assert len(keys) == 3  # another run or another case never reads this answer
+        assert entry(policy_in("task-A", "case-1")).key == entry(first).key  # a retry does
+
+        kept = entry(first)
+        cache_store(kept, ModelOutput.from_content(str(model), "an answer"))
+        call_cache.keep_answer("sample-uuid", kept)
+        assert cache_fetch(kept) is not None
+        call_cache.release_answer("sample-uuid")
+        assert cache_fetch(kept) is None
+        call_cache.release_answer("sample-uuid")  # twice, or never kept: nothing happens
+
+        chosen = get_model(
+            "openai/gpt-4.1-mini",
+            config=GenerateConfig(cache=CachePolicy(expiry="1h")),
+            memoize=False,
+        )
+        policy, kept_for_retry = call_cache.answer_cache(chosen, "case-1")
+        assert policy is not None and policy.expiry == "1h" and not kept_for_retry
+        assert call_cache.RUN_SCOPE not in policy.scopes
+    finally:
+        reset_inspect_model_cache()

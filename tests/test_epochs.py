@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
-from tests.e2e_helpers import eval_ok
+from tests.e2e_helpers import ANSWER_MODEL, assert_bought_once, eval_ok
 from tests.independent import case_score, f1_parts, fleiss_kappa, read_cases
 from tests.release_factory import write_release
 
@@ -72,7 +72,8 @@ def test_two_epochs_are_judged_apart_and_reduced_per_case(
     assert log.status == "success", log.error
     assert log.eval.config.epochs == 2
     cases = {c["case_id"]: c for c in read_cases(release, "safety_diagnostic")}
-    assert provider_double.count(kind="answer") == 8
+    # two answers per case (one per epoch), each judged by three passes
+    assert_bought_once(provider_double, cases.values(), [ANSWER_MODEL], 6, answers_per_case=2)
     # three judge calls (the passes) on each of the eight distinct answers, nothing shared
     assert sorted(script.judged.values()) == [3] * 8
 

@@ -15,8 +15,10 @@ from bedside_bench.judge import (
     PARSE_IN_THREAD_CHARS,
     RAW_REPLY_LIMIT,
     JudgeFailedError,
+    JudgeNotAskedAgainError,
     JudgeOutcome,
     ask_judge,
+    judged_once_in_run,
 )
 from bedside_bench.judge_reply import parse_decisions
 from bedside_bench.protocol import JUDGE_TEMPERATURE
@@ -72,8 +74,8 @@ def test_no_valid_reply_is_an_error_naming_every_attempt_never_a_decision() -> N
     with pytest.raises(JudgeFailedError) as failed:
         ask("never", ["{}", "[]"], retries=1)
     assert str(failed.value) == (
-        "the judge gave no valid reply in 2 attempts (attempt 1: missing top-level key "
-        "'decisions'; attempt 2: the reply must be a JSON object, got list)"
+        "the judge unitscript/never gave no valid reply in 2 attempts (attempt 1: missing "
+        "top-level key 'decisions'; attempt 2: the reply must be a JSON object, got list)"
     )
     assert [a["raw"] for a in failed.value.attempts] == ["{}", "[]"]
 
@@ -119,3 +121,28 @@ def test_a_parser_bug_is_not_taken_for_an_invalid_reply() -> None:
     with pytest.raises(KeyError):
         asyncio.run(ask_judge(model, "S", "U", broken, retries=1))
     assert len(script.calls) == 1
+
+
+def test_a_judge_that_failed_a_case_is_not_asked_again_in_the_same_run() -> None:
+    entered: list[str] = []
+
+    def judge_once(run_id: str | None, answer: str = "the answer") -> None:
+        with judged_once_in_run(run_id, "case-1", 1, answer, "openai/gpt-4.1"):
+            entered.append(f"{run_id}:{answer}")
+            raise JudgeFailedError([{"attempt": 1, "error": "not JSON"}], "openai/gpt-4.1")
+
+    for run_id, answer in (("run-1", "a"), ("run-1", "a"), ("run-1", "b"), ("run-2", "a")):
+        with pytest.raises(JudgeFailedError) as failed:
+            judge_once(run_id, answer)
+    assert entered == ["run-1:a", "run-1:b", "run-2:a"]  # the second try of run-1:a asked none
+    with pytest.raises(JudgeNotAskedAgainError) as refused:
+        judge_once("run-1", "a")
+    assert str(refused.value) == (
+        "the judge openai/gpt-4.1 gave no valid reply in 1 attempts earlier in this run, so it "
+        "was not asked again"
+    )
+    for _ in range(2):  # outside an eval (no run id) every try asks
+        with pytest.raises(JudgeFailedError):
+            judge_once(None)
+    assert entered[-2:] == ["None:the answer", "None:the answer"]
+    assert failed.value.judge == "openai/gpt-4.1"

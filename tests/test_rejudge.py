@@ -16,7 +16,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.stats import paired_bootstrap, paired_bootstrap_single
 from tests.doubles import ProviderDouble, Script, invalid_judge_always
-from tests.e2e_helpers import Result, output, run_tool
+from tests.e2e_helpers import Result, assert_bought_once, output, run_tool
 from tests.judge_scripts import (
     JUDGE_A,
     JUDGE_B,
@@ -77,7 +77,7 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     release = tmp_path / "release"
-    write_release(release, per_benchmark=2)
+    cases = write_release(release, per_benchmark=2)
     server = provider_double
     env = server.subprocess_env()
     env["XDG_DATA_HOME"] = str(tmp_path / "data-home")
@@ -140,6 +140,10 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
     assert again.returncode == 0, output(again)
     assert last_seq(server) == before + 40
     assert "judged 0, already judged 2" in again.stdout
+    # in all: one answer per case; A asked 3 times (1 + judge_retries) for the failing case
+    # in the sweep, then once by rejudge --failed-only
+    failing = cases["drug_safety"][0]["case_id"]
+    assert_bought_once(server, cases, MODELS, {failing: 4, "*": 1}, judge=JUDGE_A)
 
     originals = {info.name for info in list_eval_logs(str(tmp_path / "logs"))}
     for info in list_eval_logs(str(tmp_path / "rejudged")):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
+from bedside_bench.judge_failures import judge_failed_message
 from bedside_bench.report.groups import RunGroup, group_records
 from bedside_bench.report.summary import BootstrapOptions, judge_kappa, summarise
 from tests.independent import fleiss_kappa
@@ -299,3 +300,24 @@ def test_cases_rescored_by_another_scorer_get_their_own_advice() -> None:
         "`bedside-bench rejudge` (`inspect eval-retry` does not redo a case without an error); "
         "redo the others with `inspect eval-retry`"
     )
+
+
+def test_a_judge_that_failed_is_named_with_how_often_and_the_cheap_way_on() -> None:
+    judge_failed = judge_failed_message("test/judge", 3, "attempt 1: not JSON")
+    records = [log_record(scores_for(b, 5), benchmark=b) for b in BENCHMARK_NAMES[1:]]
+    cases = {
+        "x1": 0.9,
+        "x2": case_record("x2", None, error=f"JudgeFailedError({judge_failed!r})"),
+        "x3": case_record("x3", None, error=judge_failed),
+        "x4": case_record("x4", None, error="RateLimitError: 429"),
+    }
+    newest = {"location": "/runs/sweep/drug_safety.eval", "started_at": "2030-01-01T00:00:00+00:00"}
+    records.append(log_record(cases, benchmark="drug_safety", **newest))
+    summary = summarise(group_records(records)[0], OPTIONS)
+    assert summary["cases_failed"] == 3
+    assert (
+        "the judge test/judge gave no valid reply for 2 cases (asked 3 times per try); the "
+        "answers are stored, so judge them with another judge at no answer cost: "
+        "`bedside-bench rejudge --failed-only --judge OTHER_JUDGE /runs/sweep`"
+    ) in summary["notes"]
+    assert sum("gave no valid reply" in note for note in summary["notes"]) == 1

@@ -24,7 +24,7 @@ from tests.doubles import (
     scripted_answer,
     scripted_decision,
 )
-from tests.e2e_helpers import eval_in_process, eval_ok
+from tests.e2e_helpers import ANSWER_MODEL, assert_bought_once, eval_in_process, eval_ok
 from tests.independent import case_score, f1_parts, read_cases
 from tests.release_factory import write_release
 
@@ -97,7 +97,7 @@ def test_all_ten_tasks_through_the_inspect_cli(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     release = tmp_path / "release"
-    write_release(release, per_benchmark=2)
+    written = write_release(release, per_benchmark=2)
     logs = tmp_path / "logs"
     workdir = tmp_path / "elsewhere"  # any working directory: the entry point finds the tasks
     workdir.mkdir()
@@ -126,7 +126,7 @@ def test_all_ten_tasks_through_the_inspect_cli(
     # recorded exactly as sent (Inspect drops it for reasoning models such as gpt-5.6)
     answers = provider_double.requests(kind="answer")
     judges = provider_double.requests(kind="judge")
-    assert len(answers) == len(judges) == 20
+    assert_bought_once(provider_double, written, [ANSWER_MODEL])
     assert {(r.api, r.temperature) for r in answers} == {("chat", 1.0)}
     sent = {r.temperature for r in judges}
     assert len(sent) == 1
@@ -143,7 +143,7 @@ def test_tasks_run_from_the_repository_root(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     release = tmp_path / "release"
-    write_release(release, per_benchmark=1)
+    written = write_release(release, per_benchmark=1)
     root = Path(__file__).resolve().parent.parent
     (log,) = eval_ok(
         "safety_therapeutic",
@@ -153,6 +153,7 @@ def test_tasks_run_from_the_repository_root(
         env=provider_double.subprocess_env(),
     ).values()
     check_log_against_protocol(log, release, "gpt-4.1-mini")
+    assert_bought_once(provider_double, written["safety_therapeutic"], [ANSWER_MODEL])
     # gpt-4.1 takes temperature: the judge received 0 and the log says so
     assert {r.temperature for r in provider_double.requests(kind="judge")} == {0.0}
     meta = log.samples[0].scores["rubric_judge"].metadata  # type: ignore[index, union-attr]
@@ -170,7 +171,7 @@ def test_anthropic_answers_record_null_temperature(
     tmp_path: Path, provider_env: ProviderDouble
 ) -> None:
     release = tmp_path / "release"
-    write_release(release, per_benchmark=2)
+    written = write_release(release, per_benchmark=2)
     log = in_process(
         {"data_dir": str(release)},
         "anthropic/claude-sonnet-4-6",
@@ -183,13 +184,14 @@ def test_anthropic_answers_record_null_temperature(
         assert meta["answer_temperature"] is None
         assert meta["judge_temperature"] == 0.0
     assert all(not r.temperature_present for r in provider_env.requests(kind="answer"))
+    assert_bought_once(provider_env, written["safety_diagnostic"], ["anthropic/claude-sonnet-4-6"])
 
 
 def test_refused_temperature_is_asked_again_without_it(
     tmp_path: Path, provider_env: ProviderDouble
 ) -> None:
     release = tmp_path / "release"
-    write_release(release, per_benchmark=2)
+    written = write_release(release, per_benchmark=2)
     provider_env.configure(refuse_temperature_for={"gpt-4.1-mini"})
     log = in_process({"data_dir": str(release)}, "openai/gpt-4.1-mini", tmp_path / "logs")
     check_log_against_protocol(log, release, "gpt-4.1-mini")
@@ -208,6 +210,7 @@ def test_refused_temperature_is_asked_again_without_it(
         (400, True),
         (400, True),
     ]
+    assert_bought_once(provider_env, written["drug_safety"], [ANSWER_MODEL])  # refusals are free
 
 
 def test_invalid_judge_reply_is_asked_again_and_scored(
@@ -227,7 +230,8 @@ def test_invalid_judge_reply_is_asked_again_and_scored(
     for sample in log.samples or []:
         sample.scores["rubric_judge"].metadata["judge_attempts"] = attempts[-1:]  # type: ignore[index, union-attr]
     check_log_against_protocol(log, release, "gpt-4.1-mini")
-    assert provider_env.count(kind="judge") == 3
+    reasked = cases["drug_safety"][1]["case_id"]
+    assert_bought_once(provider_env, cases["drug_safety"], [ANSWER_MODEL], {reasked: 2, "*": 1})
 
 
 def test_always_invalid_judge_fails_the_case_and_eval_retry_redoes_it(
@@ -250,14 +254,16 @@ def test_always_invalid_judge_fails_the_case_and_eval_retry_redoes_it(
     assert "attempt 2: not JSON" in failed[0].error.message  # type: ignore[union-attr]
     # the other case was scored and the run went on
     assert sum(1 for s in log.samples or [] if s.scores) == 1
-    assert provider_env.count(kind="judge") == 3
-    # fixed judge: eval-retry redoes only the failed case
+    failing = cases["drug_safety"][0]["case_id"]
+    assert_bought_once(provider_env, cases["drug_safety"], [ANSWER_MODEL], {failing: 2, "*": 1})
+    # fixed judge: eval-retry judges only the failed case, from its stored answer
     provider_env.configure(script=Script())
     provider_env.reset()
     (retried,) = eval_retry(log, log_dir=str(tmp_path / "logs"), display="none")
     check_log_against_protocol(retried, release, "gpt-4.1-mini")
-    assert provider_env.count(kind="judge") == 1
-    assert provider_env.count(kind="answer") == 1
+    assert_bought_once(
+        provider_env, cases["drug_safety"], [ANSWER_MODEL], {failing: 1}, answers_per_case=0
+    )
 
 
 @pytest.mark.parametrize("severe_gate", [False, True])
@@ -265,7 +271,7 @@ def test_severe_gate_option(
     tmp_path: Path, provider_env: ProviderDouble, severe_gate: bool
 ) -> None:
     release = tmp_path / "release"
-    write_release(release, per_benchmark=2)
+    written = write_release(release, per_benchmark=2)
     log = in_process(
         {"data_dir": str(release), "severe_gate": severe_gate},
         "openai/gpt-4.1-mini",
@@ -274,6 +280,7 @@ def test_severe_gate_option(
     )
     check_log_against_protocol(log, release, "gpt-4.1-mini", severe_gate=severe_gate)
     assert log.eval.metadata["severe_gate"] is severe_gate  # type: ignore[index]
+    assert_bought_once(provider_env, written["safety_therapeutic"], [ANSWER_MODEL])
 
 
 def test_real_release_smoke_all_ten(
@@ -294,3 +301,5 @@ def test_real_release_smoke_all_ten(
         digests.add(log.eval.metadata["dataset_sha256"])  # type: ignore[index]
         assert log.eval.metadata["data_source"] == real_release  # type: ignore[index]
     assert len(digests) == 1
+    smoke = [read_cases(Path(real_release), b)[0] for b in BENCHMARK_NAMES]
+    assert_bought_once(provider_env, smoke, ["openai/gpt-5.4-mini"])

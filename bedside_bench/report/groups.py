@@ -132,6 +132,20 @@ class RunGroup:
     logs: tuple[LogRecord, ...]  # oldest first
     benchmarks: Mapping[str, BenchmarkEvidence]  # registry order, present benchmarks only
 
+    def failed_case_errors(self) -> list[str | None]:
+        """The newest error recorded for each failed case (None where no log has one)."""
+        newest = newest_first(self.logs)
+        return [
+            next((log.cases[case].error for log in newest if case in log.cases), None)
+            for evidence in self.benchmarks.values()
+            for case in evidence.failed
+        ]
+
+    @property
+    def log_folder(self) -> str:
+        """The folder of the group's newest log (what a follow-up command is pointed at)."""
+        return self.logs[-1].location.rsplit("/", 1)[0] if self.logs else "LOG_DIR"
+
     @property
     def missing_benchmarks(self) -> list[str]:
         return [name for name in BENCHMARK_NAMES if name not in self.benchmarks]

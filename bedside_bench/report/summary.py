@@ -15,6 +15,7 @@ import numpy as np
 
 from bedside_bench.agreement import pooled_kappa
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.judge_failures import judge_failure_notes
 from bedside_bench.protocol import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
@@ -190,6 +191,7 @@ def completeness_notes(group: RunGroup) -> list[str]:
             f"incomplete: {group.cases_failed} case(s) have no successful score ({failed}); "
             f"they are left out of the means, not scored 0; {redo}"
         )
+        notes += judge_failure_notes(group.failed_case_errors(), group.log_folder)
     if group.missing_benchmarks:
         notes.append(f"missing benchmarks: {', '.join(group.missing_benchmarks)}; no overall score")
     elif any(not b.completed for b in group.benchmarks.values()):

@@ -21,6 +21,7 @@ from bedside_bench.arguments import (
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
 from bedside_bench.estimate.run import add_estimate_arguments, estimate_if_asked
+from bedside_bench.judge_failures import judge_failure_sentence
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
 from bedside_bench.sweep.options import (
@@ -286,6 +287,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             f"sweep: shard {options.shard} done; once every shard is, run "
             f"`bedside-bench report {options.log_dir}`"
         )
+    for failure in result.judge_failures:
+        _say(f"sweep: {judge_failure_sentence(failure, options.log_dir)}")
     if not result.success:
         _say_incomplete(options.log_dir, result.logs)
     return result.exit_code

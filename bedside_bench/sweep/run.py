@@ -8,6 +8,10 @@ buffer) every completed case is reused, not asked again. Transient provider faul
 429, stalled or dropped connections) are retried by the provider SDK and by Inspect; a case that
 still ends in an error is re-run by eval_set's task retries, and one that never succeeds is
 left failed, which the report counts (never as a score of 0).
+
+An answer is bought once: a retry reads a case's answer back (`call_cache.answer_cache`) and
+only judges it again. A judge that still gives no valid reply is named with how often it
+failed, and the sweep points to `bedside-bench rejudge --failed-only` with another judge.
 """
 
 from __future__ import annotations
@@ -24,6 +28,12 @@ from typing import TYPE_CHECKING, Any
 from bedside_bench import exit_codes, inspect_private
 from bedside_bench.contracts import GRADER_ROLE
 from bedside_bench.credentials import apply_aliases, check_credentials
+from bedside_bench.judge_failures import (
+    JudgeFailure,
+    JudgeFailureCount,
+    count_judge_failures,
+    parse_judge_failure,
+)
 from bedside_bench.sweep.lock import Holder, holding
 from bedside_bench.sweep.options import (
     SweepError,
@@ -65,6 +75,7 @@ class SweepResult:
     timings: dict[str, float]
     runs: list[tuple[str, str]] = field(default_factory=list)  # (model, benchmark) done here
     taken_over: Holder | None = None  # the killed run whose lock this sweep took over
+    judge_failures: list[JudgeFailureCount] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -198,6 +209,30 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
     return complete, list(logs)
 
 
+def case_judge_failure(sample: Any) -> tuple[JudgeFailure, int] | None:
+    """A failed case's judge failure and the judge calls it cost over the tries the log
+    keeps (each earlier try of the case is one of its `error_retries`)."""
+    failure = parse_judge_failure(sample.error.message if sample.error else None)
+    if failure is None:
+        return None
+    earlier = [parse_judge_failure(e.message) for e in sample.error_retries or []]
+    return failure, failure.calls + sum(f.calls for f in earlier if f is not None)
+
+
+def judge_failures(logs: list[EvalLog]) -> list[JudgeFailureCount]:
+    """Per judge, the cases of these logs it left without a valid reply."""
+    from inspect_ai.log import read_eval_log
+
+    found = []
+    for log in logs:
+        results = log.results
+        if results is not None and results.completed_samples >= results.total_samples:
+            continue
+        full = log if log.samples is not None else read_eval_log(log.location)
+        found += [f for f in map(case_judge_failure, full.samples or []) if f is not None]
+    return count_judge_failures(found)
+
+
 def run_sweep(options: SweepOptions | None = None, /, **fields: Any) -> SweepResult:
     """Run (or resume) the sweep, then the report: `run_sweep(SweepOptions(...))` or
     `run_sweep(models=[...], judge=..., ...)`.
@@ -232,4 +267,5 @@ def run_sweep(options: SweepOptions | None = None, /, **fields: Any) -> SweepRes
         timings=timings,
         runs=work.runs,
         taken_over=taken_over,
+        judge_failures=[] if complete else judge_failures(logs),
     )
