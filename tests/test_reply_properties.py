@@ -202,7 +202,7 @@ def test_huge_and_hostile_replies_are_rejected_with_a_safe_reason(text: str) -> 
 @given(reasons=st.lists(ANY_TEXT, min_size=1, max_size=3))
 def test_a_failed_judge_message_is_safe_whatever_the_reasons(reasons: list[str]) -> None:
     attempts = [{"attempt": n, "error": str(JudgeReplyError(r))} for n, r in enumerate(reasons)]
-    assert_safe_reason(str(JudgeFailedError(attempts)), limit=8_000)
+    assert_safe_reason(str(JudgeFailedError(attempts, "test/judge")), limit=8_000)
 
 
 @PROPERTY_SETTINGS
