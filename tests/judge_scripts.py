@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
-from tests.doubles import ParsedRequest, Script, scripted_answer, scripted_decision
+from tests.doubles import (
+    ParsedRequest,
+    ProviderDouble,
+    Script,
+    scripted_answer,
+    scripted_decision,
+)
 from tests.independent import case_score, read_cases
 
 JUDGE_A = "openai/gpt-4.1"
@@ -109,3 +115,50 @@ def agreement(a: Sequence[bool], b: Sequence[bool]) -> float:
 
 def macro(per_benchmark: Mapping[str, Sequence[float]]) -> float:
     return sum(sum(v) / len(v) for v in per_benchmark.values()) / len(per_benchmark)
+
+
+# --------------------------------------------------------------------------------------------
+# the same answers judged by both
+
+
+def answer_then_rejudge(
+    root: Path, release: Path, benchmarks: Sequence[str], server: ProviderDouble
+) -> dict[str, str]:
+    """STRONG answers `benchmarks` of `release` once, judged by A (`inspect eval`), and every
+    answer is judged again by B (`bedside-bench rejudge`): logs in root/logs and
+    root/rejudged. Each case is bought once and judged once by each judge (the ledger).
+    Returns the environment the CLIs ran with."""
+    from tests.e2e_helpers import eval_ok, output, run_tool
+    from tests.ledger import assert_bought_once
+
+    server.script = two_judges()
+    env = server.subprocess_env()
+    env["XDG_DATA_HOME"] = str(root / "data-home")
+    eval_ok(
+        benchmarks,
+        root / "logs",
+        "--max-connections",
+        "25",
+        env=env,
+        cwd=root,
+        model=STRONG,
+        grader=JUDGE_A,
+        task_args=[f"data_dir={release}"],
+        display="none",
+    )
+    rejudge = run_tool(
+        "bedside-bench",
+        "rejudge",
+        str(root / "logs"),
+        "--judge",
+        JUDGE_B,
+        "--output-dir",
+        str(root / "rejudged"),
+        env=env,
+        cwd=root,
+    )
+    assert rejudge.returncode == 0, output(rejudge)
+    cases = [c for name in benchmarks for c in read_cases(release, name)]
+    for judge in (JUDGE_A, JUDGE_B):
+        assert_bought_once(server, cases, [STRONG], judge=judge)
+    return env

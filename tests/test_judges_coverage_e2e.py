@@ -17,8 +17,16 @@ from inspect_ai.log import read_eval_log_sample_summaries
 
 from bedside_bench.report.logs import THINNED_VALUE
 from tests.doubles import ProviderDouble
-from tests.e2e_helpers import eval_ok, output, run_cli, run_tool
-from tests.judge_scripts import JUDGE_A, JUDGE_B, STRONG, agreement, cohen, item_pairs, two_judges
+from tests.e2e_helpers import output, run_cli, run_tool
+from tests.judge_scripts import (
+    JUDGE_A,
+    JUDGE_B,
+    STRONG,
+    agreement,
+    answer_then_rejudge,
+    cohen,
+    item_pairs,
+)
 
 BENCHMARKS = ("drug_safety", "safety_diagnostic", "safety_therapeutic")
 RELEASE = os.environ.get("BEDSIDE_BENCH_DATA")
@@ -36,33 +44,7 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ProviderDoub
     release = Path(RELEASE).resolve()
     root = tmp_path_factory.mktemp("coverage")
     with ProviderDouble() as server:
-        server.script = two_judges()
-        env = server.subprocess_env()
-        env["XDG_DATA_HOME"] = str(root / "data-home")
-        eval_ok(
-            BENCHMARKS,
-            root / "logs",
-            "--max-connections",
-            "25",
-            env=env,
-            cwd=root,
-            model=STRONG,
-            grader=JUDGE_A,
-            task_args=[f"data_dir={release}"],
-            display="none",
-        )
-        rejudge = run_tool(
-            "bedside-bench",
-            "rejudge",
-            str(root / "logs"),
-            "--judge",
-            JUDGE_B,
-            "--output-dir",
-            str(root / "rejudged"),
-            env=env,
-            cwd=root,
-        )
-        assert rejudge.returncode == 0, output(rejudge)
+        env = answer_then_rejudge(root, release, BENCHMARKS, server)
         report = run_tool(
             "bedside-bench",
             "report",

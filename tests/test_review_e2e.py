@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from tests.doubles import ProviderDouble, scripted_answer
-from tests.e2e_helpers import eval_ok, output, run_tool
+from tests.e2e_helpers import output, run_tool
 from tests.independent import read_cases
-from tests.judge_scripts import JUDGE_A, JUDGE_B, STRONG, decision, two_judges, wire
+from tests.judge_scripts import JUDGE_A, JUDGE_B, STRONG, answer_then_rejudge, decision, wire
 from tests.release_factory import write_release
 
 BENCHMARKS = ("drug_safety", "safety_diagnostic")
@@ -54,30 +54,7 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dic
     root = tmp_path_factory.mktemp("review")
     write_release(root / "release", per_benchmark=3)
     with ProviderDouble() as server:
-        server.script = two_judges()
-        env = server.subprocess_env()
-        env["XDG_DATA_HOME"] = str(root / "data-home")
-        eval_ok(
-            BENCHMARKS,
-            root / "logs",
-            env=env,
-            cwd=root,
-            model=STRONG,
-            grader=JUDGE_A,
-            task_args=[f"data_dir={root / 'release'}"],
-            display="none",
-        )
-        cli(
-            "rejudge",
-            str(root / "logs"),
-            "--judge",
-            JUDGE_B,
-            "--output-dir",
-            str(root / "rejudged"),
-            env=env,
-            cwd=root,
-        )
-        assert server.count(kind="answer") == 6  # bought once, judged twice
+        env = answer_then_rejudge(root, root / "release", BENCHMARKS, server)
         yield root, env
 
 
