@@ -17,7 +17,7 @@ from typing import Any
 
 from bedside_bench.contracts import RubricItem
 from bedside_bench.protocol import JUDGE_MESSAGE_INTRO
-from bedside_bench.safe_text import printable
+from bedside_bench.safe_text import encodable, printable
 
 _FENCE = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\n(?P<body>.*)\n```\Z", re.DOTALL)
 
@@ -92,7 +92,10 @@ def judge_user_message(prompt: str, answer: str, items: Sequence[RubricItem]) ->
     Every section opens and closes with a marker carrying a boundary that none of the texts
     contains, so tags, forged rubric lines or instructions inside the prompt or the answer stay
     inside their section. The rubric lines keep the protocol's `[item_id] points=+N :: text`.
+    A lone surrogate in the answer (or prompt) is written as its escape, so the message always
+    encodes and the judge can be asked (`safe_text.encodable`).
     """
+    prompt, answer = encodable(prompt), encodable(answer)
     rubric = "\n".join(rubric_line(item) for item in items)
     boundary = message_boundary([prompt, answer, rubric])
     sections = dict(zip(SECTIONS, (prompt, answer, rubric), strict=True))

@@ -41,6 +41,7 @@ from bedside_bench.inspect_private import (
 from bedside_bench.judge import judged_once_in_run
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, JUDGE_MESSAGE_FORMAT
+from bedside_bench.safe_text import encodable
 from bedside_bench.scoring import F1Score, PointsScore, case_score, decisions_table
 
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
@@ -256,7 +257,8 @@ def rubric_judge(
         sample = state.metadata_as(SampleMetadata)
         items = sample.rubric_items
         method = sample.grading_method
-        answer = state.output.completion
+        # a lone surrogate cannot be sent or logged: kept as its escape (`safe_text`)
+        answer = encodable(state.output.completion)
         retries = opts["judge_retries"]
         # a judge that failed this case in this run is not asked again (see judge.py)
         case = (str(state.sample_id), state.epoch, answer, str(judge))

@@ -259,4 +259,7 @@ def test_text_around_the_fence_or_a_second_fence_is_refused() -> None:
 def test_the_judge_message_is_built_whatever_the_answer_holds(prompt: str, answer: str) -> None:
     items = [RubricItem(item_id=IDS[0], text="Stops ibuprofen.", points=2)]
     message = judge_user_message(prompt, answer, items)
-    assert answer in message and judge_user_message(prompt, answer, items) == message
+    assert judge_user_message(prompt, answer, items) == message
+    # a lone surrogate is written as its escape, so the message always encodes and is sent
+    assert encodable(answer) in message
+    message.encode("utf-8")

@@ -287,8 +287,7 @@ def test_no_case_both_completed_gives_no_verdict() -> None:
     assert v["verdict_withheld"] == "no drug_safety case both completed"
     (line,) = verdict_lines(context_of(analysis))
     assert line == (
-        f"{v['higher']} minus {v['lower']}: n/a n/a: no verdict "
-        "(no drug_safety case both completed)"
+        f"{v['higher']} minus {v['lower']}: no verdict (no drug_safety case both completed)"
     )
 
 
@@ -354,3 +353,17 @@ def test_the_plot_draws_a_bound_a_bit_off_its_mean(mean: float, ci: list[float])
     summary = {"benchmarks": dict.fromkeys(BENCHMARK_NAMES, entry), "overall": entry}
     png = forest_png([summary], ["test/smoke"])
     assert png is not None and png.startswith(b"\x89PNG")
+
+
+def test_a_benchmark_with_one_paired_case_gives_no_verdict() -> None:
+    """b completed one case per benchmark, 0.001 below a's: ten paired cases, but each stratum
+    has one, so the interval is a point and must not read as "ahead"."""
+    a = shifted(3, 0.0)
+    b: dict[str, dict[str, float | None]] = {}
+    for name, cases in a.items():
+        first, *rest = cases
+        b[name] = {first: (cases[first] or 0.0) - 0.001, **{c: None for c in rest}}
+    analysis = analyse(model_records("test/a", a) + model_records("test/b", b), SMALL)
+    (v,) = (analysis.comparison or {})["verdicts"]
+    assert v["n"] == 10 and v["verdict"] is None
+    assert v["verdict_withheld"].startswith("fewer than 2 paired cases in drug_safety, ")

@@ -73,6 +73,8 @@ def test_a_config_file_is_read_like_inspect_reads_it(tmp_path: Path, suffix: str
         ("size: 20\nsend_dealy: 1\n", r"unknown option\(s\) send_dealy"),
         ("send_delay: 0\n", "send_delay must be a number of seconds above 0, not 0"),
         ("tick: -1\n", "tick must be a number of seconds above 0"),
+        ("send_delay: .nan\n", "send_delay must be a number of seconds above 0, not nan"),
+        ("tick: .inf\n", "tick must be a number of seconds above 0, not inf"),
         ("size: 2.5\n", "size must be a whole number of at least 1, not 2.5"),
         ("max_batches: true\n", "max_batches must be a whole number"),
         ("- size\n", "does not hold a mapping"),

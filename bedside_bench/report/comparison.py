@@ -22,6 +22,9 @@ from bedside_bench.stats import PairedResult, paired_bootstrap, paired_bootstrap
 
 # fewer paired cases than this give an interval, never an "excludes 0" verdict
 MIN_PAIRED = 10
+# a benchmark with one paired case adds no spread to the stratified interval, which then
+# narrows to look surer than the cases allow: no verdict below this many per benchmark
+MIN_PAIRED_PER_BENCHMARK = 2
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,18 @@ def overall_pair(
         strata.append(diffs)
     result = paired_bootstrap(strata, options.resamples, options.seed)
     n = int(sum(s.size for s in strata))
-    return _pair_json(*labels, n, result, withheld(a, b, n, labels))
+    reason = withheld(a, b, n, labels)
+    thin = [
+        name
+        for name, s in zip(BENCHMARK_NAMES, strata, strict=True)
+        if s.size < MIN_PAIRED_PER_BENCHMARK
+    ]
+    if reason is None and thin:
+        reason = (
+            f"fewer than {MIN_PAIRED_PER_BENCHMARK} paired cases in {', '.join(thin)} "
+            "(a one-case stratum has no spread, so the interval would look surer than it is)"
+        )
+    return _pair_json(*labels, n, result, reason)
 
 
 def _model_cell(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:

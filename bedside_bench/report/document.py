@@ -446,10 +446,14 @@ def unranked_section(context: ReportContext) -> list[Block]:
 def verdict_line(entry: Mapping[str, Any]) -> str:
     """One pair, higher-ranked minus lower-ranked: difference, paired interval, verdict."""
     higher, lower, n, word = entry["higher"], entry["lower"], entry["n"], entry["verdict"]
-    numbers = f"{num(entry['difference'], signed=True)} {signed_interval(entry['ci95'])}"
+    numbers = (
+        f": {num(entry['difference'], signed=True)} {signed_interval(entry['ci95'])}"
+        if entry["difference"] is not None
+        else ""
+    )
     # the number of cases once: in the verdict when it is "not distinguishable on these N"
     cases = f" on {n} paired cases" if n and word != "not distinguishable" else ""
-    head = f"{higher} minus {lower}: {numbers}{cases}"
+    head = f"{higher} minus {lower}{numbers}{cases}"
     if word is None:
         return f"{head}: no verdict ({entry['verdict_withheld'] or 'no interval'})"
     if word == "ahead":

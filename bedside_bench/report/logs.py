@@ -313,7 +313,7 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
             header.eval.model_generate_config.model_dump(mode="json", exclude_none=True),
             header.plan.config.model_dump(mode="json", exclude_none=True),
         ),
-        answer_batch=uses_batch(header.eval.model_generate_config),
+        answer_batch=answer_uses_batch(header),
         judge_batch=judge_uses_batch(header),
     )
 
@@ -325,6 +325,13 @@ def uses_batch(config: Any) -> bool:
     return batch is not None and batch is not False
 
 
+def answer_uses_batch(header: EvalLog) -> bool:
+    """The answer model's batch setting: its own generate config, or the eval's (`plan.config`:
+    where `eval_set` records `--batch` when the sweep also sets eval-wide options such as
+    `--max-connections`)."""
+    return uses_batch(header.eval.model_generate_config) or uses_batch(header.plan.config)
+
+
 def judge_uses_batch(header: EvalLog) -> bool:
     """The judge's batch setting: its `grader` role's own config (a role model does not
     inherit the eval's `batch`, see `sweep.options.judge_role`), else, for a judge named by
@@ -334,7 +341,7 @@ def judge_uses_batch(header: EvalLog) -> bool:
         role = role[0] if role else None
     if role is not None:
         return uses_batch(role.config)
-    return uses_batch(header.eval.model_generate_config)
+    return answer_uses_batch(header)
 
 
 def _reducers(value: Any) -> tuple[str, ...] | None:

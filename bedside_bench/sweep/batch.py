@@ -11,6 +11,7 @@ or `tick` of 0 (Inspect takes 0 as "not given", i.e. 15 s) is refused in one lin
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,7 +82,10 @@ def check_value(path: Path, name: str, value: Any) -> None:
             f"batch config file {path}: {name} must be a whole number of at least 1, not {value!r}"
         )
     if name in SECONDS and (
-        isinstance(value, bool) or not isinstance(value, int | float) or value <= 0
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value <= 0
     ):
         raise BatchOptionError(
             f"batch config file {path}: {name} must be a number of seconds above 0, not {value!r}"
