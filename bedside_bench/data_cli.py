@@ -19,13 +19,16 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bedside_bench import exit_codes
 from bedside_bench.arguments import Subcommands, add_command, inspect_log_dir
+from bedside_bench.hub import DATA_ENV_VAR, cached_snapshot
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from bedside_bench.releases import KNOWN_RELEASES
-from bedside_bench.sources import DATA_ENV_VAR, DataSource, cached_snapshot
+
+if TYPE_CHECKING:
+    from bedside_bench.sources import DataSource
 
 PROG = "bedside-bench data"
 EXIT_OK = exit_codes.OK
@@ -177,6 +180,8 @@ def print_check(document: dict[str, Any]) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from bedside_bench.sources import DataSource
+
     if args.path is not None:
         root = Path(args.path).expanduser().resolve()
         if not root.is_dir():

@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
+from bedside_bench.hub import DATA_ENV_VAR as DATA_ENV_VAR
+from bedside_bench.hub import HF_PATTERNS as HF_PATTERNS
+from bedside_bench.hub import cached_snapshot as cached_snapshot
+from bedside_bench.hub import snapshot
 from bedside_bench.inspect_private import PrerequisiteError
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 
-DATA_ENV_VAR = "BEDSIDE_BENCH_DATA"
-HF_PATTERNS = ["data/*/cases/*.json", "data/*/manifest.json", "registry.json"]
 # how long the first contact with the Hub may take before it counts as unreachable
 HUB_PROBE_SECONDS = 3.0
 
@@ -91,27 +93,6 @@ def _hub_reachable(endpoint: str, timeout: float) -> bool:
         return False
 
 
-def _snapshot(revision: str, local_files_only: bool) -> str:
-    from huggingface_hub import snapshot_download
-
-    return snapshot_download(
-        repo_id=HF_DATASET_REPO,
-        repo_type="dataset",
-        revision=revision,
-        allow_patterns=HF_PATTERNS,
-        local_files_only=local_files_only,
-    )
-
-
-def cached_snapshot(revision: str) -> Path | None:
-    """The snapshot of `revision` in the Hugging Face cache, without any request; None when it
-    is not there (or is incomplete)."""
-    try:
-        return Path(_snapshot(revision, local_files_only=True))
-    except Exception:
-        return None
-
-
 def hugging_face_source(revision: str) -> DataSource:
     """The release at a pinned revision: from the normal Hugging Face cache, else downloaded.
 
@@ -138,7 +119,7 @@ def hugging_face_source(revision: str) -> DataSource:
             )
         ) from None
     try:
-        path = _snapshot(revision, local_files_only=False)
+        path = snapshot(revision, local_files_only=False)
     except Exception as ex:
         reason = str(ex).strip().splitlines()[0][:200] if str(ex).strip() else type(ex).__name__
         raise DataSourceError(
