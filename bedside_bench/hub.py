@@ -26,8 +26,15 @@ def snapshot(revision: str, local_files_only: bool) -> str:
 
 def cached_snapshot(revision: str) -> Path | None:
     """The snapshot of `revision` in the Hugging Face cache, without any request; None when it
-    is not there (or is incomplete)."""
-    try:
-        return Path(snapshot(revision, local_files_only=True))
-    except Exception:
-        return None
+    is not there. Read from the cache's layout (`snapshots/<commit>`, a branch or tag through
+    `refs/<name>`), as `snapshot_download(local_files_only=True)` does, without importing the
+    download machinery."""
+    from huggingface_hub import constants
+
+    repo = Path(constants.HF_HUB_CACHE) / f"datasets--{HF_DATASET_REPO.replace('/', '--')}"
+    commit = revision
+    ref = repo / "refs" / revision
+    if ref.is_file():
+        commit = ref.read_text(encoding="utf-8").strip()
+    folder = repo / "snapshots" / commit
+    return folder if folder.is_dir() else None

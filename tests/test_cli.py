@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,3 +30,38 @@ def test_help_names_the_subcommands(tmp_path: Path) -> None:
     assert result.returncode == 0
     for command in ("list", "report", "sweep"):
         assert command in result.stdout
+
+
+LIGHT_COMMANDS = (
+    ("--help",),
+    ("list",),
+    ("data", "path"),
+    ("report", "--no-such-flag"),
+    ("sweep", "--no-such-flag"),
+    ("rejudge", "--no-such-flag"),
+    ("review", "export", "--help"),
+    ("no-such-command",),
+)
+
+
+@pytest.mark.parametrize("words", LIGHT_COMMANDS, ids=" ".join)
+def test_commands_that_need_no_inspect_do_not_import_it(words: tuple[str, ...]) -> None:
+    """Help, the task list, where the data is and a mistyped command line answer without
+    Inspect's import (seconds): only the subcommand named is imported, and each keeps Inspect
+    inside its handlers. `benchmarks/bench_cli_start.py` times it."""
+    code = (
+        "import contextlib, io, sys\n"
+        "from bedside_bench.cli import main\n"
+        "quiet = contextlib.redirect_stdout(io.StringIO())\n"
+        "with quiet, contextlib.redirect_stderr(io.StringIO()):\n"
+        "    try:\n"
+        f"        main({list(words)!r})\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'inspect_ai'))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

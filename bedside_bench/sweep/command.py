@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from bedside_bench import exit_codes
 from bedside_bench.arguments import (
     Subcommands,
     add_command,
@@ -36,8 +37,6 @@ from bedside_bench.sweep.options import (
     parse_task_arg,
     split_list,
 )
-from bedside_bench.sweep.recovery import complete_runs
-from bedside_bench.sweep.run import EXIT_ERROR, EXIT_INTERRUPTED, run_sweep
 from bedside_bench.sweep.shard import Shard
 
 if TYPE_CHECKING:
@@ -248,9 +247,12 @@ def _error(message: str) -> None:
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     """The handler: one line per outcome, never a traceback for an input problem."""
+    # imported here, not above: parsing the command line needs no Inspect
     from bedside_bench.cases import DatasetError
     from bedside_bench.report import ReportError
     from bedside_bench.scorer import TaskOptionError
+    from bedside_bench.sweep.recovery import complete_runs
+    from bedside_bench.sweep.run import run_sweep
 
     try:
         options = options_from_args(args)
@@ -259,13 +261,13 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))
-        return EXIT_ERROR
+        return exit_codes.ERROR
     except TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
         _error(str(ex).removeprefix("bedside-bench: "))
-        return EXIT_ERROR
+        return exit_codes.ERROR
     except KeyboardInterrupt:
         _error("interrupted; run the same command again to resume (completed cases are kept)")
-        return EXIT_INTERRUPTED
+        return exit_codes.INTERRUPTED
     if result.taken_over is not None:
         _say(
             f"sweep: took over the lock of a run that is gone ({result.taken_over.describe()}); "
