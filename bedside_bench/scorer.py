@@ -68,7 +68,7 @@ def preflight_judge(judge_model: str) -> Model | None:
     try:
         return get_model(role=GRADER_ROLE, default=judge_model)
     except Exception as ex:
-        raise _stop_run(
+        raise stop_run(
             PrerequisiteError(
                 f"bedside-bench: the judge {judge_model} cannot be used, so no case was run: "
                 f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
@@ -83,7 +83,7 @@ class TaskOptionError(PrerequisiteError):
     scorer into "the scorer couldn't be loaded", hiding the reason."""
 
 
-def _stop_run(error: PrerequisiteError) -> PrerequisiteError:
+def stop_run(error: PrerequisiteError) -> PrerequisiteError:
     """`error`, to raise: Inspect prints a PrerequisiteError as one message without a
     traceback, but nothing at all under --display none, so there it is printed here."""
     if display_type() == "none":
@@ -174,17 +174,21 @@ def _check_options(
     judge_passes: int | None, judge_retries: int | None, grading: str | None
 ) -> None:
     problem = None
-    if judge_passes is not None and judge_passes < 1:
+    for name, value in (("judge_passes", judge_passes), ("judge_retries", judge_retries)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            problem = f"{name} must be a whole number, got {value!r}"
+            break
+    if problem is None and judge_passes is not None and judge_passes < 1:
         problem = f"judge_passes must be >= 1, got {judge_passes}"
-    elif judge_retries is not None and judge_retries < 0:
+    elif problem is None and judge_retries is not None and judge_retries < 0:
         problem = f"judge_retries must be >= 0, got {judge_retries}"
-    elif grading is not None:
+    elif problem is None and grading is not None:
         try:
             grading_strategy(grading)
         except ValueError as ex:  # it names the variants
             problem = str(ex)
     if problem is not None:
-        raise _stop_run(
+        raise stop_run(
             TaskOptionError(f"bedside-bench: {problem} (-T or -S option); no case was run")
         )
 
@@ -202,7 +206,7 @@ def check_option_names(given: Sequence[str], known: Sequence[str], flag: str) ->
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
         hint = f"did you mean {close[0]}?" if close else f"the options are {', '.join(known)}"
         hints.append(f"{flag} {name} is not an option ({hint})")
-    raise _stop_run(TaskOptionError(f"bedside-bench: {'; '.join(hints)}; no case was run"))
+    raise stop_run(TaskOptionError(f"bedside-bench: {'; '.join(hints)}; no case was run"))
 
 
 def _resolve_judge(explicit: str | None, logged: str | None) -> Model:
@@ -261,7 +265,8 @@ def rubric_judge(
         answer = encodable(state.output.completion)
         retries = opts["judge_retries"]
         # a judge that failed this case in this run is not asked again (see judge.py)
-        case = (str(state.sample_id), state.epoch, answer, str(judge))
+        # keyed by answer model too: one model's failure never stops another model's judging
+        case = (f"{state.model}/{state.sample_id}", state.epoch, answer, str(judge))
         with judged_once_in_run(active_run_id(), *case):
             # each pass is its own cache entry (see model_calls): passes must stay independent
             outcomes = await asyncio.gather(

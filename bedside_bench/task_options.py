@@ -16,7 +16,12 @@ from inspect_ai import Task
 
 from bedside_bench.contracts import Grading
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
-from bedside_bench.scorer import SCORER_PARAMETERS, check_option_names
+from bedside_bench.scorer import (
+    SCORER_PARAMETERS,
+    TaskOptionError,
+    check_option_names,
+    stop_run,
+)
 
 F = TypeVar("F", bound=Callable[..., Task])
 
@@ -64,9 +69,42 @@ def known_options(given: dict[str, Any], known: tuple[str, ...]) -> dict[str, An
     return ours
 
 
+# the type each option's value must have (Inspect hands `-T` values over as YAML reads them)
+OPTION_TYPES: dict[str, tuple[type, ...]] = {
+    "data_dir": (str, type(None)),
+    "revision": (str, type(None)),
+    "smoke": (bool,),
+    "judge_model": (str,),
+    "judge_retries": (int,),
+    "severe_gate": (bool,),
+    "judge_passes": (int,),
+    "grading": (str,),
+}
+TYPE_WORDS = {bool: "true or false", int: "a whole number", str: "text"}
+
+
+def check_option_types(values: dict[str, Any]) -> None:
+    """Stop the run, in one line, on a `-T` value of the wrong type (`judge_passes=2.5`,
+    `smoke=maybe`), before any answer is bought; a bool is never taken for a number."""
+    for name, value in values.items():
+        types = OPTION_TYPES.get(name)
+        if types is None:
+            continue
+        wrong_bool = isinstance(value, bool) and bool not in types
+        if wrong_bool or not isinstance(value, types):
+            wanted = " or ".join(TYPE_WORDS[t] for t in types if t in TYPE_WORDS)
+            raise stop_run(
+                TaskOptionError(
+                    f"bedside-bench: -T {name} must be {wanted}, got {value!r}; no case was run"
+                )
+            )
+
+
 def task_options(given: dict[str, Any]) -> TaskOptions:
     """The options of one run from the `-T` arguments Inspect handed over."""
-    return TaskOptions(**known_options(given, OPTION_NAMES))
+    values = known_options(given, OPTION_NAMES)
+    check_option_types(values)
+    return TaskOptions(**values)
 
 
 def takes_task_options(fn: F) -> F:

@@ -45,7 +45,7 @@ def test_the_readme_table_lists_every_exit_code_once() -> None:
         (
             [],
             {"INSPECT_LOG_DIR": "env-logs", "INSPECT_EVAL_MODEL": "openai/e, anthropic/f"},
-            "env-logs",
+            "env-logs/sweep",
             ["openai/e", "anthropic/f"],
         ),
         (
@@ -126,10 +126,11 @@ def env_sweep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
 @pytest.mark.slow
 def test_sweep_takes_models_and_log_dir_from_the_environment(env_sweep: dict[str, Any]) -> None:
     root: Path = env_sweep["root"]
-    logs = read_logs(root / "env-logs")
+    # its own folder in $INSPECT_LOG_DIR: an eval set refuses a folder holding other logs
+    logs = read_logs(root / "env-logs" / "sweep")
     assert sorted(str(log.eval.model) for log in logs) == [ANSWER, ANSWER]
     assert not (root / "logs").exists()  # nothing went to the default
-    assert (root / "env-logs" / "report" / "report.md").is_file()
+    assert (root / "env-logs" / "sweep" / "report" / "report.md").is_file()
 
 
 @pytest.mark.slow
@@ -165,7 +166,7 @@ def test_a_refused_comparison_exits_4_and_force_exits_0(env_sweep: dict[str, Any
     """A second model judged by another judge: not like for like."""
     root: Path = env_sweep["root"]
     logs = root / "unlike"
-    shutil.copytree(root / "env-logs", logs, ignore=shutil.ignore_patterns("report"))
+    shutil.copytree(root / "env-logs" / "sweep", logs, ignore=shutil.ignore_patterns("report"))
     other = run_cli(
         eval_args(
             ["drug_safety", "safety_diagnostic"],

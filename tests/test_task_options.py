@@ -167,3 +167,28 @@ def test_all_ten_tasks_apply_judge_passes_severe_gate_and_grading(
             assert score.value == pytest.approx(float(expected), abs=1e-12)
     # the gate changed at least one score, so the check above could have failed
     assert gated >= 1
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"judge_passes": 2.5}, "-T judge_passes must be a whole number, got 2.5"),
+        ({"judge_passes": "two"}, "-T judge_passes must be a whole number, got 'two'"),
+        ({"judge_passes": True}, "-T judge_passes must be a whole number, got True"),
+        ({"judge_retries": [2]}, "-T judge_retries must be a whole number, got [2]"),
+        ({"smoke": "maybe"}, "-T smoke must be true or false, got 'maybe'"),
+        ({"severe_gate": 1}, "-T severe_gate must be true or false, got 1"),
+        ({"data_dir": 3}, "-T data_dir must be text, got 3"),
+    ],
+)
+def test_a_value_of_the_wrong_type_stops_the_run_in_one_line(
+    given: dict[str, object], message: str
+) -> None:
+    """Before any answer is bought: `-T judge_passes=2.5` used to buy every answer and fail
+    every case, `-T judge_passes=two` to end in a traceback."""
+    from bedside_bench.scorer import TaskOptionError
+    from bedside_bench.task_options import task_options
+
+    with pytest.raises(TaskOptionError) as caught:
+        task_options(given)
+    assert str(caught.value) == f"bedside-bench: {message}; no case was run"

@@ -5,9 +5,10 @@ Inspect records two generate configs in a log: the answer model's own
 (`plan.config`: `--max-tokens`, `--seed`, `--reasoning-effort`, ... on the command line or
 `eval(..., max_tokens=...)`). The answer model generates with the first merged with the second,
 the second winning (`Model._resolve_config`), and the solver's own per-call temperature on
-top (a temperature given to Inspect reaches the provider only when the provider refused the
-solver's; it is kept all the same). The judge, bound to a model role, inherits none of these
-but the operational ones.
+top: a `--temperature` given to Inspect never decides the answer's temperature (the protocol's
+1 is asked for; a provider that refuses it is asked again without any), so it is not part of
+the identity; the temperature the provider really received is (`answer_temperature`). The
+judge, bound to a model role, inherits none of these but the operational ones.
 
 Every setting that can change an answer is part of a run's identity: runs that differ in any
 are never pooled and compared only with `--force`. The operational settings below change how
@@ -39,6 +40,8 @@ OPERATIONAL: frozenset[str] = frozenset(
         "reasoning_summary",
         "reasoning_history",
         "fail_on_refusal",
+        # overridden by the solver's per-call temperature (see above)
+        "temperature",
     }
 )
 DEFAULTS_TEXT = "provider defaults"

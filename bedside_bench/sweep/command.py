@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from bedside_bench import exit_codes
 from bedside_bench.arguments import (
+    LOG_DIR_ENV,
     Subcommands,
     add_command,
     inspect_eval_models,
-    inspect_log_dir,
     non_negative_int,
     positive_int,
 )
@@ -86,7 +86,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-dir",
         default=None,
-        help=f"the eval set's log directory (default $INSPECT_LOG_DIR, else {DEFAULT_LOG_DIR}); "
+        help=f"the eval set's log directory (default $INSPECT_LOG_DIR/sweep, else "
+        f"{DEFAULT_LOG_DIR}); "
         "rerun with the same one to resume",
     )
     parser.add_argument(
@@ -207,6 +208,13 @@ class _Refused(argparse.Action):
         )
 
 
+def sweep_log_dir() -> str:
+    """The sweep's own folder: `$INSPECT_LOG_DIR/sweep` (an eval set needs a folder of its own,
+    and `$INSPECT_LOG_DIR` usually holds other `inspect eval` logs), else `logs/sweep`."""
+    root = os.environ.get(LOG_DIR_ENV)
+    return f"{root.rstrip('/')}/sweep" if root else DEFAULT_LOG_DIR
+
+
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
     task_args = dict(parse_task_arg(t) for t in args.task_arg)
     return SweepOptions(
@@ -216,7 +224,7 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
         judge=args.judge,
         benchmarks=split_list(args.benchmarks) or list(BENCHMARK_NAMES),
         smoke=args.smoke,
-        log_dir=args.log_dir or inspect_log_dir(DEFAULT_LOG_DIR),
+        log_dir=args.log_dir or sweep_log_dir(),
         data_dir=args.data_dir,
         revision=args.revision,
         judge_retries=args.judge_retries,
