@@ -1,17 +1,21 @@
 """`bedside-bench report`: logs in, summaries, comparison and human report out.
 
-The only module that writes files; every number it writes comes from the pure modules.
+The only module that writes files; every number it writes comes from the pure modules. The
+report owns its output folder: it is written beside it and swapped in whole (`owned_output`),
+so the folder holds this report or the previous one, never a mix.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bedside_bench.owned_output import OutputError, check_owned, replacing_folder, write_file
 from bedside_bench.report.comparison import ComparisonRefused, compare
 from bedside_bench.report.document import (
     PLOT_FILE,
@@ -33,6 +37,10 @@ from bedside_bench.schema_files import validator
 SUMMARY_SCHEMA = "summary.schema.json"
 COMPARISON_SCHEMA = "comparison.schema.json"
 COMPARISON_FILE = "comparison.json"
+MARKDOWN_FILE = "report.md"
+HTML_FILE = "report.html"
+SUMMARY_SUFFIX = ".summary.json"
+REPORT_FILES = frozenset({COMPARISON_FILE, JUDGES_FILE, PLOT_FILE, MARKDOWN_FILE, HTML_FILE})
 EXIT_OK = 0
 EXIT_REFUSED = 2
 
@@ -81,10 +89,18 @@ def validate(document: Mapping[str, Any], schema: str) -> None:
         raise AssertionError(f"{schema} violated at {where or '<root>'}: {errors[0].message}")
 
 
-def write_json(path: Path, document: Mapping[str, Any]) -> Path:
+def json_bytes(document: Mapping[str, Any]) -> bytes:
     text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
-    path.write_text(text + "\n", encoding="utf-8")
-    return path
+    return (text + "\n").encode("utf-8")
+
+
+def write_json(path: Path, document: Mapping[str, Any]) -> Path:
+    return write_file(path, json_bytes(document))
+
+
+def report_file(name: str) -> bool:
+    """A file name the report writes: what its folder may hold (it owns that folder)."""
+    return name.endswith(SUMMARY_SUFFIX) or name in REPORT_FILES
 
 
 def build_report(
@@ -93,6 +109,10 @@ def build_report(
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     prices = load_prices(options.prices_file) if options.prices_file else None
+    try:  # before any log is read: a folder the report cannot own is refused at once
+        check_owned(Path(os.path.abspath(options.out_dir)), "report", report_file)
+    except OutputError as ex:
+        raise ReportError(str(ex)) from None
     read = read_records(options.log_paths, progress_stream=err)
     for location, reason in read.skipped:
         print(f"report: skipped {location}: {reason}", file=err)
@@ -101,7 +121,7 @@ def build_report(
 
     groups = group_records(read.records)
     labels = group_labels(groups)
-    files = [f"{s}.summary.json" for s in group_slugs(groups)]
+    files = [f"{s}{SUMMARY_SUFFIX}" for s in group_slugs(groups)]
     summaries = [summarise(g, options.bootstrap, prices, read.skipped) for g in groups]
     for summary in summaries:
         validate(summary, SUMMARY_SCHEMA)
@@ -126,20 +146,6 @@ def build_report(
     png = forest_png(summaries, labels)
     judges = cross_judge(groups, options.bootstrap)
 
-    out_dir = options.out_dir
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = [write_json(out_dir / name, s) for name, s in zip(files, summaries, strict=True)]
-    # never leave a previous run's comparison or plot beside this run's report
-    for stale, produced in ((COMPARISON_FILE, comparison), (PLOT_FILE, png), (JUDGES_FILE, judges)):
-        if produced is None:
-            (out_dir / stale).unlink(missing_ok=True)
-    if comparison is not None:
-        written.append(write_json(out_dir / COMPARISON_FILE, comparison))
-    if judges is not None:
-        written.append(write_json(out_dir / JUDGES_FILE, judges))
-    if png is not None:
-        (out_dir / PLOT_FILE).write_bytes(png)
-        written.append(out_dir / PLOT_FILE)
     context = ReportContext(
         summaries=summaries,
         labels=labels,
@@ -155,9 +161,26 @@ def build_report(
     # how much the scores depend on the judge, right after the differences between models
     sections.insert(sections.index(differences_section) + 1, lambda _: judge_blocks)
     blocks = report_blocks(context, sections)
-    (out_dir / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
-    (out_dir / "report.html").write_text(to_html(blocks), encoding="utf-8")
-    written += [out_dir / "report.md", out_dir / "report.html"]
+
+    outputs: dict[str, bytes] = {
+        name: json_bytes(s) for name, s in zip(files, summaries, strict=True)
+    }
+    if comparison is not None:
+        outputs[COMPARISON_FILE] = json_bytes(comparison)
+    if judges is not None:
+        outputs[JUDGES_FILE] = json_bytes(judges)
+    if png is not None:
+        outputs[PLOT_FILE] = png
+    outputs[MARKDOWN_FILE] = to_markdown(blocks).encode("utf-8")
+    outputs[HTML_FILE] = to_html(blocks).encode("utf-8")
+    out_dir = options.out_dir
+    try:
+        with replacing_folder(out_dir, "report", report_file) as stage:
+            for name, data in outputs.items():
+                write_file(stage / name, data)
+    except OutputError as ex:
+        raise ReportError(str(ex)) from None
+    written = [out_dir / name for name in outputs]
 
     table = terminal_table(summaries, labels, read.skipped)
     print(table, file=out)
