@@ -24,7 +24,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from tests.doubles import ProviderDouble
-from tests.e2e_helpers import eval_ok, output, run_tool, summaries, sweep_env
+from tests.e2e_helpers import eval_ok, local_path, output, run_tool, summaries, sweep_env
 from tests.release_factory import write_release
 
 pytestmark = pytest.mark.slow  # subprocesses, an Inspect eval and a provider double
@@ -59,7 +59,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Logs:
         for info in list_eval_logs(str(root / "both"))
         if read_eval_log(info, header_only=True).eval.model == MODELS[0]
     )
-    shutil.copy(first, one)
+    shutil.copy(local_path(first), one)
     return Logs(root / "both", one)
 
 

@@ -23,6 +23,7 @@ from tests.e2e_helpers import (
     BEDSIDE_BENCH,
     eval_one,
     expected_scores,
+    local_path,
     ok,
     output,
     run_tool,
@@ -66,7 +67,7 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Source]:
             task_args=[f"data_dir={release}"],
         )
         assert log.status == "success" and len(log.samples or []) == CASES
-        yield Source(release, Path(log.location), double, env)
+        yield Source(release, local_path(log.location), double, env)
 
 
 def judge_calls(double: ProviderDouble, since: int) -> list[RecordedRequest]:
@@ -163,7 +164,7 @@ def test_interrupted_rejudge_keeps_every_judged_case_and_resumes(
     assert leftovers(out) == []
     umask = os.umask(0)
     os.umask(umask)
-    mode = Path(final.location).stat().st_mode & 0o777
+    mode = local_path(final.location).stat().st_mode & 0o777
     assert mode == source.log.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
