@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from types import FrameType
 
 from bedside_bench.arguments import Subcommands, add_command, positive_int
 from bedside_bench.rejudge.plan import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
 from bedside_bench.rejudge.run import rejudge
+from bedside_bench.signals import stopped_by, stopping_on_signals
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -52,32 +48,6 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@contextlib.contextmanager
-def stopping_on_signals() -> Iterator[list[int]]:
-    """SIGTERM stops a re-judge as Ctrl-C does: the event loop's SIGINT handling cancels the
-    work, which writes what was judged before it ends (a plain SIGTERM would end the process
-    at once, losing the cases judged since the last checkpoint and leaving its temporary
-    file). Yields the signals received, newest last."""
-    received: list[int] = []
-
-    def on_term(signum: int, frame: FrameType | None) -> None:
-        received.append(signum)
-        handler = signal.getsignal(signal.SIGINT)  # the running loop's, while one runs
-        if not callable(handler):
-            raise KeyboardInterrupt
-        handler(signal.SIGINT, frame)
-
-    if threading.current_thread() is not threading.main_thread():
-        yield received
-        return
-    # SIGINT keeps Python's default handler, which asyncio's runner replaces by its own
-    previous = signal.signal(signal.SIGTERM, on_term)
-    try:
-        yield received
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def run_command(args: argparse.Namespace) -> int:
     options = RejudgeOptions(
         log_paths=args.log_paths,
@@ -88,6 +58,7 @@ def run_command(args: argparse.Namespace) -> int:
         checkpoint=args.checkpoint,
         display=args.display,
     )
+    received: list[int] = []
     try:
         with stopping_on_signals() as received:
             outcomes = rejudge(options)
@@ -95,9 +66,9 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"{PROG}: error: {ex}", file=sys.stderr)
         return EXIT_ERROR
     except (KeyboardInterrupt, asyncio.CancelledError):
-        signum = received[-1] if received else signal.SIGINT
+        signum = stopped_by(received)
         print(
-            f"{PROG}: interrupted ({signal.Signals(signum).name}); every case judged so far is "
+            f"{PROG}: interrupted ({signum.name}); every case judged so far is "
             f"kept in {options.output_dir}; run the same command again to judge the rest",
             file=sys.stderr,
         )

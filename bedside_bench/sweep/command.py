@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -14,6 +15,7 @@ from bedside_bench.arguments import Subcommands, add_command, non_negative_int, 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.signals import stopped_by, stopping_on_signals
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
     DEFAULT_RETRY_ATTEMPTS,
@@ -217,15 +219,19 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     from bedside_bench.cases import DatasetError
     from bedside_bench.report import ReportError
 
+    received: list[int] = []
     try:
         options = options_from_args(args)
-        result = run_sweep(options)
+        with stopping_on_signals() as received:  # SIGTERM too; see bedside_bench.signals
+            result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))
         return EXIT_ERROR
     except KeyboardInterrupt:
-        _error("interrupted; run the same command again to resume (completed cases are kept)")
-        return EXIT_INTERRUPTED
+        signum = stopped_by(received)
+        how = "" if signum == signal.SIGINT else f" ({signum.name})"
+        _error(f"interrupted{how}; run the same command again to resume (completed cases are kept)")
+        return EXIT_INTERRUPTED if signum == signal.SIGINT else 128 + signum
     if result.taken_over is not None:
         _say(
             f"sweep: took over the lock of a run that is gone ({result.taken_over.describe()}); "
