@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from bedside_bench.arguments import Subcommands, add_command, non_negative_int, positive_int
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
+from bedside_bench.inspect_private import plain_cancellation_tracebacks
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.signals import stopped_by, stopping_on_signals
 from bedside_bench.sweep.options import (
@@ -222,7 +223,9 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     received: list[int] = []
     try:
         options = options_from_args(args)
-        with stopping_on_signals() as received:  # SIGTERM too; see bedside_bench.signals
+        # SIGTERM too (see bedside_bench.signals); and stopping is not bound by rendering the
+        # traceback of every case in flight (see inspect_private.plain_cancellation_tracebacks)
+        with stopping_on_signals() as received, plain_cancellation_tracebacks():
             result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))
