@@ -282,7 +282,7 @@ def test_cli_exit_codes(runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixtur
         str(runs.logs),
         str(runs.other_judge),
         "-o",
-        str(tmp_path),
+        str(tmp_path / "report"),
         "--resamples",
         "200",
     ]
@@ -293,11 +293,14 @@ def test_cli_exit_codes(runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "overall" in out and "(n=30, failed=0)" in out and "INCOMPLETE" in out
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert cli_main(["report", str(empty), "-o", str(tmp_path)]) == 1
+    assert cli_main(["report", str(empty), "-o", str(tmp_path / "report")]) == 1
     assert "no Inspect logs found" in capsys.readouterr().err
     bad = tmp_path / "prices.json"
     bad.write_text("{not json")
-    assert cli_main(["report", str(runs.logs), "-o", str(tmp_path), "--prices", str(bad)]) == 1
+    assert (
+        cli_main(["report", str(runs.logs), "-o", str(tmp_path / "report"), "--prices", str(bad)])
+        == 1
+    )
     assert "cannot use prices file" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli_main(["report", str(runs.logs), "--resamples", "0"])
