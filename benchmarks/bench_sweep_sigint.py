@@ -4,13 +4,15 @@ requests are held, with busy CPU processes beside it, over many tries.
 Each try: a fresh log directory, the sweep of two models over a small synthetic release
 (40 cases each, `--max-connections 4`) against the provider double, SIGINT once it has judged
 `--after` cases and every later request is held (latency 3600 s, as a provider that stops
-answering). Measured: seconds from SIGINT to exit, the exit status, and whether every case
-judged before the signal is in the logs. A try that does not stop within `--timeout` gets
-a `py-spy dump` of every thread (where it hangs) and is then killed.
+answering). Measured: seconds from SIGINT to exit, the exit status, and how many judge answers
+the double had sent were not yet recorded by the sweep (in flight in a loaded event loop, so
+asked again; that nothing finished is asked again is tests/test_sweep_signals.py's check).
+A try that does not stop within `--timeout` gets a `py-spy dump` of every thread (where it
+hangs) and is then killed.
 
     python3 benchmarks/bench_sweep_sigint.py [--tries 20] [--busy 2] [--timeout 30]
 
-Target: exit 130 within 10 s in every try, nothing finished lost.
+Target: exit 130 within 10 s in every try.
 """
 
 from __future__ import annotations
