@@ -57,3 +57,14 @@ def stopping_on_signals() -> Iterator[list[int]]:
 def stopped_by(received: list[int]) -> signal.Signals:
     """The signal that stopped the command (see `stopping_on_signals`)."""
     return signal.Signals(received[-1]) if received else signal.SIGINT
+
+
+def stop_note(received: list[int]) -> str:
+    """ "" for Ctrl-C, " (SIGTERM)" otherwise: what the one line says after "interrupted"."""
+    signum = stopped_by(received)
+    return "" if signum == signal.SIGINT else f" ({signum.name})"
+
+
+def stop_exit_code(received: list[int]) -> int:
+    """128 + the signal, as a shell reports a process the signal ended (130 for Ctrl-C)."""
+    return 128 + stopped_by(received)

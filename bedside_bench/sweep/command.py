@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -16,7 +15,7 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
 from bedside_bench.inspect_private import plain_cancellation_tracebacks
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
-from bedside_bench.signals import stopped_by, stopping_on_signals
+from bedside_bench.signals import stop_exit_code, stop_note, stopping_on_signals
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
     DEFAULT_RETRY_ATTEMPTS,
@@ -30,7 +29,7 @@ from bedside_bench.sweep.options import (
     split_list,
 )
 from bedside_bench.sweep.recovery import complete_runs
-from bedside_bench.sweep.run import EXIT_ERROR, EXIT_INTERRUPTED, run_sweep
+from bedside_bench.sweep.run import EXIT_ERROR, run_sweep
 from bedside_bench.sweep.shard import Shard
 
 
@@ -223,18 +222,16 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     received: list[int] = []
     try:
         options = options_from_args(args)
-        # SIGTERM too (see bedside_bench.signals); and stopping is not bound by rendering the
-        # traceback of every case in flight (see inspect_private.plain_cancellation_tracebacks)
+        # SIGTERM too, and stopping is not bound by rendering tracebacks (see both docstrings)
         with stopping_on_signals() as received, plain_cancellation_tracebacks():
             result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))
         return EXIT_ERROR
     except KeyboardInterrupt:
-        signum = stopped_by(received)
-        how = "" if signum == signal.SIGINT else f" ({signum.name})"
-        _error(f"interrupted{how}; run the same command again to resume (completed cases are kept)")
-        return EXIT_INTERRUPTED if signum == signal.SIGINT else 128 + signum
+        resume = "run the same command again to resume (completed cases are kept)"
+        _error(f"interrupted{stop_note(received)}; {resume}")
+        return stop_exit_code(received)  # EXIT_INTERRUPTED for Ctrl-C
     if result.taken_over is not None:
         _say(
             f"sweep: took over the lock of a run that is gone ({result.taken_over.describe()}); "
