@@ -224,18 +224,23 @@ def run_pull(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from bedside_bench.export import ExportError, collect, write_parquet
+    from bedside_bench.export import ExportError, check_out_dir, collect, write_parquet
+    from bedside_bench.owned_output import OutputError
 
     args.log_paths = args.log_paths or [inspect_log_dir()]
     try:
+        check_out_dir(args.out_dir)
         export = collect(args.log_paths)
-    except ExportError as ex:
+    except (ExportError, OutputError) as ex:
         raise DataCommandError(str(ex)) from None
     for location, reason in export.skipped:
         print(f"{PROG} export: skipped {location}: {reason}", file=sys.stderr)
     if not export.rows:
         raise DataCommandError(f"no scored BedsideBench cases in {', '.join(args.log_paths)}")
-    path = write_parquet(export.rows, args.out_dir)
+    try:
+        path = write_parquet(export.rows, args.out_dir)
+    except OutputError as ex:
+        raise DataCommandError(str(ex)) from None
     print(
         f"wrote {len(export.rows)} rows ({export.cases} scored cases from {export.logs} logs) "
         f"to {path}"

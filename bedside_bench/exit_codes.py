@@ -1,4 +1,4 @@
-"""The exit codes of every `bedside-bench` command, each with one meaning (docs/exit_codes.md).
+"""The exit codes of every `bedside-bench` command, each with one meaning (the README's table).
 
 2 is what argparse, and Inspect's own command line, give a command line they cannot parse, so
 no other outcome uses it.
@@ -12,6 +12,7 @@ USAGE = 2  # the command line itself is wrong (unknown flag, missing or malforme
 INCOMPLETE = 3  # ran, but some cases have no score; the lines above say why and what to do
 REFUSED = 4  # the report is written, but refused to compare groups that are not like for like
 INTERRUPTED = 130  # Ctrl-C (128 + SIGINT); completed cases are kept
+TERMINATED = 143  # SIGTERM (128 + SIGTERM), as from a job scheduler; completed cases are kept
 
 MEANINGS: dict[int, str] = {
     OK: "done: every case scored, every file written",
@@ -20,4 +21,5 @@ MEANINGS: dict[int, str] = {
     INCOMPLETE: "ran, but some cases have no score",
     REFUSED: "the report refused to compare groups that are not like for like (see --force)",
     INTERRUPTED: "interrupted (Ctrl-C); completed cases are kept",
+    TERMINATED: "stopped by SIGTERM (a job scheduler, `kill`); completed cases are kept",
 }

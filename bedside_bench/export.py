@@ -7,23 +7,29 @@ only, so `s3://` and other remote log stores work as local folders do.
 
 A case scored in several logs of the same task (a run resumed after a crash or retried) appears
 once, from the newest log that scored it. Cases that no log scored are not rows: they are
-returned by name so the caller can say so (a missing score is never a zero).
+returned by name so the caller can say so (a missing score is never a zero). A log that cannot
+be read is skipped with its reason, as the report skips it. The output folder is owned and
+replaced whole (`owned_output`): it holds this export or the previous one, never a fragment.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from bedside_bench.contracts import RUBRIC_ITEMS_KEY, SCORER_NAME, ScoreMetadata, TaskMetadata
+from bedside_bench.owned_output import check_owned, replacing_folder, write_file
 from bedside_bench.report.logs import (
     benchmark_of,
     display_location,
     judge_of,
     skip_reason,
+    unreadable,
 )
 
 if TYPE_CHECKING:
@@ -145,13 +151,18 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
 
 def collect(log_paths: Sequence[str]) -> Export:
     """Rows from every BedsideBench log under `log_paths` (files or directories)."""
-    from inspect_ai.log import read_eval_log, read_eval_log_samples
+    from inspect_ai.log import read_eval_log
 
     from bedside_bench.report.logs import resolve_locations
 
     locations = asyncio.run(resolve_locations(log_paths))
-    headers = [read_eval_log(location, header_only=True) for location in locations]
     export = Export()
+    headers = []
+    for location in locations:
+        try:
+            headers.append(read_eval_log(location, header_only=True))
+        except Exception as ex:  # one unreadable log must not hide the others
+            export.skipped.append((display_location(location), unreadable(ex)))
     scored: set[tuple[str, str, int]] = set()
     unscored: dict[tuple[str, str, int], str] = {}
     # newest first: the first log to score a case is the one its row comes from
@@ -160,20 +171,18 @@ def collect(log_paths: Sequence[str]) -> Export:
         if reason is not None:
             export.skipped.append((display_location(header.location), reason))
             continue
+        try:
+            taken = _log_rows(header, scored)
+        except ExportError:
+            raise
+        except Exception as ex:  # a log whose samples cannot be read, like one whose header
+            export.skipped.append((display_location(header.location), unreadable(ex)))
+            continue
         export.logs += 1
-        samples = read_eval_log_samples(
-            header.location, all_samples_required=False, exclude_fields=_HEAVY_FIELDS
-        )
-        for sample in samples:
-            key = (header.eval.task_id, str(sample.id), sample.epoch)
-            if key in scored:
-                continue
-            rows = sample_rows(header, sample)
+        for key, rows in taken.items():
             if rows is None:
-                unscored.setdefault(
-                    key,
-                    f"{header.eval.model} {benchmark_of(header)} {sample.id} epoch {sample.epoch}",
-                )
+                if key not in scored:
+                    unscored.setdefault(key, _unscored_name(header, key))
                 continue
             scored.add(key)
             unscored.pop(key, None)
@@ -181,6 +190,28 @@ def collect(log_paths: Sequence[str]) -> Export:
     export.rows.sort(key=_row_order)
     export.unscored = sorted(unscored.values())
     return export
+
+
+def _log_rows(
+    header: EvalLog, scored: set[tuple[str, str, int]]
+) -> dict[tuple[str, str, int], list[dict[str, Any]] | None]:
+    """The rows of every sample of one log not scored by a newer log (None: no score); read
+    whole before any is kept, so a log that fails half-way gives no rows at all."""
+    from inspect_ai.log import read_eval_log_samples
+
+    taken: dict[tuple[str, str, int], list[dict[str, Any]] | None] = {}
+    samples = read_eval_log_samples(
+        header.location, all_samples_required=False, exclude_fields=_HEAVY_FIELDS
+    )
+    for sample in samples:
+        key = (header.eval.task_id, str(sample.id), sample.epoch)
+        if key not in scored:
+            taken[key] = sample_rows(header, sample)
+    return taken
+
+
+def _unscored_name(header: EvalLog, key: tuple[str, str, int]) -> str:
+    return f"{header.eval.model} {benchmark_of(header)} {key[1]} epoch {key[2]}"
 
 
 def _row_order(row: dict[str, Any]) -> tuple[Any, ...]:
@@ -196,8 +227,21 @@ def to_dataset(rows: Iterable[dict[str, Any]]) -> Dataset:
     )
 
 
+def export_file(name: str) -> bool:
+    """A file name the export writes: what its folder may hold (it owns that folder)."""
+    return name == RESULTS_FILE
+
+
+def check_out_dir(out_dir: Path) -> None:
+    """Refuse at once (before any log is read) a folder the export could not own."""
+    check_owned(Path(os.path.abspath(out_dir)), "export", export_file)
+
+
 def write_parquet(rows: Iterable[dict[str, Any]], out_dir: Path) -> Path:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / RESULTS_FILE
-    to_dataset(rows).to_parquet(str(path))
-    return path
+    """DIR/results.parquet, swapped in whole: DIR holds this export or the previous one.
+    Raises `OutputError` (one line) when it cannot be written."""
+    buffer = io.BytesIO()
+    to_dataset(rows).to_parquet(buffer)
+    with replacing_folder(out_dir, "export", export_file) as stage:
+        write_file(stage / RESULTS_FILE, buffer.getvalue())
+    return out_dir / RESULTS_FILE

@@ -175,6 +175,11 @@ def read_logs(log_dir: Path | str) -> list[EvalLog]:
     return [read_eval_log(info) for info in list_eval_logs(str(log_dir))]
 
 
+def local_path(location: str) -> Path:
+    """A local log's path from the location Inspect gives it (`file://...` or `file:...`)."""
+    return Path(location.removeprefix("file://").removeprefix("file:"))
+
+
 def logs_by_task(log_dir: Path | str) -> dict[str, EvalLog]:
     """The logs of a directory by benchmark name (one log per benchmark expected)."""
     return {log.eval.task.split("/")[-1]: log for log in read_logs(log_dir)}

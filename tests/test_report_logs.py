@@ -315,7 +315,7 @@ def test_cli_exit_codes(
         str(runs.logs),
         str(unlike),
         "-o",
-        str(tmp_path),
+        str(tmp_path / "report"),
         "--resamples",
         "200",
     ]
@@ -327,11 +327,14 @@ def test_cli_exit_codes(
     assert cli_main(["report", str(runs.logs), str(runs.other_judge), "-o", str(tmp_path)]) == 0
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert cli_main(["report", str(empty), "-o", str(tmp_path)]) == 1
+    assert cli_main(["report", str(empty), "-o", str(tmp_path / "report")]) == 1
     assert "no Inspect logs found" in capsys.readouterr().err
     bad = tmp_path / "prices.json"
     bad.write_text("{not json")
-    assert cli_main(["report", str(runs.logs), "-o", str(tmp_path), "--prices", str(bad)]) == 1
+    assert (
+        cli_main(["report", str(runs.logs), "-o", str(tmp_path / "report"), "--prices", str(bad)])
+        == 1
+    )
     assert "cannot use prices file" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli_main(["report", str(runs.logs), "--resamples", "0"])

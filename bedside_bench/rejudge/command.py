@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
 
@@ -16,6 +17,7 @@ from bedside_bench.arguments import (
 )
 from bedside_bench.rejudge.plan import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
 from bedside_bench.rejudge.run import rejudge
+from bedside_bench.signals import stopped_by, stopping_on_signals
 
 EXIT_OK = exit_codes.OK
 EXIT_ERROR = exit_codes.ERROR
@@ -73,11 +75,21 @@ def run_command(args: argparse.Namespace) -> int:
         checkpoint=args.checkpoint,
         display=args.display,
     )
+    received: list[int] = []
     try:
-        outcomes = rejudge(options)
+        with stopping_on_signals() as received:
+            outcomes = rejudge(options)
     except (RejudgeError, FileNotFoundError) as ex:
         print(f"{PROG}: error: {ex}", file=sys.stderr)
         return EXIT_ERROR
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        signum = stopped_by(received)
+        print(
+            f"{PROG}: interrupted ({signum.name}); every case judged so far is "
+            f"kept in {options.output_dir}; run the same command again to judge the rest",
+            file=sys.stderr,
+        )
+        return 128 + signum
     failed = 0
     for o in outcomes:
         if o.skipped:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-import tempfile
+import secrets
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -147,20 +148,48 @@ def assemble(
     return log
 
 
+TEMP_MARK = ".rejudge-"  # .<log name>.rejudge-<pid>-<token>.tmp: never listed as a log
+
+
+def temp_location(location: str) -> str:
+    """Where a local log is written before it replaces `location`: beside it (same disk, so
+    the rename is atomic), named after the writer's pid (so a later run can tell a dead
+    writer's leftover), and not ending in `.eval` (so no reader ever takes it for a log)."""
+    folder, name = os.path.split(os.path.abspath(location))
+    return os.path.join(folder, f".{name}{TEMP_MARK}{os.getpid()}-{secrets.token_hex(4)}.tmp")
+
+
+def remove_dead_temps(folder: str) -> list[str]:
+    """Temporary logs left in `folder` by a re-judge that is gone (killed with SIGKILL)."""
+    from bedside_bench.owned_output import pid_alive
+
+    removed: list[str] = []
+    if "://" in folder or not os.path.isdir(folder):
+        return removed
+    for name in os.listdir(folder):
+        if not (name.startswith(".") and TEMP_MARK in name and name.endswith(".tmp")):
+            continue
+        pid = name.rsplit(TEMP_MARK, 1)[1].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not pid_alive(int(pid)):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(folder, name))
+            removed.append(name)
+    return removed
+
+
 def write_log(log: EvalLog, location: str) -> None:
-    """Local files are replaced atomically, so a kill never leaves half a log behind."""
+    """Local files are replaced atomically, so a kill never leaves half a log behind. Inspect
+    creates the file itself, so it gets the mode Inspect's own logs get (the umask's)."""
     from inspect_ai.log import write_eval_log
 
     if "://" in location:
         write_eval_log(log, location)
         return
-    folder = os.path.dirname(os.path.abspath(location))
-    os.makedirs(folder, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=folder, suffix=".eval", prefix=".rejudge-")
-    os.close(fd)
+    os.makedirs(os.path.dirname(os.path.abspath(location)), exist_ok=True)
+    temp = temp_location(location)
     try:
-        write_eval_log(log, temp)
+        write_eval_log(log, temp, format="eval")
         os.replace(temp, location)
     finally:
-        if os.path.exists(temp):
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)

@@ -6,6 +6,7 @@ import functools
 import sys
 from collections.abc import Callable
 from copy import deepcopy
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
@@ -15,6 +16,7 @@ from bedside_bench.rejudge.output import (
     failure_message,
     finish_sample,
     new_header,
+    remove_dead_temps,
     utc_now,
     write_log,
 )
@@ -33,20 +35,46 @@ from bedside_bench.rejudge.plan import (
 )
 
 if TYPE_CHECKING:
+    from inspect_ai.event import Event
     from inspect_ai.log import EvalLog, EvalSample
     from inspect_ai.model import Model, ModelUsage
-    from inspect_ai.scorer import Scorer
+    from inspect_ai.scorer import Score, Scorer
 
 
-def capturing(
-    inner: Scorer,
-    failures: dict[SampleKey, BaseException],
-    usage: dict[SampleKey, dict[str, ModelUsage]],
-) -> Scorer:
+@dataclass
+class Judging:
+    """What one `score_async` call has done so far, case by case, as each case ends: kept
+    outside Inspect so that the cases judged before an interruption are not paid for again."""
+
+    failures: dict[SampleKey, BaseException] = field(default_factory=dict)
+    usage: dict[SampleKey, dict[str, ModelUsage]] = field(default_factory=dict)
+    scores: dict[SampleKey, Score] = field(default_factory=dict)
+    events: dict[SampleKey, list[Event]] = field(default_factory=dict)
+    work: EvalLog | None = None  # the samples being scored (Inspect scores them in place)
+
+    def ended(self) -> list[EvalSample]:
+        """The samples whose judging ended (scored or failed), each with its score."""
+        ended = []
+        for sample in (self.work.samples or []) if self.work is not None else []:
+            key = sample_key(sample)
+            if key in self.failures:
+                ended.append(sample)
+            elif key in self.scores:
+                score = self.scores[key]
+                if (sample.scores or {}).get(SCORER_NAME) is not score:
+                    # cut off between the judge's answer and Inspect's recording of it
+                    sample.scores = {SCORER_NAME: score}
+                    sample.events = [*sample.events, *self.events.get(key, [])]
+                ended.append(sample)
+        return ended
+
+
+def capturing(inner: Scorer, judging: Judging) -> Scorer:
     """`inner`, but a judge that fails ends only its own case (Inspect's `score_async` would
-    stop every case on the first exception); every call's tokens are kept, failed or not."""
+    stop every case on the first exception); every call's tokens are kept, failed or not, and
+    every score as soon as it is there."""
     from inspect_ai.log import transcript
-    from inspect_ai.scorer import Score, Target
+    from inspect_ai.scorer import Target
     from inspect_ai.solver import TaskState
 
     from bedside_bench.inspect_private import copy_registry_identity
@@ -56,16 +84,30 @@ def capturing(
         key = (str(state.sample_id), state.epoch)
         start = transcript().history.event_count
         try:
-            return await inner(state, target)
+            result = await inner(state, target)
         except Exception as ex:
-            failures[key] = ex
+            judging.failures[key] = ex
             return None
         finally:
-            usage[key] = usage_by_model(transcript().history.events_from(start))
+            events = list(transcript().history.events_from(start))
+            judging.usage[key] = usage_by_model(events)
+        if result is not None:
+            judging.scores[key] = result
+            judging.events[key] = events
+        return result
 
     # the same registry identity, so the score is keyed and recorded as rubric_judge
     copy_registry_identity(inner, score)
     return score
+
+
+def planned_scorers(source: EvalLog, options: dict[str, Any]) -> Any:
+    """The scorer entry the new log records before Inspect has given its own (a run stopped
+    in its first cases): the source's rubric_judge entry with the new options."""
+    for entry in source.eval.scorers or []:
+        if entry.name.rsplit("/", 1)[-1] == SCORER_NAME:
+            return [entry.model_copy(update={"options": dict(options)})]
+    return None
 
 
 def scorer_options(source: EvalLog, judge: str, passes: int | None) -> dict[str, Any]:
@@ -91,26 +133,24 @@ async def judge_samples(
     judge: Model,
     options: dict[str, Any],
     display: str,
-) -> tuple[EvalLog, dict[SampleKey, BaseException], dict[SampleKey, dict[str, ModelUsage]]]:
+    judging: Judging,
+) -> EvalLog:
     """Score `samples` (copies) with Inspect's `score_async`, overwriting their scores."""
     from inspect_ai import score_async
 
     from bedside_bench.inspect_private import init_display_type
     from bedside_bench.scorer import rubric_judge
 
-    failures: dict[SampleKey, BaseException] = {}
-    usage: dict[SampleKey, dict[str, ModelUsage]] = {}
-    work = header.model_copy(update={"samples": [deepcopy(s) for s in samples]})
+    judging.work = header.model_copy(update={"samples": [deepcopy(s) for s in samples]})
     init_display_type(display)
-    scored = await score_async(
-        work,
-        [capturing(rubric_judge(**options), failures, usage)],
+    return await score_async(
+        judging.work,
+        [capturing(rubric_judge(**options), judging)],
         model=judge,  # the answer model is never even created
         model_roles={GRADER_ROLE: judge},
         action="overwrite",
         copy=False,
     )
-    return scored, failures, usage
 
 
 def _exists(location: str) -> bool:
@@ -156,23 +196,40 @@ async def rejudge_log(
         if (judge_failed(s) if options.failed_only else True) or sample_key(s) in kept
     ]
     by_key = {sample_key(s): carried(s) for s in source.samples or []}
-    scorers = previous.eval.scorers if previous is not None else None
+    scorers: Any = previous.eval.scorers if previous is not None else None
 
-    for start in range(0, len(pending), options.checkpoint):
-        chunk = pending[start : start + options.checkpoint]
-        scored, failures, usage = await judge_samples(source, chunk, judge, opts, options.display)
-        scorers = scored.eval.scorers
-        for sample in scored.samples or []:
+    done_count = 0
+
+    def keep(ended: list[EvalSample], judging: Judging) -> None:
+        nonlocal done_count
+        for sample in ended:
             key = sample_key(sample)
-            kept[key] = finish_sample(sample, failures.get(key), usage.get(key, {}))
-            if key in failures:
-                outcome.failed.append(f"{sample.id}: {failure_message(failures[key])}")
+            failure = judging.failures.get(key)
+            kept[key] = finish_sample(sample, failure, judging.usage.get(key, {}))
+            if failure is not None:
+                outcome.failed.append(f"{sample.id}: {failure_message(failure)}")
             else:
                 outcome.judged += 1
+        done_count += len(ended)
         samples = [kept.get(k, by_key[k]) for k in order]
         failed = sum(1 for s in samples if s.error is not None)
         write_log(assemble(header, samples, scorers, failed), output)
-        say(f"{PROG}: {shown}: {start + len(chunk)}/{len(pending)} cases judged -> {output}")
+        say(f"{PROG}: {shown}: {done_count}/{len(pending)} cases judged -> {output}")
+
+    for start in range(0, len(pending), options.checkpoint):
+        chunk = pending[start : start + options.checkpoint]
+        judging = Judging()
+        try:
+            scored = await judge_samples(source, chunk, judge, opts, options.display, judging)
+        except BaseException:
+            # interrupted (Ctrl-C, SIGTERM) or failed: what was judged is kept, then it stops
+            ended = judging.ended()
+            if ended:
+                scorers = scorers or planned_scorers(source, opts)
+                keep(ended, judging)
+            raise
+        scorers = scored.eval.scorers
+        keep(scored.samples or [], judging)
     return outcome
 
 
@@ -193,6 +250,8 @@ async def rejudge_async(
     except Exception as ex:  # an unknown provider or model name
         raise RejudgeError(f"cannot use judge {options.judge!r}: {redact(str(ex))}") from ex
     locations = await source_logs(options)
+    if "://" not in options.output_dir:  # what a re-judge killed outright left behind
+        remove_dead_temps(options.output_dir)
     if not locations:
         raise RejudgeError(f"no Inspect logs in {', '.join(options.log_paths)}")
     # one log after another: each log's cases are judged concurrently by `score_async`, and

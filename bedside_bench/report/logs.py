@@ -475,6 +475,11 @@ def finish_record(
     )
 
 
+def unreadable(ex: BaseException) -> str:
+    """Why a log is skipped when reading it failed (the report's and the export's words)."""
+    return f"cannot be read ({type(ex).__name__}: {ex})"
+
+
 async def read_headers_and_summaries(
     paths: Sequence[str], progress_stream: TextIO | None
 ) -> list[tuple[str, list[Outcome] | str]]:
@@ -488,7 +493,7 @@ async def read_headers_and_summaries(
             try:
                 return await read_record(location)
             except Exception as ex:  # one unreadable log must not hide the others
-                return f"cannot be read ({type(ex).__name__}: {ex})"
+                return unreadable(ex)
             finally:
                 progress.step(location)
 

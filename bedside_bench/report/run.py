@@ -1,11 +1,14 @@
 """`bedside-bench report`: logs in, summaries, comparison and human report out.
 
-The only module that writes files; every number it writes comes from the pure modules.
+The only module that writes files; every number it writes comes from the pure modules. The
+report owns its output folder: it is written beside it and swapped in whole (`owned_output`),
+so the folder holds this report or the previous one, never a mix.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -14,6 +17,7 @@ from typing import Any, TextIO
 
 from bedside_bench import exit_codes
 from bedside_bench.estimate.document import read_estimate
+from bedside_bench.owned_output import OutputError, check_owned, replacing_folder, write_file
 from bedside_bench.report.comparison import ComparisonRefused, compare, ranked_verdicts
 from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section
 from bedside_bench.report.document import (
@@ -42,6 +46,12 @@ SUMMARY_SCHEMA = "summary.schema.json"
 COMPARISON_SCHEMA = "comparison.schema.json"
 COMPARISON_FILE = "comparison.json"
 REVIEW_FILE = "review.json"
+MARKDOWN_FILE = "report.md"
+HTML_FILE = "report.html"
+SUMMARY_SUFFIX = ".summary.json"
+REPORT_FILES = frozenset(
+    {COMPARISON_FILE, JUDGES_FILE, PLOT_FILE, MARKDOWN_FILE, HTML_FILE, REVIEW_FILE}
+)
 EXIT_OK = exit_codes.OK
 EXIT_REFUSED = exit_codes.REFUSED
 
@@ -93,10 +103,18 @@ def validate(document: Mapping[str, Any], schema: str) -> None:
         raise AssertionError(f"{schema} violated at {where or '<root>'}: {errors[0].message}")
 
 
-def write_json(path: Path, document: Mapping[str, Any]) -> Path:
+def json_bytes(document: Mapping[str, Any]) -> bytes:
     text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
-    path.write_text(text + "\n", encoding="utf-8")
-    return path
+    return (text + "\n").encode("utf-8")
+
+
+def write_json(path: Path, document: Mapping[str, Any]) -> Path:
+    return write_file(path, json_bytes(document))
+
+
+def report_file(name: str) -> bool:
+    """A file name the report writes: what its folder may hold (it owns that folder)."""
+    return name.endswith(SUMMARY_SUFFIX) or name in REPORT_FILES
 
 
 @dataclass(frozen=True)
@@ -192,6 +210,10 @@ def build_report(
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     prices = load_prices(options.prices_file) if options.prices_file else None
+    try:  # before any log is read: a folder the report cannot own is refused at once
+        check_owned(Path(os.path.abspath(options.out_dir)), "report", report_file)
+    except OutputError as ex:
+        raise ReportError(str(ex)) from None
     read = read_records(options.log_paths, progress_stream=err)
     for location, reason in read.skipped:
         print(f"report: skipped {location}: {reason}", file=err)
@@ -211,27 +233,6 @@ def build_report(
     png = forest_png(summaries, labels)
     judges = cross_judge(groups, options.bootstrap)
 
-    out_dir = options.out_dir
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = [write_json(out_dir / name, s) for name, s in zip(files, summaries, strict=True)]
-    # never leave a previous run's comparison or plot beside this run's report
-    for stale, produced in (
-        (COMPARISON_FILE, comparison),
-        (PLOT_FILE, png),
-        (JUDGES_FILE, judges),
-        (REVIEW_FILE, review),
-    ):
-        if produced is None:
-            (out_dir / stale).unlink(missing_ok=True)
-    if review is not None:
-        written.append(write_json(out_dir / REVIEW_FILE, review))
-    if comparison is not None:
-        written.append(write_json(out_dir / COMPARISON_FILE, comparison))
-    if judges is not None:
-        written.append(write_json(out_dir / JUDGES_FILE, judges))
-    if png is not None:
-        (out_dir / PLOT_FILE).write_bytes(png)
-        written.append(out_dir / PLOT_FILE)
     context = ReportContext(
         summaries=summaries,
         labels=labels,
@@ -255,9 +256,30 @@ def build_report(
     estimate_blocks = estimate_section(estimate, groups, prices)
     sections.insert(sections.index(usage_section) + 1, lambda _: estimate_blocks)
     blocks = report_blocks(context, sections)
-    (out_dir / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
-    (out_dir / "report.html").write_text(to_html(blocks), encoding="utf-8")
-    written += [out_dir / "report.md", out_dir / "report.html"]
+
+    # every file in memory first, then one swap: the folder holds this report or the last
+    outputs: dict[str, bytes] = {
+        name: json_bytes(s) for name, s in zip(files, summaries, strict=True)
+    }
+    for name, document in (
+        (COMPARISON_FILE, comparison),
+        (JUDGES_FILE, judges),
+        (REVIEW_FILE, review),
+    ):
+        if document is not None:
+            outputs[name] = json_bytes(document)
+    if png is not None:
+        outputs[PLOT_FILE] = png
+    outputs[MARKDOWN_FILE] = to_markdown(blocks).encode("utf-8")
+    outputs[HTML_FILE] = to_html(blocks).encode("utf-8")
+    out_dir = options.out_dir
+    try:
+        with replacing_folder(out_dir, "report", report_file) as stage:
+            for name, data in outputs.items():
+                write_file(stage / name, data)
+    except OutputError as ex:
+        raise ReportError(str(ex)) from None
+    written = [out_dir / name for name in outputs]
 
     table = terminal_table(summaries, labels, read.skipped, context)
     print(table, file=out)

@@ -24,6 +24,7 @@ from bedside_bench.credentials import CredentialError, redact
 from bedside_bench.estimate.run import add_estimate_arguments, estimate_if_asked
 from bedside_bench.judge_failures import judge_failure_sentence
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.signals import stop_exit_code, stop_note, stopping_on_signals
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
@@ -257,16 +258,20 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     """The handler: one line per outcome, never a traceback for an input problem."""
     # imported here, not above: parsing the command line needs no Inspect
     from bedside_bench.cases import DatasetError
+    from bedside_bench.inspect_private import plain_cancellation_tracebacks
     from bedside_bench.report import ReportError
     from bedside_bench.scorer import TaskOptionError
     from bedside_bench.sweep.recovery import complete_runs
     from bedside_bench.sweep.run import run_sweep
 
+    received: list[int] = []
     try:
         options = options_from_args(args)
         if (estimated := estimate_if_asked(args, options)) is not None:
             return estimated
-        result = run_sweep(options)
+        # SIGTERM too, and stopping is not bound by rendering tracebacks (see both docstrings)
+        with stopping_on_signals() as received, plain_cancellation_tracebacks():
+            result = run_sweep(options)
     except (SweepError, CredentialError, DatasetError, ReportError, FileNotFoundError) as ex:
         _error(str(ex))
         return exit_codes.ERROR
@@ -274,8 +279,9 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         _error(str(ex).removeprefix("bedside-bench: "))
         return exit_codes.ERROR
     except KeyboardInterrupt:
-        _error("interrupted; run the same command again to resume (completed cases are kept)")
-        return exit_codes.INTERRUPTED
+        resume = "run the same command again to resume (completed cases are kept)"
+        _error(f"interrupted{stop_note(received)}; {resume}")
+        return stop_exit_code(received)  # EXIT_INTERRUPTED for Ctrl-C
     if result.taken_over is not None:
         _say(
             f"sweep: took over the lock of a run that is gone ({result.taken_over.describe()}); "

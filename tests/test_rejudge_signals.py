@@ -1,0 +1,192 @@
+"""A re-judge stopped by SIGTERM or Ctrl-C (SIGINT) keeps every case judged before the signal,
+and the same command again pays only for the rest: through the CLI against the provider double,
+counting the judge calls the double received. No temporary file survives, and the new logs get
+the mode Inspect gives its own."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from bedside_bench.benchmarks import BENCHMARK_NAMES
+from tests.doubles import ProviderDouble, RecordedRequest
+from tests.e2e_helpers import (
+    BEDSIDE_BENCH,
+    eval_one,
+    expected_scores,
+    local_path,
+    ok,
+    output,
+    run_tool,
+    stop,
+    sweep_env,
+    wait_for,
+)
+from tests.release_factory import write_release
+
+pytestmark = pytest.mark.slow  # subprocesses, an Inspect eval and a provider double
+
+BENCHMARK = BENCHMARK_NAMES[0]
+CASES = 25
+ANSWER_MODEL = "openai/gpt-4.1-mini"
+NEW_JUDGE = "openai/gpt-4o"
+CHECKPOINT = "5"
+
+
+@dataclass(frozen=True)
+class Source:
+    release: Path
+    log: Path
+    double: ProviderDouble
+    env: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Source]:
+    """One 25-case log judged by openai/gpt-4.1, for every test here to re-judge."""
+    root = tmp_path_factory.mktemp("source")
+    release = root / "release"
+    write_release(release, per_benchmark=CASES)
+    with ProviderDouble() as double:
+        env = sweep_env(double, root)
+        log = eval_one(
+            BENCHMARK,
+            root / "logs",
+            env=env,
+            cwd=root,
+            model=ANSWER_MODEL,
+            task_args=[f"data_dir={release}"],
+        )
+        assert log.status == "success" and len(log.samples or []) == CASES
+        yield Source(release, local_path(log.location), double, env)
+
+
+def judge_calls(double: ProviderDouble, since: int) -> list[RecordedRequest]:
+    """The new judge's calls the double received after request `since` (ledger of this test:
+    one per (case, call); swap for a shared per-(model, case, kind) ledger when there is one)."""
+    return [r for r in double.requests(kind="judge", model="gpt-4o") if r.seq > since]
+
+
+def last_seq(double: ProviderDouble) -> int:
+    return max((r.seq for r in double.requests()), default=0)
+
+
+def rejudge_args(logs: Path, out: Path) -> list[str]:
+    return [str(logs), "--judge", NEW_JUDGE, "--checkpoint", CHECKPOINT, "--output-dir", str(out)]
+
+
+def judged_prompts(log_dir: Path) -> set[str]:
+    """The cases the re-judge's log holds as judged by the new judge."""
+    found = set()
+    for info in list_eval_logs(str(log_dir)):
+        for sample in read_eval_log(info).samples or []:
+            score = (sample.scores or {}).get("rubric_judge")
+            if sample.error is None and score and score.metadata["judge_model"] == NEW_JUDGE:
+                found.add(str(sample.id))
+    return found
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if not p.name.endswith(".eval"))
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT])
+def test_interrupted_rejudge_keeps_every_judged_case_and_resumes(
+    tmp_path: Path, source: Source, how: signal.Signals
+) -> None:
+    """Ten judge calls in (two checkpoints of five: the second one's first four answered, its
+    fifth held by the double), the signal; then the same command: 25 + 1 judge calls in all."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(source.log, logs)
+    out = tmp_path / "rejudged"
+    double = source.double
+    since = last_seq(double)
+    double.configure(latency=0.5, stall_seconds=3600)
+    process = subprocess.Popen(
+        [str(BEDSIDE_BENCH), "rejudge", *rejudge_args(logs, out)],
+        env=source.env,
+        cwd=tmp_path,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        # the first checkpoint's five answered: the next judge answer to go out stalls
+        wait_for(lambda: len(ok(judge_calls(double, since))) >= 5, 120, process)
+        double.inject("stall", kind="judge")
+        wait_for(lambda: len(ok(judge_calls(double, since))) >= 9, 120, process)
+        time.sleep(1.0)  # the four answers reach the scorer; the stalled one never comes
+        first = judge_calls(double, since)
+        assert len(first) == 10 and len(ok(first)) == 9
+        before = sorted(p.name for p in out.iterdir())
+        out_, err = stop(process, how, timeout=60)
+    finally:
+        stop(process)
+        double.configure(latency=0.0)
+    assert process.returncode == 128 + how, f"{out_}\n{err}"
+    assert f"interrupted ({how.name})" in err and "run the same command again" in err
+    assert len(err.strip().splitlines()[-1]) < 300 and "Traceback" not in err
+    assert judge_calls(double, since) == first  # nothing more was asked after the signal
+    # every answered case is in the log (the last checkpoint held only five)
+    assert len(judged_prompts(out)) == 9
+    assert leftovers(out) == [] and len(before) == 1
+
+    resumed_since = last_seq(double)
+    again = run_tool("bedside-bench", "rejudge", *rejudge_args(logs, out), env=source.env)
+    assert again.returncode == 0, output(again)
+    assert "judged 16, already judged 9" in again.stdout
+    second = judge_calls(double, resumed_since)
+    total = len(first) + len(second)
+    in_flight = len(first) - len(ok(first))
+    print(f"{how.name}: {len(first)} + {len(second)} judge calls ({in_flight} in flight)")
+    assert (total, in_flight) == (CASES + 1, 1)
+    assert {r.request.judge.prompt for r in ok(first)}.isdisjoint(
+        r.request.judge.prompt for r in second
+    )
+
+    (final,) = (read_eval_log(info) for info in list_eval_logs(str(out)))
+    expected = expected_scores(source.release, [ANSWER_MODEL], [BENCHMARK])
+    assert len(final.samples or []) == CASES and final.status == "success"
+    for sample in final.samples or []:
+        score = (sample.scores or {})["rubric_judge"]
+        assert score.metadata and score.metadata["judge_model"] == NEW_JUDGE
+        assert score.value == pytest.approx(expected[(ANSWER_MODEL, str(sample.id))], abs=1e-12)
+    assert leftovers(out) == []
+    umask = os.umask(0)
+    os.umask(umask)
+    mode = local_path(final.location).stat().st_mode & 0o777
+    assert mode == source.log.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_a_killed_rejudge_leaves_nothing_the_next_run_does_not_tidy(
+    tmp_path: Path, source: Source
+) -> None:
+    """SIGKILL gives no chance to tidy: what it leaves (a temporary log named after its dead
+    writer) is never read as a log, and the next run removes it; a live writer's is kept."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(source.log, logs)
+    out = tmp_path / "rejudged"
+    out.mkdir()
+    gone = subprocess.Popen(["true"])  # a pid that is gone
+    gone.wait()
+    stale = out / f".{source.log.name}.rejudge-{gone.pid}-0a1b2c3d.tmp"
+    live = out / f".{source.log.name}.rejudge-{os.getpid()}-0a1b2c3d.tmp"
+    stale.write_bytes(b"")
+    live.write_bytes(b"")
+    assert list_eval_logs(str(out)) == []  # not taken for logs meanwhile
+
+    result = run_tool("bedside-bench", "rejudge", *rejudge_args(logs, out), env=source.env)
+    assert result.returncode == 0, output(result)
+    assert not stale.exists() and live.exists()
+    assert leftovers(out) == [live.name]

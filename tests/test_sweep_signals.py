@@ -1,0 +1,102 @@
+"""A sweep stops promptly on SIGINT even when started with SIGINT ignored (a background job of a
+shell script), and on SIGTERM, while its requests are held; nothing it finished is asked
+again by the next run. Through the CLI against the provider double."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.doubles import ProviderDouble
+from tests.e2e_helpers import (
+    BEDSIDE_BENCH,
+    asked_again,
+    assert_scored_once,
+    expected_scores,
+    judged_cases,
+    ok,
+    output,
+    read_logs,
+    run_sweep_cli,
+    stop,
+    sweep_args,
+    sweep_env,
+    wait_for,
+)
+from tests.release_factory import write_release
+
+pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and a provider double
+
+MODELS = ["openai/gpt-4.1-mini"]
+STOP_WITHIN = (
+    30.0  # seconds from the signal to the exit (the 10 s target: benchmarks/bench_sweep_sigint.py)
+)
+
+
+def judged_since(double: ProviderDouble, seen: int, count: int) -> Callable[[], bool]:
+    """This run has had `count` judge calls answered (the double's earlier ones not counted)."""
+    return lambda: len(ok(r for r in double.requests()[seen:] if r.kind == "judge")) >= count
+
+
+def ignoring_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.slow
+def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=4)  # 40 cases
+    logs = tmp_path / "logs"
+    args = sweep_args(MODELS, logs, "--judge", "openai/gpt-4.1", "--no-report", data_dir=release)
+    env = sweep_env(provider_double, tmp_path)
+    done: set[tuple[str, str]] = set()
+    for how in (signal.SIGINT, signal.SIGTERM):
+        seen = provider_double.count()
+        provider_double.configure(latency=0.25)
+        process = subprocess.Popen(
+            [str(BEDSIDE_BENCH), "sweep", *args],
+            env=env,
+            cwd=tmp_path,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=ignoring_sigint if how == signal.SIGINT else None,
+        )
+        try:
+            wait_for(judged_since(provider_double, seen, 4), 120, process)
+            provider_double.configure(latency=3600)  # a provider that stops answering
+            time.sleep(1.5)
+            sent = time.monotonic()
+            out, err = stop(process, how, timeout=60)
+            took = time.monotonic() - sent
+        finally:
+            stop(process)
+        assert process.returncode == 128 + how, f"{out}\n{err}"
+        assert f"interrupted{'' if how == signal.SIGINT else ' (SIGTERM)'}; run the same" in err
+        print(f"{how.name}: stopped in {took:.1f} s")
+        assert took < STOP_WITHIN
+        assert asked_again(provider_double.requests()[seen:], done) == []
+        done = judged_cases(provider_double.requests())
+        # what finished is in the logs the signal left (cancelled, not "started"); cases in
+        # flight at the hold may still all finish before the signal
+        statuses = {log.status for log in read_logs(logs)}
+        assert "started" not in statuses
+        assert "cancelled" in statuses or len(done) == 40
+
+    seen = provider_double.count()
+    provider_double.configure(latency=0.0)
+    result = run_sweep_cli(args, env, tmp_path)
+    assert result.returncode == 0, output(result)
+    rerun = provider_double.requests()[seen:]
+    assert asked_again(rerun, done) == []
+    assert len({(r.model, r.request.user) for r in ok(rerun) if r.kind == "answer"}) == 40 - len(
+        done
+    )
+    assert_scored_once(read_logs(logs), expected_scores(release, MODELS), cases=40)
