@@ -247,3 +247,28 @@ def test_a_bad_input_exits_1(tmp_path: Path, provider_double: ProviderDouble) ->
     assert "error: -T judge_pases is not an option (did you mean judge_passes?)" in typo.stderr
     assert "Traceback" not in typo.stderr
     assert provider_double.requests() == []
+
+
+@pytest.mark.slow
+def test_rejudge_from_the_environment_never_judges_its_own_output(
+    env_sweep: dict[str, Any],
+) -> None:
+    """`$INSPECT_LOG_DIR/rejudge` lies inside `$INSPECT_LOG_DIR`: run again, the rejudge asks
+    only about the case its judge failed (the drug_safety one the script always fails), never
+    about its own output's cases, and writes no new log (it once re-judged its own output)."""
+    root: Path = env_sweep["root"]
+    double: ProviderDouble = env_sweep["double"]
+    failing = {c["prompt"] for c in read_cases(env_sweep["release"], "drug_safety")}
+    first = run_tool("bedside-bench", "rejudge", "--judge", OTHER, env=env_sweep["env"], cwd=root)
+    assert first.returncode in (exit_codes.OK, exit_codes.INCOMPLETE), output(first)
+    written = sorted(p.name for p in (root / "env-logs" / "rejudge").glob("*.eval"))
+    assert len(written) == 2  # one per source log, none of a rejudge log
+    before = max(r.seq for r in double.requests())
+    again = run_tool("bedside-bench", "rejudge", "--judge", OTHER, env=env_sweep["env"], cwd=root)
+    assert again.returncode in (exit_codes.OK, exit_codes.INCOMPLETE), output(again)
+    asked = [r for r in double.requests(kind="judge") if r.seq > before]
+    assert asked and all(r.request.judge.prompt in failing for r in asked)
+    assert sorted(p.name for p in (root / "env-logs" / "rejudge").glob("*.eval")) == written
+
+
+OTHER = "openai/gpt-4.1-nano"

@@ -103,13 +103,15 @@ def newest_per_task(headers: Sequence[tuple[str, EvalLog]]) -> list[str]:
 async def source_logs(options: RejudgeOptions) -> list[str]:
     from inspect_ai.log import read_eval_log_async
 
-    from bedside_bench.report.logs import resolve_locations
+    from bedside_bench.report.logs import display_location, resolve_locations
 
+    # never the output's own logs (`$INSPECT_LOG_DIR/rejudge` lies inside `$INSPECT_LOG_DIR`):
+    # a log Inspect lists as a file:// URL is compared as the path it names
     out = os.path.abspath(options.output_dir) if "://" not in options.output_dir else None
     locations = [
         loc
         for loc in await resolve_locations(options.log_paths)
-        if not (out and os.path.abspath(loc).startswith(out + os.sep))
+        if not (out and os.path.abspath(display_location(loc)).startswith(out + os.sep))
     ]
     headers = [(loc, await read_eval_log_async(loc, header_only=True)) for loc in locations]
     return newest_per_task(headers)
