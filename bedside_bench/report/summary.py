@@ -167,26 +167,40 @@ def comparability_notes(group: RunGroup) -> list[str]:
     return notes
 
 
+def failed_case_advice(group: RunGroup) -> str:
+    """What to do about the failed cases: `inspect eval-retry` redoes a case that errored, but
+    not one another scorer re-scored (no error to redo), and it keeps the limits a case without
+    an answer hit; each kind gets its own advice."""
+    rescored = sum(len(b.rescored) for b in group.benchmarks.values())
+    no_answer = sum(len(b.no_answer) for b in group.benchmarks.values())
+    others = group.cases_failed - rescored - no_answer
+    if not rescored and not no_answer:
+        return "redo them with `inspect eval-retry`"
+    parts = []
+    if rescored:
+        parts.append(
+            f"{rescored} of them were scored by another scorer, not by this suite's judge: "
+            "re-score those with `inspect score LOG --scorer bedside_bench/rubric_judge` or "
+            "`bedside-bench rejudge` (`inspect eval-retry` does not redo a case without an "
+            "error)"
+        )
+    if no_answer:
+        parts.append(
+            f"{no_answer} of them have no answer (a limit, or no text): rerun those without "
+            "the limit (`inspect eval-retry` keeps the run's limits)"
+        )
+    if others > 0:
+        parts.append("redo the others with `inspect eval-retry`")
+    return "; ".join(parts)
+
+
 def completeness_notes(group: RunGroup) -> list[str]:
     notes = []
     if group.cases_failed:
         failed = ", ".join(
             f"{b.benchmark} {len(b.failed)}" for b in group.benchmarks.values() if b.failed
         )
-        rescored = sum(len(b.rescored) for b in group.benchmarks.values())
-        redo = (
-            "redo them with `inspect eval-retry`"
-            if not rescored
-            else f"{rescored} of them were scored by another scorer, not by this suite's judge: "
-            "re-score those with `inspect score LOG --scorer bedside_bench/rubric_judge` or "
-            "`bedside-bench rejudge` (`inspect eval-retry` does not redo a case without an "
-            "error)"
-            + (
-                "; redo the others with `inspect eval-retry`"
-                if rescored < group.cases_failed
-                else ""
-            )
-        )
+        redo = failed_case_advice(group)
         notes.append(
             f"incomplete: {group.cases_failed} case(s) have no successful score ({failed}); "
             f"they are left out of the means, not scored 0; {redo}"
