@@ -211,3 +211,19 @@ def test_json_without_estimate_is_refused(capsys: pytest.CaptureFixture[str]) ->
     configure_parser(parser)
     code = run_sweep_command(parser.parse_args(["--model", "openai/gpt-4", "--json"]))
     assert code == 1 and "--json goes with --estimate" in capsys.readouterr().err
+
+
+def test_an_estimate_that_cannot_be_kept_is_printed_all_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A log directory that cannot be made (its parent is a file): the estimate is printed,
+    one line says it was not kept, exit 0."""
+    from bedside_bench.estimate.run import run_estimate
+
+    (tmp_path / "afile").write_text("")
+    where = str(tmp_path / "afile" / "logs")
+    assert run_estimate(options(tmp_path, log_dir=where), as_json=True) == 0
+    printed = capsys.readouterr()
+    assert EstimateDocument.model_validate_json(printed.out).models
+    assert printed.err.startswith(f"sweep: estimate not kept in {where} (")
+    assert "the report will show no estimate" in printed.err

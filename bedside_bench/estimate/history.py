@@ -10,6 +10,7 @@ length does not depend on them.
 from __future__ import annotations
 
 import os
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -104,6 +105,19 @@ def read_history(log_dir: str, count_visible: Callable[[str, str], int]) -> Hist
     history = History()
     if "://" not in log_dir and not os.path.isdir(log_dir):
         return history
-    for info in list_eval_logs(log_dir, recursive=True):
-        add_log(history, read_eval_log(info), count_visible)
+    try:
+        infos = list_eval_logs(log_dir, recursive=True)
+    except Exception as ex:  # a remote store without credentials, unreachable: priors then
+        print(
+            f"sweep: estimate: cannot list {log_dir} ({type(ex).__name__}); cases done and "
+            "output lengths there are not known, so none is left out and priors are used",
+            file=sys.stderr,
+        )
+        return history
+    for info in infos:
+        try:
+            log = read_eval_log(info)
+        except Exception:  # an unreadable log says nothing; the sweep and report skip it too
+            continue
+        add_log(history, log, count_visible)
     return history

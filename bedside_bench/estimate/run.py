@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -107,8 +108,15 @@ def run_estimate(options: SweepOptions, as_json: bool) -> int:
         document = estimate_sweep(options, prices)
     except inspect_private.PrerequisiteError as ex:  # a task option out of range
         raise SweepError(" ".join(str(getattr(ex, "message", None) or ex).split())) from None
-    write_estimate(document, options.log_dir)
     print(document.model_dump_json(indent=2) if as_json else render_table(document), flush=True)
+    try:
+        write_estimate(document, options.log_dir)
+    except OSError as ex:  # the estimate is printed all the same; only keeping it failed
+        print(
+            f"sweep: estimate not kept in {options.log_dir} ({ex.strerror or ex}); the "
+            "report will show no estimate beside the actual figures",
+            file=sys.stderr,
+        )
     return 0
 
 
