@@ -277,7 +277,7 @@ def test_the_hostile_judge_ends_only_its_own_case_with_a_readable_error(hostile_
     sample = run.sample(HOSTILE)
     assert sample.error is not None
     message = sample.error.message
-    assert "the judge gave no valid reply in 3 attempts" in message, message
+    assert f"the judge {ANTHROPIC_JUDGE} gave no valid reply in 3 attempts" in message, message
     # Inspect keeps the error's repr, so the escapes the message made are escaped once more
     assert r"attempt 1: unknown item_id \\x1b[31m\\x07\\r\\nforged, \\ud800" in message
     assert r"attempt 2: unknown item_id \\x1b\\ud800\\x1b" in message
@@ -335,7 +335,9 @@ def test_the_log_ends_as_for_a_plain_judge_failure(hostile_run: Run) -> None:
     hostile, plain = run.logs["drug_safety"], run.logs["guideline_adherence"]
     plain_failed = run.sample(HOSTILE, "guideline_adherence")
     assert plain_failed.error is not None
-    assert "the judge gave no valid reply in 3 attempts" in plain_failed.error.message
+    assert f"the judge {ANTHROPIC_JUDGE} gave no valid reply in 3 attempts" in (
+        plain_failed.error.message
+    )
     assert hostile.status == plain.status
     assert (hostile.error is None) == (plain.error is None)
     assert len(plain.samples or []) == HOSTILE_CASES
@@ -352,7 +354,9 @@ def test_rejudge_and_report_over_the_hostile_case_stay_readable(hostile_run: Run
     assert run.rejudge is not None and run.report is not None
     assert run.rejudge.returncode == 3, output(run.rejudge)  # a case could not be judged
     (failed,) = [line for line in run.rejudge.stderr.splitlines() if "failed:" in line]
-    assert "JudgeFailedError: the judge gave no valid reply in 3 attempts" in failed
+    assert (
+        f"JudgeFailedError: the judge {ANTHROPIC_JUDGE} gave no valid reply in 3 attempts" in failed
+    )
     assert failed.isprintable(), ascii(failed[:300])
     assert run.report.returncode == 0, output(run.report)
     for result in (run.rejudge, run.report):

@@ -35,6 +35,7 @@ from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 from markdown_it import MarkdownIt
 
+from bedside_bench import exit_codes
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.cli import main as cli_main
 from bedside_bench.report import BootstrapOptions, ReportOptions, build_report
@@ -194,8 +195,9 @@ def test_usage_counts_each_call_once_despite_retry_logs(runs: Runs, both: Report
         }
 
     a, b = summary_of(both, A)["usage"], summary_of(both, B)["usage"]
-    # A: 30 answers and 30 judge calls, then 2 of each again in the retry
-    assert a["answer"] == tokens(helpers.ANSWER_USAGE, 32)
+    # A: 30 answers and 30 judge calls, then the retry judges its 2 stored answers again
+    # (the answers are not bought twice: `call_cache.answer_cache`)
+    assert a["answer"] == tokens(helpers.ANSWER_USAGE, 30)
     assert a["judge"] == tokens(helpers.JUDGE_USAGE, 32)
     assert b["answer"] == tokens(helpers.ANSWER_USAGE, 30)
     assert b["judge"] == tokens(helpers.JUDGE_USAGE, 30)
@@ -222,7 +224,7 @@ def test_cost_with_a_prices_file(runs: Runs, tmp_path: Path) -> None:
     cost = summary_of(result, A)["cost"]
     u = helpers.ANSWER_USAGE
     expected = (
-        32
+        30  # the retry bought no answer again
         * (u.input_tokens * 0.25 + (u.input_tokens_cache_read or 0) * 0.025 + u.output_tokens * 2.0)
         / 1e6
     )
@@ -271,7 +273,7 @@ def test_refuses_to_compare_unlike_full_runs_unless_forced(
 ) -> None:
     (tmp_path / "comparison.json").write_text("{}")  # a stale one must not survive
     refused = report([runs.logs, unlike], tmp_path)
-    assert refused.exit_code == 2
+    assert refused.exit_code == exit_codes.REFUSED
     assert refused.refused is not None and "protocol_version differs" in refused.refused
     assert not (tmp_path / "comparison.json").exists()
     assert len(list(tmp_path.glob("*.summary.json"))) == 3
@@ -319,7 +321,7 @@ def test_cli_exit_codes(
         "--resamples",
         "200",
     ]
-    assert cli_main(args) == 2
+    assert cli_main(args) == exit_codes.REFUSED
     assert "refusing to compare" in capsys.readouterr().err
     assert cli_main([*args, "--force"]) == 0
     out = capsys.readouterr().out
