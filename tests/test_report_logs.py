@@ -326,7 +326,9 @@ def test_cli_exit_codes(
     assert cli_main([*args, "--force"]) == 0
     out = capsys.readouterr().out
     assert "overall" in out and "(n=30, failed=0)" in out and "INCOMPLETE" in out
-    assert cli_main(["report", str(runs.logs), str(runs.other_judge), "-o", str(tmp_path)]) == 0
+    assert (
+        cli_main(["report", str(runs.logs), str(runs.other_judge), "-o", str(tmp_path / "r2")]) == 0
+    )
     empty = tmp_path / "empty"
     empty.mkdir()
     assert cli_main(["report", str(empty), "-o", str(tmp_path / "report")]) == 1
