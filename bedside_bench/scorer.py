@@ -1,4 +1,9 @@
-"""The rubric-judge scorer: judge the answer, score the case, pack an Inspect `Score`."""
+"""The rubric-judge scorer: judge the answer, score the case, pack an Inspect `Score`.
+
+Past 300 lines because the scorer's option checks (names, types, ranges: refused while the
+task is built, before any answer) live beside the one signature they check; splitting them
+out is the next step of the typed-options work (one options model for tasks and scorer).
+"""
 
 from __future__ import annotations
 

@@ -2,7 +2,9 @@
 
 The only module that writes files; every number it writes comes from the pure modules. The
 report owns its output folder: it is written beside it and swapped in whole (`owned_output`),
-so the folder holds this report or the previous one, never a mix.
+so the folder holds this report or the previous one, never a mix. Just past 300 lines: the
+analysis (`analyse`) and the write are still one module; the report in stages (compute,
+write, render) is the planned split.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 The numbers come from `bedside_bench.stats`; this module only decides which case scores go in,
 in which order (registry order of benchmarks, dataset order of cases), and what to write down
-beside them so that a reader can judge comparability.
+beside them so that a reader can judge comparability. Past 300 lines with the notes every
+condition adds (scope, completeness, failed cases' advice, answer conditions); they move to a
+typed summary model with the planned report contracts.
 """
 
 from __future__ import annotations

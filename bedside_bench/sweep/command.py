@@ -1,5 +1,10 @@
 """The `sweep` command line: its flags, and one line per outcome (never a traceback for an
-input problem). Progress is Inspect's own display; `--display` picks it."""
+input problem). Progress is Inspect's own display; `--display` picks it.
+
+Past 300 lines: the flags are many (Inspect's own, the estimate's, batch, shard, signals), and
+argparse declarations are long; the handlers stay short. Imports of Inspect stay inside the
+handler, so parsing the command line (and its errors) imports none.
+"""
 
 from __future__ import annotations
 
