@@ -44,6 +44,21 @@ def write_text(path: Path, text: str) -> Path:
     return write_file(path, text.encode("utf-8"))
 
 
+def replace_file(path: Path, data: bytes) -> Path:
+    """One file replaced whole: written (through `write_file`) beside it under a name of this
+    writer's own, then renamed over it, so a reader sees the old file or the new one; the
+    temporary file never outlives a failed write. Mode follows the umask, as Inspect's logs."""
+    temp = path.with_name(f".{path.name}{_STAGE_MARK}{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        write_file(temp, data)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
+    return path
+
+
 def _reason(ex: OSError) -> str:
     return ex.strerror or str(ex) if ex.errno is not None else str(ex)
 

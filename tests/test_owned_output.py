@@ -144,3 +144,17 @@ def test_a_dead_writers_temporary_folder_is_removed_by_the_next_writer(tmp_path:
     assert remove_dead_stages(tmp_path, "out") == [dead]
     write_all(tmp_path / "out", {"a.out": b""})
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name, "out"])
+
+
+def test_a_replaced_file_is_whole_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """The one replace-in-place edge (`review` files, `estimate.json`): old or new, never a
+    fragment; a failed write keeps the old file and leaves nothing beside it."""
+    from bedside_bench.owned_output import replace_file
+
+    target = tmp_path / "estimate.json"
+    target.write_text("old")
+    replace_file(target, b"new")
+    assert target.read_text() == "new" and sorted(os.listdir(tmp_path)) == ["estimate.json"]
+    with pytest.raises(IsADirectoryError):
+        replace_file(tmp_path, b"x")  # renaming a file over a folder fails
+    assert target.read_text() == "new" and sorted(os.listdir(tmp_path)) == ["estimate.json"]

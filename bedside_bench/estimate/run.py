@@ -10,13 +10,12 @@ is imported only when asked for.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bedside_bench.estimate.document import ESTIMATE_FILE, CostRange, EstimateDocument
+from bedside_bench.owned_output import replace_file
 
 if TYPE_CHECKING:
     from bedside_bench.sweep.options import SweepOptions
@@ -87,13 +86,7 @@ def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
         return None
     directory = Path(log_dir)
     directory.mkdir(parents=True, exist_ok=True)
-    target = directory / ESTIMATE_FILE
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".estimate.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(document.model_dump_json(indent=2))
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, target)
-    return target
+    return replace_file(directory / ESTIMATE_FILE, document.model_dump_json(indent=2).encode())
 
 
 def run_estimate(options: SweepOptions, as_json: bool) -> int:

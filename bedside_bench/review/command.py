@@ -118,9 +118,9 @@ def is_labels_file(path: str) -> bool:
 
 def write_text(path: Path, text: str) -> None:
     """Written beside, then renamed: a reader never sees half a file."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    from bedside_bench.owned_output import replace_file
+
+    replace_file(path, text.encode("utf-8"))
 
 
 def configure_export(parser: argparse.ArgumentParser) -> None:
