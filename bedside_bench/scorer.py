@@ -175,9 +175,7 @@ def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
     }
 
 
-def _check_options(
-    judge_passes: int | None, judge_retries: int | None, grading: str | None
-) -> None:
+def check_options(judge_passes: int | None, judge_retries: int | None, grading: str | None) -> None:
     problem = None
     for name, value in (("judge_passes", judge_passes), ("judge_retries", judge_retries)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
@@ -240,7 +238,7 @@ def rubric_judge(
     the run's other options), else the protocol default. Any other `-S` name is refused.
     """
     check_option_names(list(unknown), SCORER_PARAMETERS, "-S")
-    _check_options(judge_passes, judge_retries, grading)
+    check_options(judge_passes, judge_retries, grading)
     explicit: dict[str, Any] = {
         "judge_model": judge_model,
         "judge_retries": judge_retries,
@@ -257,7 +255,7 @@ def rubric_judge(
             k: v if v is not None else logged.get(k, DEFAULT_OPTIONS[k])
             for k, v in explicit.items()
         }
-        _check_options(opts["judge_passes"], opts["judge_retries"], opts["grading"])
+        check_options(opts["judge_passes"], opts["judge_retries"], opts["grading"])
         judge = _resolve_judge(judge_model, logged.get("judge_model"))
         passes: int = opts["judge_passes"]
         strategy = grading_strategy(opts["grading"])

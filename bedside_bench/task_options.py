@@ -72,6 +72,7 @@ def known_options(given: dict[str, Any], known: tuple[str, ...]) -> dict[str, An
 # the type each option's value must have (Inspect hands `-T` values over as YAML reads them)
 OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "data_dir": (str, type(None)),
+    "data_file": (str, type(None)),
     "revision": (str, type(None)),
     "smoke": (bool,),
     "judge_model": (str,),

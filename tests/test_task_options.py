@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import re
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -192,3 +193,22 @@ def test_a_value_of_the_wrong_type_stops_the_run_in_one_line(
     with pytest.raises(TaskOptionError) as caught:
         task_options(given)
     assert str(caught.value) == f"bedside-bench: {message}; no case was run"
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"judge_retries": -1}, "judge_retries must be >= 0, got -1 (-T or -S option)"),
+        ({"judge_retries": 1.5}, "-T judge_retries must be a whole number, got 1.5"),
+        ({"data_file": "/no/such.jsonl"}, "-T data_file '/no/such.jsonl' is not a file"),
+    ],
+)
+def test_the_judge_check_task_refuses_bad_values_like_the_benchmarks(
+    given: dict[str, object], message: str
+) -> None:
+    """It used to run every sample into the same error (or a traceback for a missing file)."""
+    from bedside_bench.judge_check.task import judge_check
+    from bedside_bench.scorer import TaskOptionError
+
+    with pytest.raises(TaskOptionError, match=re.escape(message)):
+        judge_check(**given)

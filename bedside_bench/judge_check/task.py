@@ -15,7 +15,8 @@ from inspect_ai.dataset import MemoryDataset
 from bedside_bench.judge_check.data import DEFAULT_FILES, default_pairs, load_pairs, pair_to_sample
 from bedside_bench.judge_check.scorer import gold_agreement, judge_the_answer
 from bedside_bench.protocol import PROTOCOL_VERSION
-from bedside_bench.task_options import known_options
+from bedside_bench.scorer import TaskOptionError, check_options, stop_run
+from bedside_bench.task_options import check_option_types, known_options
 
 OPTIONS = ("data_file", "judge_retries")
 
@@ -32,6 +33,16 @@ def judge_check(data_file: str | None = None, judge_retries: int = 2, **options:
     its adversarial part). Any other `-T` name stops the run, naming the closest option.
     """
     known_options(options, OPTIONS)
+    # the same checks as every benchmark task's, before any call: type, then range
+    check_option_types({"data_file": data_file, "judge_retries": judge_retries})
+    check_options(None, judge_retries, None)
+    if data_file and not Path(data_file).is_file():
+        raise stop_run(
+            TaskOptionError(
+                f"bedside-bench: -T data_file {data_file!r} is not a file (a JSONL gold set); "
+                "no case was run"
+            )
+        )
     if data_file:
         source = data_file
         pairs = load_pairs(Path(data_file).read_text(encoding="utf-8"), source)
