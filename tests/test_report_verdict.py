@@ -332,6 +332,16 @@ def test_a_case_answered_in_two_runs_counts_once_and_the_notes_say_which() -> No
         answered_again(group_records([sweep, retry, separate])[0])[0]
         in (analysis.summaries[0]["notes"])
     )
+    # and a warning at the top (terminal, report.md, report.html), not only in the notes
+    from bedside_bench.report.document import group_warnings
+
+    assert (
+        "answers of more than one run pooled (drug_safety): each case counts once, with its "
+        "newest answer (the notes say which runs)."
+    ) in group_warnings(analysis.summaries[0])
+    assert not any(
+        "pooled" in w for w in group_warnings(analyse([sweep, retry], SMALL).summaries[0])
+    )
 
 
 # --------------------------------------------------------------------------------------------

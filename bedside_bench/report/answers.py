@@ -13,6 +13,9 @@ from __future__ import annotations
 from bedside_bench.report.groups import RunGroup
 from bedside_bench.report.records import LogRecord, newest_first
 
+# how a summary note says a benchmark's cases were answered in more than one run
+ANSWERED_AGAIN = "were answered in more than one run of this group"
+
 
 def answered_again(group: RunGroup) -> list[str]:
     """One note per benchmark whose cases were answered in more than one run, saying which
@@ -37,8 +40,8 @@ def answered_again(group: RunGroup) -> list[str]:
             continue
         counting = dict.fromkeys(counted[c].location for c in sorted(superseded))
         notes.append(
-            f"{name}: {len(superseded)} case(s) were answered in more than one run of this "
-            "group (separate runs with the same model, judge and settings); each counts once, "
+            f"{name}: {len(superseded)} case(s) {ANSWERED_AGAIN} "
+            "(separate runs with the same model, judge and settings); each counts once, "
             f"with its newest successful answer, from the run that started last "
             f"({', '.join(counting)}); the older answers in {', '.join(older)} are not used. "
             "Write a separate run to another log directory to keep it out of this group."

@@ -13,6 +13,7 @@ from typing import Any
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.releases import UNRECOGNISED
+from bedside_bench.report.answers import ANSWERED_AGAIN
 from bedside_bench.report.generation import settings_text
 from bedside_bench.report.scope import scope_cell
 from bedside_bench.report.standing import Standing, by_score, rankable, standing
@@ -541,6 +542,12 @@ def group_warnings(summary: Mapping[str, Any]) -> list[str]:
     if summary["release"] is None or summary["release"] == UNRECOGNISED:
         found.append(f"release: {release_text(summary)}.")
     found += answer_condition_warnings(summary)
+    pooled = [n.split(":", 1)[0] for n in summary["notes"] if ANSWERED_AGAIN in n]
+    if pooled:
+        found.append(
+            f"answers of more than one run pooled ({', '.join(pooled)}): each case counts "
+            "once, with its newest answer (the notes say which runs)."
+        )
     return found
 
 
