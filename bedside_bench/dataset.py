@@ -14,6 +14,7 @@ import stat
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -39,15 +40,16 @@ class Release:
     def all_cases(self) -> list[dict[str, Any]]:
         return [case for name in BENCHMARK_NAMES for case in self.cases[name]]
 
-    @property
+    @cached_property
     def dataset_sha256(self) -> str:
+        """Computed once: every task's metadata names it (and the release it identifies)."""
         return dataset_sha256(self.all_cases)
 
     @property
     def case_counts(self) -> dict[str, int]:
         return {name: len(self.cases[name]) for name in BENCHMARK_NAMES}
 
-    @property
+    @cached_property
     def name(self) -> str:
         """The known release this is (`releases.py`), else "unrecognised"."""
         return identify_release(self.dataset_sha256, self.case_counts)

@@ -31,6 +31,10 @@ task against the same double, minus its one call. Printed per scenario:
                       and as a share of one core; with the machine's load average, this says
                       whether the figures were taken on a quiet machine (Linux /proc only)
 
+and the start-up comparison: the time from command start to the first request at the double
+for the sweep and for the trivial `inspect eval`, and their difference (target <= 1.5 s: a
+sweep must not make the user wait longer for its first call than Inspect itself does).
+
 and a phase table: per answer round (the answer requests in arrival order, C_a at a time) its
 first and last request against the ideal start (k - 1) x L_a, the answer connection-seconds
 left idle from its first request to the next round's, and the judging that follows the last
@@ -48,6 +52,12 @@ time, so the tail is split without instrumenting the sweep.
 
     python3 benchmarks/bench_sweep_throughput.py [--latency 5] [--max-connections 50]
         [--scenarios equal,slow] [--data-dir ../shared/bedside-bench]
+
+`--first-request-only [--repeats 5]` runs only the start-up comparison: each repetition starts
+the sweep (all ten benchmarks, the whole release) and the trivial `inspect eval`, one after
+the other and each against its own double, stops each at its first request, and the medians
+and their difference are printed (the machine's load average with them: on a busy machine
+both start-ups stretch, the difference less so).
 """
 
 from __future__ import annotations
@@ -58,6 +68,8 @@ import math
 import os
 import re
 import shutil
+import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,6 +84,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 TARGET_REQUEST = 0.95
 TARGET_WHOLE = 0.90
+TARGET_FIRST_REQUEST_GAP = 1.5  # seconds the sweep's first request may trail Inspect's
 SCENARIOS = ("equal", "slow")
 TRIVIAL_TASK = textwrap.dedent(
     """
@@ -304,25 +317,60 @@ def end(record: dict[str, Any]) -> float:
     return float(record["time"]) + float(record["duration"] or 0.0)
 
 
-def measure_floor(args: argparse.Namespace, work: Path) -> float:
+def trivial_eval_command(args: argparse.Namespace, work: Path, logs: Path) -> list[str]:
+    """`inspect eval` of the trivial one-sample task (written into `work`, run from there:
+    Inspect globs task files from the working folder)."""
+    (work / "trivial.py").write_text(TRIVIAL_TASK)
+    return [
+        *inspect_command(),
+        "eval",
+        "trivial.py",
+        "--model",
+        args.model,
+        "--log-dir",
+        str(logs),
+        "--display",
+        "none",
+    ]
+
+
+def sweep_scenario_command(
+    args: argparse.Namespace, scenario: Scenario, log_dir: Path
+) -> list[str]:
+    command = [
+        *sweep_command(),
+        "--model",
+        args.model,
+        "--judge",
+        args.judge,
+        "--data-dir",
+        args.data_dir,
+        "--max-connections",
+        str(scenario.answer_conns),
+        "--log-dir",
+        str(log_dir),
+        "--display",
+        "none",
+    ]
+    if scenario.judge_flag is not None:
+        command += ["--judge-max-connections", str(scenario.judge_flag)]
+    return command
+
+
+@dataclass(frozen=True)
+class Floor:
+    seconds: float  # the trivial eval's wall time minus its one call
+    first_request: float  # command start -> its request at the double
+
+
+def measure_floor(args: argparse.Namespace, work: Path) -> Floor:
     """Inspect's own cost of one `inspect eval` process: a trivial one-sample task against the
     same double, minus the time its one call spent at the double."""
     record = work / "floor.jsonl"
     double, double_env = start_double(args.latency, args.latency, record)
     try:
-        (work / "trivial.py").write_text(TRIVIAL_TASK)
         env = {**os.environ, **double_env, "XDG_DATA_HOME": str(work / "data-home")}
-        command = [
-            *inspect_command(),
-            "eval",
-            "trivial.py",  # relative: Inspect globs task files from the working folder
-            "--model",
-            args.model,
-            "--log-dir",
-            str(work / "floor-logs"),
-            "--display",
-            "none",
-        ]
+        command = trivial_eval_command(args, work, work / "floor-logs")
         started = time.time()
         result = subprocess.run(command, env=env, capture_output=True, text=True, cwd=work)
         wall = time.time() - started
@@ -331,8 +379,103 @@ def measure_floor(args: argparse.Namespace, work: Path) -> float:
     finally:
         double.terminate()
         double.wait(10)
-    calls = sum(float(r["duration"] or 0.0) for r in read_records(record))
-    return wall - calls
+    records = read_records(record)
+    calls = sum(float(r["duration"] or 0.0) for r in records)
+    return Floor(wall - calls, min(float(r["time"]) for r in records) - started)
+
+
+def until_first_request(command: list[str], work: Path, timeout: float = 600.0) -> float:
+    """Seconds from starting `command` (in `work`, against a double of its own answering at
+    once) to its first request at the double; the command is then killed, with anything it
+    started (its own session), since only its start-up is measured."""
+    record = work / "requests.jsonl"
+    double, double_env = start_double(0.0, 0.0, record)
+    stderr = work / "stderr.txt"
+    try:
+        env = {**os.environ, **double_env, "XDG_DATA_HOME": str(work / "data-home")}
+        with stderr.open("w") as err:
+            started = time.time()
+            process = subprocess.Popen(
+                command,
+                env=env,
+                cwd=work,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                start_new_session=True,
+            )
+            try:
+                while not (records := read_records(record)):
+                    if process.poll() is not None:
+                        sys.exit(
+                            f"{command[0]} ended ({process.returncode}) before any request:\n"
+                            + stderr.read_text()
+                        )
+                    if time.time() - started > timeout:
+                        sys.exit(f"{command[0]}: no request within {timeout:.0f} s")
+                    time.sleep(0.01)
+            finally:
+                if process.poll() is None:
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    finally:
+        double.terminate()
+        double.wait(10)
+    return min(float(r["time"]) for r in records) - started
+
+
+def first_request_row(sweep: float, trivial: float) -> tuple[str, bool]:
+    gap = sweep - trivial
+    met = gap <= TARGET_FIRST_REQUEST_GAP
+    verdict = "PASS" if met else "FAIL"
+    return (
+        f"sweep {sweep:.2f} s, trivial `inspect eval` {trivial:.2f} s (command start -> first "
+        f"request); difference {gap:+.2f} s (target <= {TARGET_FIRST_REQUEST_GAP:g} s: "
+        f"{verdict})",
+        met,
+    )
+
+
+def first_request_only(args: argparse.Namespace, work: Path) -> bool:
+    """The start-up comparison alone: `--repeats` pairs, sweep and trivial eval alternating
+    (which goes first alternates too, so a load change favours neither), medians."""
+    scenario = scenarios(args)[0]
+    sweeps: list[float] = []
+    trivials: list[float] = []
+    loads: list[float] = [os.getloadavg()[0]]
+    for k in range(args.repeats):
+        pair = {}
+        order = ("sweep", "trivial") if k % 2 == 0 else ("trivial", "sweep")
+        for which in order:
+            folder = work / f"{which}-{k}"
+            folder.mkdir()
+            if which == "sweep":
+                command = sweep_scenario_command(args, scenario, folder / "logs")
+            else:
+                command = trivial_eval_command(args, folder, folder / "logs")
+            pair[which] = until_first_request(command, folder)
+            loads.append(os.getloadavg()[0])
+        sweeps.append(pair["sweep"])
+        trivials.append(pair["trivial"])
+        print(
+            f"repeat {k + 1}: sweep {pair['sweep']:.2f} s, trivial {pair['trivial']:.2f} s, "
+            f"difference {pair['sweep'] - pair['trivial']:+.2f} s "
+            f"(load average {loads[-1]:.2f})",
+            flush=True,
+        )
+    sweep, trivial = statistics.median(sweeps), statistics.median(trivials)
+    gaps = [a - b for a, b in zip(sweeps, trivials, strict=True)]
+    text, met = first_request_row(sweep, trivial)
+    print()
+    print(f"{'first request':<20}  medians of {args.repeats}: {text}")
+    print(
+        f"{'paired differences':<20}  median {statistics.median(gaps):+.2f} s "
+        f"(min {min(gaps):+.2f}, max {max(gaps):+.2f})"
+    )
+    print(
+        f"{'load average':<20}  {min(loads):.2f} to {max(loads):.2f} (1 min) on "
+        f"{os.cpu_count()} cores"
+    )
+    return met
 
 
 def run_scenario(args: argparse.Namespace, scenario: Scenario, work: Path) -> Figures:
@@ -342,23 +485,7 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, work: Path) -> Fi
     double, double_env = start_double(scenario.answer_latency, scenario.judge_latency, record)
     try:
         env = {**os.environ, **double_env, "XDG_DATA_HOME": str(folder / "data-home")}
-        command = [
-            *sweep_command(),
-            "--model",
-            args.model,
-            "--judge",
-            args.judge,
-            "--data-dir",
-            args.data_dir,
-            "--max-connections",
-            str(scenario.answer_conns),
-            "--log-dir",
-            str(folder / "logs"),
-            "--display",
-            "none",
-        ]
-        if scenario.judge_flag is not None:
-            command += ["--judge-max-connections", str(scenario.judge_flag)]
+        command = sweep_scenario_command(args, scenario, folder / "logs")
         started = time.time()
         process = subprocess.Popen(
             command, env=env, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -427,10 +554,11 @@ def scenarios(args: argparse.Namespace) -> list[Scenario]:
     return out
 
 
-def report(f: Figures, floor: float) -> tuple[list[tuple[str, str]], bool]:
+def report(f: Figures, floor: Floor) -> tuple[list[tuple[str, str]], bool]:
     s = f.scenario
     request_eff = f.bound / f.request_phase
-    whole_eff = (f.bound + floor) / f.whole
+    whole_eff = (f.bound + floor.seconds) / f.whole
+    first_request, first_met = first_request_row(f.first_request - f.started, floor.first_request)
     tail = f.exited - f.last_response_end
     rows = [
         (
@@ -451,7 +579,7 @@ def report(f: Figures, floor: float) -> tuple[list[tuple[str, str]], bool]:
             f"{min(s.answer_latency, s.judge_latency):g} (a lower bound; unreachable when "
             "the judge is slower)",
         ),
-        ("start-up", f"{f.first_request - f.started:.2f} s (command start -> first request)"),
+        ("first request", first_request),
         (
             "request phase",
             f"{f.request_phase:.1f} s (first request -> last response; last "
@@ -485,7 +613,11 @@ def report(f: Figures, floor: float) -> tuple[list[tuple[str, str]], bool]:
                 f"average up to {load:.1f} on {os.cpu_count()} cores",
             )
         )
-    met = request_eff >= TARGET_REQUEST and (s.name != "equal" or whole_eff >= TARGET_WHOLE)
+    met = (
+        request_eff >= TARGET_REQUEST
+        and (s.name != "equal" or whole_eff >= TARGET_WHOLE)
+        and first_met
+    )
     return rows, met
 
 
@@ -512,16 +644,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the public release (default $BEDSIDE_BENCH_DATA, else ../shared/bedside-bench)",
     )
     parser.add_argument("--keep", action="store_true", help="keep the logs and request records")
+    parser.add_argument(
+        "--first-request-only",
+        action="store_true",
+        help="only the start-up comparison: command start -> first request, sweep (the first "
+        "scenario's command) against the trivial `inspect eval`",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=5,
+        help="pairs measured by --first-request-only (medians are printed)",
+    )
     args = parser.parse_args(argv)
     unknown = set(args.scenarios) - set(SCENARIOS)
     if unknown:
         parser.error(f"unknown scenarios {sorted(unknown)}")
     work = Path(tempfile.mkdtemp(prefix="bench-sweep-"))
+    if args.first_request_only:
+        try:
+            met = first_request_only(args, work)
+        finally:
+            if args.keep:
+                print(f"\nlogs and requests kept in {work}")
+            else:
+                shutil.rmtree(work, ignore_errors=True)
+        print("\ntarget met" if met else "\nTARGET MISSED")
+        return 0 if met else 1
     try:
         floor = measure_floor(args, work)
         print(
-            f"{'Inspect floor':<20}  {floor:.2f} s (trivial one-sample `inspect eval`, minus "
-            "its one call)"
+            f"{'Inspect floor':<20}  {floor.seconds:.2f} s (trivial one-sample `inspect eval`, "
+            f"minus its one call; its first request {floor.first_request:.2f} s after start)"
         )
         all_met = True
         for scenario in scenarios(args):
