@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
+from bedside_bench.case_schemas import case_validator
+from bedside_bench.contracts import GradingMethod
 from bedside_bench.inspect_private import PrerequisiteError
 from bedside_bench.safe_text import printable
-from bedside_bench.schema_files import validator
 
 CASE_KEYS = frozenset({"case_id", "benchmark", "grading_method", "prompt", "rubric_items", "split"})
 # matched whole (`fullmatch`): a regex `$` also matches before a final line break, and so does
@@ -132,14 +133,11 @@ def canonical_item_id(prompt: str, index: int) -> str:
 
 
 def _schema_violations(case: dict[str, Any], file: str, case_id: str | None) -> list[Violation]:
-    method = case.get("grading_method")
-    schema = (
-        "case.f1_weighted_rubric.schema.json"
-        if method == "f1_weighted_rubric"
-        else "case.points_rubric.schema.json"
-    )
+    f1 = case.get("grading_method") == "f1_weighted_rubric"
+    method: GradingMethod = "f1_weighted_rubric" if f1 else "points_rubric"
     found = []
-    for error in sorted(validator(schema).iter_errors(case), key=lambda e: str(list(e.path))):
+    errors = case_validator(method).iter_errors(case)
+    for error in sorted(errors, key=lambda e: str(list(e.path))):
         path = list(error.absolute_path)
         if not path and error.validator in ("required", "additionalProperties"):
             continue  # the key-set check says this more plainly

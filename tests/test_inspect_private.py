@@ -6,16 +6,21 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import inspect_ai
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 import bedside_bench
 from bedside_bench import inspect_private
 
 PACKAGE = Path(bedside_bench.__file__).parent
 PRIVATE_MODULE = PACKAGE / "inspect_private.py"
+PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 
 def private_imports(source: str) -> set[str]:
@@ -95,3 +100,58 @@ def test_the_scan_sees_every_form_of_private_import() -> None:
         "inspect_ai.model._cache:CacheEntry",
         "inspect_ai.util._display:init_display_type",
     }
+
+
+# --------------------------------------------------------------------------------------------
+# the dependency bound and the version checked move together
+
+
+def inspect_requirement() -> Requirement:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
+    found = [
+        Requirement(line)
+        for line in project["dependencies"]
+        if canonicalize_name(Requirement(line).name) == "inspect-ai"
+    ]
+    assert len(found) == 1, project["dependencies"]
+    return found[0]
+
+
+def next_patch(version: str) -> str:
+    release = Version(version).release
+    return ".".join(map(str, (*release[:-1], release[-1] + 1)))
+
+
+def test_the_inspect_bound_allows_exactly_the_version_checked() -> None:
+    """Private names can move in any Inspect release, a patch release included, so the bound
+    is `>=CHECKED,<CHECKED+1 patch`: raising it without checking the private names (and so
+    without moving `INSPECT_VERSION_CHECKED`) fails here."""
+    checked = inspect_private.INSPECT_VERSION_CHECKED
+    requirement = inspect_requirement()
+    assert sorted(str(s) for s in requirement.specifier) == sorted(
+        [f">={checked}", f"<{next_patch(checked)}"]
+    )
+
+
+def test_the_installed_inspect_is_the_one_checked() -> None:
+    requirement = inspect_requirement()
+    installed = inspect_ai.__version__
+    assert requirement.specifier.contains(installed, prereleases=True), (
+        f"inspect-ai {installed} is installed, pyproject.toml allows {requirement.specifier}"
+    )
+
+
+def test_every_note_of_the_version_checked_names_the_same_one() -> None:
+    """The module's docstring and the dev extras' boto3/s3fs pins (which follow Inspect's own)
+    name the version checked; a bound moved without them fails here."""
+    checked = inspect_private.INSPECT_VERSION_CHECKED
+    docstring = re.search(r"Checked against inspect-ai (\S+?)\.?\s", inspect_private.__doc__ or "")
+    assert docstring is not None and docstring.group(1) == checked
+    pins = re.findall(r"inspect-ai (\S+?)'s own pins", PYPROJECT.read_text(encoding="utf-8"))
+    assert pins == [checked]
+
+
+def test_next_patch() -> None:
+    assert next_patch("0.3.285") == "0.3.286"
+    assert next_patch("1.0.9") == "1.0.10"
