@@ -384,10 +384,23 @@ def measure_floor(args: argparse.Namespace, work: Path) -> Floor:
     return Floor(wall - calls, min(float(r["time"]) for r in records) - started)
 
 
-def until_first_request(command: list[str], work: Path, timeout: float = 600.0) -> float:
-    """Seconds from starting `command` (in `work`, against a double of its own answering at
-    once) to its first request at the double; the command is then killed, with anything it
-    started (its own session), since only its start-up is measured."""
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) a process has used, from /proc (Linux; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return math.nan
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def until_first_request(
+    command: list[str], work: Path, timeout: float = 600.0
+) -> tuple[float, float]:
+    """(seconds, CPU seconds) from starting `command` (in `work`, against a double of its own
+    answering at once) to its first request at the double; the command is then killed, with
+    anything it started (its own session), since only its start-up is measured. The CPU
+    seconds are what the process itself used by then (read every 10 ms): on a loaded machine
+    the wall time stretches with the load, the CPU time much less."""
     record = work / "requests.jsonl"
     double, double_env = start_double(0.0, 0.0, record)
     stderr = work / "stderr.txt"
@@ -403,8 +416,10 @@ def until_first_request(command: list[str], work: Path, timeout: float = 600.0) 
                 stderr=err,
                 start_new_session=True,
             )
+            cpu = 0.0
             try:
                 while not (records := read_records(record)):
+                    cpu = cpu_seconds(process.pid)
                     if process.poll() is not None:
                         sys.exit(
                             f"{command[0]} ended ({process.returncode}) before any request:\n"
@@ -420,7 +435,7 @@ def until_first_request(command: list[str], work: Path, timeout: float = 600.0) 
     finally:
         double.terminate()
         double.wait(10)
-    return min(float(r["time"]) for r in records) - started
+    return min(float(r["time"]) for r in records) - started, cpu
 
 
 def first_request_row(sweep: float, trivial: float, gap: float | None = None) -> tuple[str, bool]:
@@ -443,6 +458,7 @@ def first_request_only(args: argparse.Namespace, work: Path) -> bool:
     scenario = scenarios(args)[0]
     sweeps: list[float] = []
     trivials: list[float] = []
+    cpus: dict[str, list[float]] = {"sweep": [], "trivial": []}
     loads: list[float] = [os.getloadavg()[0]]
     for k in range(args.repeats):
         pair = {}
@@ -454,14 +470,15 @@ def first_request_only(args: argparse.Namespace, work: Path) -> bool:
                 command = sweep_scenario_command(args, scenario, folder / "logs")
             else:
                 command = trivial_eval_command(args, folder, folder / "logs")
-            pair[which] = until_first_request(command, folder)
+            pair[which], cpu = until_first_request(command, folder)
+            cpus[which].append(cpu)
             loads.append(os.getloadavg()[0])
         sweeps.append(pair["sweep"])
         trivials.append(pair["trivial"])
         print(
-            f"repeat {k + 1}: sweep {pair['sweep']:.2f} s, trivial {pair['trivial']:.2f} s, "
-            f"difference {pair['sweep'] - pair['trivial']:+.2f} s "
-            f"(load average {loads[-1]:.2f})",
+            f"repeat {k + 1}: sweep {pair['sweep']:.2f} s ({cpus['sweep'][-1]:.2f} s CPU), "
+            f"trivial {pair['trivial']:.2f} s ({cpus['trivial'][-1]:.2f} s CPU), difference "
+            f"{pair['sweep'] - pair['trivial']:+.2f} s (load average {loads[-1]:.2f})",
             flush=True,
         )
     sweep, trivial = statistics.median(sweeps), statistics.median(trivials)
@@ -471,6 +488,11 @@ def first_request_only(args: argparse.Namespace, work: Path) -> bool:
     print(
         f"{'first request':<20}  medians of {args.repeats} pairs; the difference is the median "
         f"of the paired differences (min {min(gaps):+.2f}, max {max(gaps):+.2f}): {text}"
+    )
+    cpu_sweep, cpu_trivial = statistics.median(cpus["sweep"]), statistics.median(cpus["trivial"])
+    print(
+        f"{'CPU to first request':<20}  sweep {cpu_sweep:.2f} s, trivial {cpu_trivial:.2f} s, "
+        f"difference {cpu_sweep - cpu_trivial:+.2f} s (medians; the process's own CPU)"
     )
     print(
         f"{'load average':<20}  {min(loads):.2f} to {max(loads):.2f} (1 min) on "

@@ -1,0 +1,69 @@
+"""What the sweep does before its first model call: the handler leaves the report unimported
+until the report runs (its import held the first call back), and still turns the report's
+error into one line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bedside_bench import exit_codes
+from bedside_bench.report import ReportError
+from bedside_bench.sweep import command
+from bedside_bench.sweep import run as sweep_run
+
+
+def sweep_args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="bedside-bench sweep")
+    command.configure_parser(parser)
+    return parser.parse_args(["--model", "openai/gpt-4.1-mini", *argv])
+
+
+def unimport_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a fresh `bedside-bench sweep` process: no report module loaded (restored after)."""
+    for name in [
+        m
+        for m in sys.modules
+        if m == "bedside_bench.report" or m.startswith("bedside_bench.report.")
+    ]:
+        monkeypatch.delitem(sys.modules, name)
+
+
+def test_the_report_is_not_imported_before_the_sweep_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    unimport_report(monkeypatch)
+    seen: dict[str, bool] = {}
+
+    def fake_run_sweep(options: Any) -> Any:
+        seen["report imported"] = "bedside_bench.report" in sys.modules
+        raise KeyboardInterrupt  # ends the handler without a result to print
+
+    monkeypatch.setattr(sweep_run, "run_sweep", fake_run_sweep)
+    assert command.run_sweep_command(sweep_args()) == exit_codes.INTERRUPTED
+    assert seen == {"report imported": False}
+
+
+def test_a_report_error_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def fake_run_sweep(options: Any) -> Any:
+        raise ReportError("no BedsideBench logs in logs/sweep")
+
+    monkeypatch.setattr(sweep_run, "run_sweep", fake_run_sweep)
+    assert command.run_sweep_command(sweep_args()) == exit_codes.ERROR
+    assert capsys.readouterr().err == (
+        "bedside-bench sweep: error: no BedsideBench logs in logs/sweep\n"
+    )
+
+
+def test_the_report_error_is_caught_once_the_report_is_imported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    unimport_report(monkeypatch)
+    assert ReportError not in command._input_errors()
+    loaded = SimpleNamespace(ReportError=ReportError)  # what `import bedside_bench.report` gives
+    monkeypatch.setitem(sys.modules, "bedside_bench.report", loaded)
+    assert ReportError in command._input_errors()
