@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,6 +16,7 @@ from bedside_bench import exit_codes
 from bedside_bench.report import ReportError
 from bedside_bench.sweep import command
 from bedside_bench.sweep import run as sweep_run
+from tests.release_factory import write_release
 
 
 def sweep_args(*argv: str) -> argparse.Namespace:
@@ -67,3 +69,25 @@ def test_the_report_error_is_caught_once_the_report_is_imported(
     loaded = SimpleNamespace(ReportError=ReportError)  # what `import bedside_bench.report` gives
     monkeypatch.setitem(sys.modules, "bedside_bench.report", loaded)
     assert ReportError in command._input_errors()
+
+
+def test_a_release_digest_is_computed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every task's metadata names the digest and the release it identifies: ten tasks used
+    to hash the whole release twenty times before the first call."""
+    from bedside_bench import dataset
+    from bedside_bench.sources import DataSource
+
+    write_release(tmp_path, per_benchmark=1)
+    release = dataset.load_release(DataSource(root=tmp_path, label=str(tmp_path)))
+    calls: list[int] = []
+    digest = dataset.dataset_sha256
+
+    def counted(cases: Any) -> str:
+        calls.append(len(cases))
+        return digest(cases)
+
+    monkeypatch.setattr(dataset, "dataset_sha256", counted)
+    names = {release.name for _ in range(10)}
+    digests = {release.dataset_sha256 for _ in range(10)}
+    assert calls == [len(release.all_cases)]
+    assert names == {"unrecognised"} and digests == {digest(release.all_cases)}
