@@ -33,7 +33,7 @@ task against the same double, minus its one call. Printed per scenario:
 
 and the start-up comparison: the time from command start to the first request at the double
 for the sweep and for the trivial `inspect eval`, and their difference (target <= 1.5 s: a
-sweep must not make the user wait longer for its first call than Inspect itself does).
+sweep's own preparation may hold its first call back by no more than that).
 
 and a phase table: per answer round (the answer requests in arrival order, C_a at a time) its
 first and last request against the ideal start (k - 1) x L_a, the answer connection-seconds
@@ -55,9 +55,10 @@ time, so the tail is split without instrumenting the sweep.
 
 `--first-request-only [--repeats 5]` runs only the start-up comparison: each repetition starts
 the sweep (all ten benchmarks, the whole release) and the trivial `inspect eval`, one after
-the other and each against its own double, stops each at its first request, and the medians
-and their difference are printed (the machine's load average with them: on a busy machine
-both start-ups stretch, the difference less so).
+the other and each against its own double, stops each at its first request, and prints the
+medians, the median of the paired differences (the verdict), and the CPU each process used
+up to its first request, with the machine's load average: on a busy machine both start-ups
+stretch with the load, their CPU seconds far less.
 """
 
 from __future__ import annotations
