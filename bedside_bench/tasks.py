@@ -18,7 +18,7 @@ Any other name stops the run while the task is built, naming the closest option.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from inspect_ai import Epochs, Task, task
 
@@ -30,10 +30,11 @@ from bedside_bench.metrics import case_mean
 from bedside_bench.scorer import preflight_judge, rubric_judge
 from bedside_bench.solver import physician_answer
 from bedside_bench.sources import resolve_source
-from bedside_bench.task_options import (  # noqa: F401  (CASE_OPTIONS, TASK_SIGNATURE: API)
+from bedside_bench.task_options import (  # noqa: F401  (CASE_OPTIONS, ...: API)
     CASE_OPTIONS,
     SCORER_OPTIONS,
     TASK_SIGNATURE,
+    TaskArgs,
     TaskOptions,
     takes_task_options,
     task_options,
@@ -57,7 +58,7 @@ def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> Tas
     }
 
 
-def bedside_task(benchmark: str, **options: Any) -> Task:
+def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
     """Build the task of one benchmark; every case of all ten is validated first.
 
     The judge is resolved before anything else, so a run whose judge cannot be used stops
@@ -65,7 +66,7 @@ def bedside_task(benchmark: str, **options: Any) -> Task:
     """
     get_benchmark(benchmark)
     opts = task_options(options)
-    scorer = rubric_judge(**{name: getattr(opts, name) for name in SCORER_OPTIONS})
+    scorer = rubric_judge(**opts.scorer_options().model_dump())
     preflight_judge(opts.judge_model)
     release = load_release_cached(resolve_source(opts.data_dir, opts.revision))
     return Task(
@@ -87,14 +88,14 @@ def bedside_task(benchmark: str, **options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def drug_safety(**options: Any) -> Task:
+def drug_safety(**options: Unpack[TaskArgs]) -> Task:
     """Drug interactions, contraindications, dosing, and cross-reactivity."""
     return bedside_task("drug_safety", **options)
 
 
 @task(name="guideline_adherence", description="Guideline-concordant care", grading="points_rubric")
 @takes_task_options
-def guideline_adherence(**options: Any) -> Task:
+def guideline_adherence(**options: Unpack[TaskArgs]) -> Task:
     """Guideline-concordant care."""
     return bedside_task("guideline_adherence", **options)
 
@@ -105,7 +106,7 @@ def guideline_adherence(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def landmark_trials(**options: Any) -> Task:
+def landmark_trials(**options: Unpack[TaskArgs]) -> Task:
     """Trial evidence and outcome interpretation."""
     return bedside_task("landmark_trials", **options)
 
@@ -116,7 +117,7 @@ def landmark_trials(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def medical_hallucination(**options: Any) -> Task:
+def medical_hallucination(**options: Unpack[TaskArgs]) -> Task:
     """Fictitious entities and false premises."""
     return bedside_task("medical_hallucination", **options)
 
@@ -127,7 +128,7 @@ def medical_hallucination(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def health_equity(**options: Any) -> Task:
+def health_equity(**options: Unpack[TaskArgs]) -> Task:
     """Bias-aware reasoning and barriers to care."""
     return bedside_task("health_equity", **options)
 
@@ -138,7 +139,7 @@ def health_equity(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def clinical_calculations(**options: Any) -> Task:
+def clinical_calculations(**options: Unpack[TaskArgs]) -> Task:
     """Doses, scores, and unit conversions."""
     return bedside_task("clinical_calculations", **options)
 
@@ -149,7 +150,7 @@ def clinical_calculations(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def calculators_numerical(**options: Any) -> Task:
+def calculators_numerical(**options: Unpack[TaskArgs]) -> Task:
     """Medical calculators with numeric outputs."""
     return bedside_task("calculators_numerical", **options)
 
@@ -160,7 +161,7 @@ def calculators_numerical(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def calculators_conditional(**options: Any) -> Task:
+def calculators_conditional(**options: Unpack[TaskArgs]) -> Task:
     """Medical calculators with categorical or conditional outputs."""
     return bedside_task("calculators_conditional", **options)
 
@@ -171,7 +172,7 @@ def calculators_conditional(**options: Any) -> Task:
     grading="f1_weighted_rubric",
 )
 @takes_task_options
-def safety_diagnostic(**options: Any) -> Task:
+def safety_diagnostic(**options: Unpack[TaskArgs]) -> Task:
     """Diagnostic workup, referral, procedures, and follow-up."""
     return bedside_task("safety_diagnostic", **options)
 
@@ -182,6 +183,6 @@ def safety_diagnostic(**options: Any) -> Task:
     grading="f1_weighted_rubric",
 )
 @takes_task_options
-def safety_therapeutic(**options: Any) -> Task:
+def safety_therapeutic(**options: Unpack[TaskArgs]) -> Task:
     """Medication, counseling, and treatment plans."""
     return bedside_task("safety_therapeutic", **options)

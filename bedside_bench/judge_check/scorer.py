@@ -14,6 +14,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from bedside_bench.contracts import GoldPairMetadata
 from bedside_bench.grading import BINARY
 from bedside_bench.judge_check.data import ATTACKS, RULES
+from bedside_bench.options import SCORER_DEFAULTS
 from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT
 from bedside_bench.scoring import case_score, decision_label, decisions_table
 
@@ -24,7 +25,7 @@ ATTACK_NAMES = {attack: f"attack_{attack or 'none'}_accuracy" for attack in (*AT
 
 
 @solver
-def judge_the_answer(judge_retries: int = 2) -> Solver:
+def judge_the_answer(judge_retries: int = SCORER_DEFAULTS.judge_retries) -> Solver:
     """The model under evaluation judges the stored answer, exactly as the benchmark judge."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
