@@ -22,10 +22,14 @@ Inspect's `Score` has no `metadata_as` either.
 from __future__ import annotations
 
 import re
-from typing import Literal, NotRequired, TypedDict, get_args
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.dataclasses import dataclass
+
+# not typing's: pydantic reads these (TypeAdapter, JSON Schema) only from typing_extensions'
+# before Python 3.12, and NotRequired is new in 3.11
+from typing_extensions import NotRequired, TypedDict
 
 # the model role the judge is bound to (`--model-role grader=...`)
 GRADER_ROLE = "grader"

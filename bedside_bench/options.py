@@ -16,11 +16,12 @@ import sys
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypedDict, TypeVar, Union, get_args, get_origin
+from typing import Literal, TypeVar, Union, get_args, get_origin
 
 from annotated_types import Ge
 from inspect_ai.util import display_type
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
 from bedside_bench.contracts import Grading
 from bedside_bench.inspect_private import PrerequisiteError

@@ -18,9 +18,8 @@ Any other name stops the run while the task is built, naming the closest option.
 
 from __future__ import annotations
 
-from typing import Unpack
-
 from inspect_ai import Epochs, Task, task
+from typing_extensions import Unpack  # typing's is new in 3.11
 
 from bedside_bench.benchmarks import get_benchmark
 from bedside_bench.contracts import TaskMetadata
