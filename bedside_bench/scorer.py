@@ -192,7 +192,7 @@ def rubric_judge(
     severe_gate: bool | None = None,
     judge_passes: int | None = None,
     grading: Grading | None = None,
-    **unknown: Any,
+    **unknown: object,
 ) -> Scorer:
     """Judge every rubric item of the case, then score it as protocol section 3 says.
 

@@ -1,19 +1,13 @@
 """The ten BedsideBench tasks. Each only wires dataset, solver and scorer together.
 
-Every task takes the same options, defined once in `TaskOptions` and forwarded whole, so no
-task can take an option and drop it. The ten `@task` functions stay written out because
-`inspect list tasks` finds tasks by reading the source.
-
-Task parameters (all optional, `-T name=value`):
-    data_dir: a local release tree; else $BEDSIDE_BENCH_DATA; else Hugging Face.
-    revision: Hugging Face revision (default: the pinned one).
-    smoke: keep only the first case, to check a set-up end to end.
-    judge_model: judge when no `grader` model role is given.
-    judge_retries: how many times an invalid judge reply is asked again.
-    severe_gate: zero an F1 case with a missed +3 or a matched -3 (earlier revision).
-    judge_passes: independent judge calls per answer; an item needs a strict majority.
-    grading: "binary" (the reference protocol) or "three_level" (a non-reference variant).
-Any other name stops the run while the task is built, naming the closest option.
+Every task takes the same options, defined once in `options.TaskOptions` (names, types,
+defaults, ranges, each described there) and forwarded whole, so no task can take an option
+and drop it: data_dir, revision, smoke, judge_model, judge_retries, severe_gate, judge_passes,
+grading (all optional, `-T name=value`). Any other name stops the run while the task is
+built, naming the closest option. The functions' `**options: Unpack[TaskArgs]` is what mypy
+and IDEs check a call against; Inspect reads the signature `takes_task_options` gives them.
+The ten `@task` functions stay written out because `inspect list tasks` finds tasks by
+reading the source.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ answer exactly as the benchmark judge would, and its decisions are compared with
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 from inspect_ai.model import get_model
@@ -44,7 +44,18 @@ def judge_the_answer(judge_retries: int = SCORER_DEFAULTS.judge_retries) -> Solv
     return solve
 
 
-def _items_of(scores: Sequence[SampleScore]) -> list[dict[str, Any]]:
+class GoldItemResult(TypedDict):
+    """One item of a judge-check score: the judge's decision beside the gold one."""
+
+    item_id: str
+    rule: int
+    attack: str | None
+    points: int
+    gold: bool
+    judge: bool
+
+
+def _items_of(scores: Sequence[SampleScore]) -> list[GoldItemResult]:
     return [i for s in scores for i in (s.score.metadata or {}).get("items", [])]
 
 
@@ -74,7 +85,7 @@ def macro_f1() -> Metric:
     return compute
 
 
-def _accuracy_by(key: str, names: Mapping[Any, str]) -> Metric:
+def _accuracy_by(key: str, names: Mapping[int, str] | Mapping[str | None, str]) -> Metric:
     """Item accuracy per value of `key`, under that value's name (None where no item has it)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
@@ -125,7 +136,7 @@ def gold_agreement() -> Scorer:
         gold = {i.item_id: i.gold_matched for i in items}
         judge_score = case_score(pair.grading_method, items, judged).score
         gold_score = case_score(pair.grading_method, items, gold).score
-        per_item = [
+        per_item: list[GoldItemResult] = [
             {
                 "item_id": i.item_id,
                 "rule": i.rule,
