@@ -11,7 +11,7 @@ from inspect_ai.model import get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from bedside_bench.contracts import GoldPairMetadata
+from bedside_bench.contracts import GoldPairMetadata, JudgeAttempt
 from bedside_bench.grading import BINARY
 from bedside_bench.judge_check.data import ATTACKS, RULES
 from bedside_bench.options import SCORER_DEFAULTS
@@ -24,6 +24,14 @@ RULE_NAMES = {rule: f"rule_{rule}_accuracy" for rule in RULES}
 ATTACK_NAMES = {attack: f"attack_{attack or 'none'}_accuracy" for attack in (*ATTACKS, None)}
 
 
+class JudgeCheckRecord(TypedDict):
+    """What the judge under evaluation decided (sample metadata under `JUDGE_CHECK_KEY`)."""
+
+    decisions: dict[str, bool]
+    judge_temperature: float | None
+    judge_attempts: list[JudgeAttempt]
+
+
 @solver
 def judge_the_answer(judge_retries: int = SCORER_DEFAULTS.judge_retries) -> Solver:
     """The model under evaluation judges the stored answer, exactly as the benchmark judge."""
@@ -33,11 +41,12 @@ def judge_the_answer(judge_retries: int = SCORER_DEFAULTS.judge_retries) -> Solv
         outcome = await BINARY.ask(
             get_model(), state.input_text, pair.answer, pair.rubric_items, judge_retries
         )
-        state.metadata[JUDGE_CHECK_KEY] = {
+        record: JudgeCheckRecord = {
             "decisions": outcome.decisions,
             "judge_temperature": outcome.temperature_sent,
             "judge_attempts": outcome.attempts,
         }
+        state.metadata[JUDGE_CHECK_KEY] = record
         state.output.completion = outcome.attempts[-1]["raw"]
         return state
 
@@ -129,7 +138,7 @@ def gold_agreement() -> Scorer:
     """Score = the pair's item accuracy; metadata carries what the metrics pool."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        check = state.metadata[JUDGE_CHECK_KEY]
+        check: JudgeCheckRecord = state.metadata[JUDGE_CHECK_KEY]
         judged: dict[str, bool] = check["decisions"]
         pair = state.metadata_as(GoldPairMetadata)
         items = pair.rubric_items
