@@ -22,10 +22,14 @@ Inspect's `Score` has no `metadata_as` either.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal, TypedDict, get_args
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.dataclasses import dataclass
+
+# not typing's: pydantic reads these (TypeAdapter, JSON Schema) only from typing_extensions'
+# before Python 3.12, and NotRequired is new in 3.11
+from typing_extensions import NotRequired, TypedDict
 
 # the model role the judge is bound to (`--model-role grader=...`)
 GRADER_ROLE = "grader"
@@ -96,6 +100,37 @@ class GoldPairMetadata(BaseModel):
     rubric_items: list[GoldItem]
 
 
+# the records a score keeps of its judging (TypedDicts: plain dicts in the log, in this key
+# order). One judge attempt; "pass" (first) only when there were several passes
+JudgeAttempt = TypedDict(
+    "JudgeAttempt",
+    {
+        "pass": NotRequired[int],
+        "attempt": int,
+        # the reply, cut to a bound and encodable; raw_chars is its full length
+        "raw": str,
+        "raw_chars": int,
+        # why the reply was invalid (None: it was valid)
+        "error": str | None,
+    },
+)
+
+
+class ItemJudgementRecord(TypedDict):
+    """One item's three-level judgement as the judge gave it (before any override)."""
+
+    item_id: str
+    decision: str
+    rationale: str
+    evidence: str
+
+
+# a three-level decision tightened because its rationale contradicts it
+OverrideRecord = TypedDict(
+    "OverrideRecord", {"item_id": str, "from": str, "to": str, "phrase": str}
+)
+
+
 class ScoreMetadata(TypedDict, total=False):
     """The rubric judge's score metadata, as the report and `data export` read it back."""
 
@@ -117,7 +152,7 @@ class ScoreMetadata(TypedDict, total=False):
     answer_stop_reason: str
     answer_condition: str
     answer_complete: bool
-    judge_attempts: list[dict[str, Any]]
+    judge_attempts: list[JudgeAttempt]
     judge_message_format: str
     severe_gate: bool
     # judge tokens by model (inspect score adds none to a log's stats)
@@ -127,11 +162,21 @@ class ScoreMetadata(TypedDict, total=False):
     pass_decisions: list[dict[str, Decision]]
     judge_agreement: float
     # three-level grading: per pass when there are several
-    judgements: list[Any]
-    overrides: list[Any]
+    judgements: list[ItemJudgementRecord] | list[list[ItemJudgementRecord]]
+    overrides: list[OverrideRecord] | list[list[OverrideRecord]]
     match_values: dict[str, float]
     # a case reduced over several epochs
     epochs: int
+
+
+class RejudgeProvenance(TypedDict):
+    """Where the answers of a log written by `bedside-bench rejudge` came from."""
+
+    source_log: str
+    source_eval_id: str
+    source_task_id: str
+    judge: str
+    failed_only: bool
 
 
 class TaskMetadata(TypedDict, total=False):
@@ -149,7 +194,7 @@ class TaskMetadata(TypedDict, total=False):
     judge_passes: int
     grading: str
     # a log written by `bedside-bench rejudge`: where its answers came from
-    rejudge: dict[str, Any]
+    rejudge: RejudgeProvenance
 
 
 def metadata_keys(record: type) -> frozenset[str]:

@@ -11,11 +11,20 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeGuard, TypeVar
 
 from inspect_ai.model import Model
 
-from bedside_bench.contracts import GRADINGS, Grading, RubricItem, ScoreMetadata
+from bedside_bench.contracts import (
+    GRADINGS,
+    Decision,
+    Grading,
+    ItemJudgementRecord,
+    JudgeAttempt,
+    OverrideRecord,
+    RubricItem,
+    ScoreMetadata,
+)
 from bedside_bench.judge import JudgeOutcome, ask_judge
 from bedside_bench.judge_reply import judge_user_message, parse_decisions
 from bedside_bench.passes import combine_passes
@@ -26,6 +35,7 @@ from bedside_bench.protocol import (
     THREE_LEVEL_SYSTEM_MESSAGE,
 )
 from bedside_bench.three_level import (
+    LEVELS,
     MATCH_VALUE,
     ItemJudgement,
     Level,
@@ -37,14 +47,42 @@ from bedside_bench.three_level import (
 T = TypeVar("T")
 
 
+class PassDetails(TypedDict, total=False):
+    """What a pass of a variant records besides its decisions (three-level: what the judge
+    said of each item, and the decisions tightened)."""
+
+    judgements: list[ItemJudgementRecord]
+    overrides: list[OverrideRecord]
+
+
 @dataclass
 class PassResult:
     """One judge pass: its decisions (booleans or levels) and what it took to get them."""
 
-    decisions: dict[str, Any]
+    decisions: dict[str, Decision]
     temperature_sent: float | None
-    attempts: list[dict[str, Any]]
-    details: dict[str, Any]
+    attempts: list[JudgeAttempt]
+    details: PassDetails
+
+
+def _is_level(value: Decision) -> TypeGuard[Level]:
+    return value in LEVELS
+
+
+def _levels(decisions: Mapping[str, Decision]) -> dict[str, Level]:
+    """Three-level decisions as levels (a boolean here is a programming error)."""
+    levels = {k: v for k, v in decisions.items() if _is_level(v)}
+    if len(levels) != len(decisions):
+        raise TypeError(f"three-level decisions must be levels, got {dict(decisions)!r}")
+    return levels
+
+
+def _booleans(decisions: Mapping[str, Decision]) -> dict[str, bool]:
+    """Reference decisions as booleans (a level here is a programming error)."""
+    matched = {k: v for k, v in decisions.items() if isinstance(v, bool)}
+    if len(matched) != len(decisions):
+        raise TypeError(f"binary decisions must be booleans, got {dict(decisions)!r}")
+    return matched
 
 
 class GradingStrategy(ABC, Generic[T]):
@@ -63,17 +101,17 @@ class GradingStrategy(ABC, Generic[T]):
         """One pass's decisions and the details it records."""
 
     @abstractmethod
-    def combine(self, passes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def combine(self, passes: Sequence[Mapping[str, Decision]]) -> dict[str, Decision]:
         """One decision per item from every pass's decisions."""
 
     @abstractmethod
     def matches(
-        self, decisions: Mapping[str, Any], items: Sequence[RubricItem]
+        self, decisions: Mapping[str, Decision], items: Sequence[RubricItem]
     ) -> dict[str, bool] | dict[str, float]:
         """The match value of every item, as the case score reads it."""
 
     def score_details(
-        self, results: Sequence[PassResult], matches: Mapping[str, Any]
+        self, results: Sequence[PassResult], matches: Mapping[str, float]
     ) -> ScoreMetadata:
         """What this variant adds to the score metadata (after the common keys)."""
         return {}
@@ -111,15 +149,15 @@ class BinaryGrading(GradingStrategy[dict[str, bool]]):
     def to_pass(
         self, outcome: JudgeOutcome[dict[str, bool]], items: Sequence[RubricItem]
     ) -> PassResult:
-        return PassResult(outcome.decisions, outcome.temperature_sent, outcome.attempts, {})
+        return PassResult(dict(outcome.decisions), outcome.temperature_sent, outcome.attempts, {})
 
-    def combine(self, passes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        return combine_passes(passes, rank=int)
+    def combine(self, passes: Sequence[Mapping[str, Decision]]) -> dict[str, Decision]:
+        return dict(combine_passes([_booleans(p) for p in passes], rank=int))
 
     def matches(
-        self, decisions: Mapping[str, Any], items: Sequence[RubricItem]
+        self, decisions: Mapping[str, Decision], items: Sequence[RubricItem]
     ) -> dict[str, bool] | dict[str, float]:
-        return dict(decisions)
+        return _booleans(decisions)
 
 
 class ThreeLevelGrading(GradingStrategy[list[ItemJudgement]]):
@@ -136,7 +174,7 @@ class ThreeLevelGrading(GradingStrategy[list[ItemJudgement]]):
         self, outcome: JudgeOutcome[list[ItemJudgement]], items: Sequence[RubricItem]
     ) -> PassResult:
         levels, overrides = apply_overrides(outcome.decisions, items)
-        details = {
+        details: PassDetails = {
             "judgements": [
                 {
                     "item_id": j.item_id,
@@ -150,26 +188,28 @@ class ThreeLevelGrading(GradingStrategy[list[ItemJudgement]]):
         }
         return PassResult(dict(levels), outcome.temperature_sent, outcome.attempts, details)
 
-    def combine(self, passes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        levels: dict[str, Level] = combine_passes(passes, rank=lambda level: MATCH_VALUE[level])
+    def combine(self, passes: Sequence[Mapping[str, Decision]]) -> dict[str, Decision]:
+        levels = combine_passes([_levels(p) for p in passes], rank=MATCH_VALUE.__getitem__)
         return dict(levels)
 
     def matches(
-        self, decisions: Mapping[str, Any], items: Sequence[RubricItem]
+        self, decisions: Mapping[str, Decision], items: Sequence[RubricItem]
     ) -> dict[str, bool] | dict[str, float]:
-        return match_values(dict(decisions), items)
+        return match_values(_levels(decisions), items)
 
     def score_details(
-        self, results: Sequence[PassResult], matches: Mapping[str, Any]
+        self, results: Sequence[PassResult], matches: Mapping[str, float]
     ) -> ScoreMetadata:
         # one pass: its lists as they are; several: one list per pass
-        details = [r.details for r in results]
-        one = len(details) == 1
-        return {
-            "judgements": details[0]["judgements"] if one else [d["judgements"] for d in details],
-            "overrides": details[0]["overrides"] if one else [d["overrides"] for d in details],
-            "match_values": dict(matches),
-        }
+        judgements = [r.details.get("judgements", []) for r in results]
+        overrides = [r.details.get("overrides", []) for r in results]
+        if len(results) == 1:
+            return {
+                "judgements": judgements[0],
+                "overrides": overrides[0],
+                "match_values": dict(matches),
+            }
+        return {"judgements": judgements, "overrides": overrides, "match_values": dict(matches)}
 
 
 BINARY = BinaryGrading()

@@ -13,11 +13,12 @@ import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
+from bedside_bench.contracts import JudgeAttempt
 from bedside_bench.judge_failures import judge_failed_message, not_asked_again_message
 from bedside_bench.judge_reply import JudgeReplyError
 from bedside_bench.model_calls import (
@@ -30,6 +31,9 @@ from bedside_bench.protocol import (
     JUDGE_TEMPERATURE,
 )
 from bedside_bench.safe_text import encodable, printable
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
 
 T = TypeVar("T")
 RAW_REPLY_LIMIT = 20_000
@@ -46,7 +50,7 @@ class JudgeFailedError(RuntimeError):
     and the whole message is made so again, since it ends the case as its error.
     """
 
-    def __init__(self, attempts: list[dict[str, Any]], judge: str) -> None:
+    def __init__(self, attempts: list[JudgeAttempt], judge: str) -> None:
         self.attempts = attempts
         self.judge = judge
         reasons = "; ".join(f"attempt {a['attempt']}: {a['error']}" for a in attempts)
@@ -59,7 +63,7 @@ class JudgeNotAskedAgainError(JudgeFailedError):
     """The judge already failed this case in this run; it was not asked again."""
 
     def __init__(self, judge: str, attempts: int) -> None:
-        self.attempts = []
+        self.attempts: list[JudgeAttempt] = []
         self.judge = judge
         RuntimeError.__init__(self, not_asked_again_message(judge, attempts))
 
@@ -92,7 +96,7 @@ def judged_once_in_run(
 class JudgeOutcome(Generic[T]):
     decisions: T
     temperature_sent: float | None
-    attempts: list[dict[str, Any]] = field(default_factory=list)
+    attempts: list[JudgeAttempt] = field(default_factory=list)
 
 
 async def ask_judge(
@@ -115,7 +119,7 @@ async def ask_judge(
         ChatMessageSystem(content=system_message),
         ChatMessageUser(content=user_message),
     ]
-    attempts: list[dict[str, Any]] = []
+    attempts: list[JudgeAttempt] = []
     invalid: list[CallResult] = []
     for attempt in range(1, retries + 2):
         call_scope = {**(scope or {}), "call": "judge", "attempt": str(attempt)}
@@ -123,24 +127,25 @@ async def ask_judge(
         raw = reply_text(result.output)
         # the raw reply is kept with every attempt, cut to a bound and encodable (a lone
         # surrogate would stop the log from being written); raw_chars is its full size
-        record: dict[str, Any] = {
-            "attempt": attempt,
-            "raw": encodable(raw[:RAW_REPLY_LIMIT]),
-            "raw_chars": len(raw),
-        }
+        kept = encodable(raw[:RAW_REPLY_LIMIT])
         try:
             if len(raw) > PARSE_IN_THREAD_CHARS:
                 decisions = await asyncio.to_thread(parse, raw)
             else:
                 decisions = parse(raw)
         except JudgeReplyError as ex:
-            record["error"] = str(ex)
+            record: JudgeAttempt = {
+                "attempt": attempt,
+                "raw": kept,
+                "raw_chars": len(raw),
+                "error": str(ex),
+            }
             attempts.append(record)
             invalid.append(result)
-            transcript().info(dict(record), source="judge: invalid reply")
+            # a copy: the record stays the score's; an attempt record is JSON
+            transcript().info(cast("JsonValue", dict(record)), source="judge: invalid reply")
             continue
-        record["error"] = None
-        attempts.append(record)
+        attempts.append({"attempt": attempt, "raw": kept, "raw_chars": len(raw), "error": None})
         return JudgeOutcome(decisions, result.temperature_sent, attempts)
     # a retry of this case must ask the judge again, not replay these replies from the cache
     for result in invalid:

@@ -1,18 +1,14 @@
 """The rubric-judge scorer: judge the answer, score the case, pack an Inspect `Score`.
 
-Past 300 lines because the scorer's option checks (names, types, ranges: refused while the
-task is built, before any answer) live beside the one signature they check; splitting them
-out is the next step of the typed-options work (one options model for tasks and scorer).
+Its options, their defaults and the checks that refuse a bad one are defined once in
+`options.py`; the scorer takes them by name (`-S`), each None when not given.
 """
 
 from __future__ import annotations
 
 import asyncio
-import difflib
 import functools
-import inspect
 import re
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +17,7 @@ from inspect_ai.log import transcript
 from inspect_ai.model import Model, ModelUsage, get_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
-from inspect_ai.util import RegistryInfo, display_type, registry_info
+from inspect_ai.util import RegistryInfo, registry_info
 
 from bedside_bench.agreement import unanimous_share
 from bedside_bench.answer_condition import answer_state
@@ -32,6 +28,7 @@ from bedside_bench.contracts import (
     SCORE_KEY,
     SCORER_NAME,
     Grading,
+    JudgeAttempt,
     SampleMetadata,
     ScoreMetadata,
 )
@@ -45,7 +42,19 @@ from bedside_bench.inspect_private import (
 )
 from bedside_bench.judge import judged_once_in_run
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL, JUDGE_MESSAGE_FORMAT
+from bedside_bench.options import (
+    SCORER_DEFAULTS,
+    SCORER_OPTIONS,
+    ScorerOptions,
+    check_option_names,
+    check_option_values,
+    checked,
+    stop_run,
+)
+from bedside_bench.options import (  # re-exported: the refusal is imported from here too
+    TaskOptionError as TaskOptionError,
+)
+from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT
 from bedside_bench.safe_text import encodable
 from bedside_bench.scoring import F1Score, PointsScore, case_score, decisions_table
 
@@ -82,20 +91,6 @@ def preflight_judge(judge_model: str) -> Model | None:
         ) from ex
 
 
-class TaskOptionError(PrerequisiteError):
-    """A judge option out of range or misspelt, refused while the task is built (before any
-    answer). Not a ValueError: `inspect score` turns a ValueError raised while it builds the
-    scorer into "the scorer couldn't be loaded", hiding the reason."""
-
-
-def stop_run(error: PrerequisiteError) -> PrerequisiteError:
-    """`error`, to raise: Inspect prints a PrerequisiteError as one message without a
-    traceback, but nothing at all under --display none, so there it is printed here."""
-    if display_type() == "none":
-        print(error, file=sys.stderr, flush=True)
-    return error
-
-
 def score_metadata(result: PointsScore | F1Score, grading_method: str) -> ScoreMetadata:
     if isinstance(result, PointsScore):
         return {
@@ -122,35 +117,39 @@ def _pass_metadata(results: Sequence[PassResult]) -> ScoreMetadata:
     }
 
 
-def _attempts(results: Sequence[PassResult]) -> list[dict[str, Any]]:
+def _attempts(results: Sequence[PassResult]) -> list[JudgeAttempt]:
+    """Every judge attempt of the case; with several passes each says which pass it was of."""
     if len(results) == 1:
         return results[0].attempts
-    return [{"pass": n, **a} for n, r in enumerate(results, start=1) for a in r.attempts]
+    return [
+        {
+            "pass": n,
+            "attempt": a["attempt"],
+            "raw": a["raw"],
+            "raw_chars": a["raw_chars"],
+            "error": a["error"],
+        }
+        for n, r in enumerate(results, start=1)
+        for a in r.attempts
+    ]
 
 
 # --------------------------------------------------------------------------------------------
 # re-scoring a stored log (`inspect score`, `bedside-bench rejudge`)
 
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "judge_model": DEFAULT_JUDGE_MODEL,
-    "judge_retries": 2,
-    "severe_gate": False,
-    "judge_passes": 1,
-    "grading": "binary",
-}
 
-
-def logged_options() -> dict[str, Any]:
-    """The options this sample was scored with before, read from the score events Inspect
-    recorded in its transcript (empty while a sample is first scored)."""
-    options: dict[str, Any] = {}
+def logged_options() -> dict[str, object]:
+    """The scorer options this sample was scored with before, read from the score events
+    Inspect recorded in its transcript (empty while a sample is first scored)."""
+    options: dict[str, object] = {}
     for event in transcript().events:
         if isinstance(event, ScoreEvent) and SCORE_KEY.match(event.scorer or ""):
-            options.update({k: v for k, v in (event.scorer_args or {}).items() if v is not None})
+            args = event.scorer_args or {}
+            options.update({k: v for k, v in args.items() if k in SCORER_OPTIONS and v is not None})
     return options
 
 
-def usage_by_model(events: Sequence[Any]) -> dict[str, ModelUsage]:
+def usage_by_model(events: Sequence[object]) -> dict[str, ModelUsage]:
     """Tokens of the model calls among `events`, summed by model."""
     usage: dict[str, ModelUsage] = {}
     for event in events:
@@ -159,7 +158,7 @@ def usage_by_model(events: Sequence[Any]) -> dict[str, ModelUsage]:
     return usage
 
 
-def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
+def judge_usage(events: Sequence[object]) -> dict[str, dict[str, int]]:
     """Tokens of the judge calls among `events`, by model: `inspect score` does not add them
     to the log's stats, so the score carries them for the report."""
     return {
@@ -175,49 +174,15 @@ def judge_usage(events: Sequence[Any]) -> dict[str, dict[str, int]]:
     }
 
 
-def check_options(judge_passes: int | None, judge_retries: int | None, grading: str | None) -> None:
-    problem = None
-    for name, value in (("judge_passes", judge_passes), ("judge_retries", judge_retries)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            problem = f"{name} must be a whole number, got {value!r}"
-            break
-    if problem is None and judge_passes is not None and judge_passes < 1:
-        problem = f"judge_passes must be >= 1, got {judge_passes}"
-    elif problem is None and judge_retries is not None and judge_retries < 0:
-        problem = f"judge_retries must be >= 0, got {judge_retries}"
-    elif problem is None and grading is not None:
-        try:
-            grading_strategy(grading)
-        except ValueError as ex:  # it names the variants
-            problem = str(ex)
-    if problem is not None:
-        raise stop_run(
-            TaskOptionError(f"bedside-bench: {problem} (-T or -S option); no case was run")
-        )
-
-
-def check_option_names(given: Sequence[str], known: Sequence[str], flag: str) -> None:
-    """Stop the run, in one line, on an option name that is not one of `known`, naming the
-    closest known one: Inspect passes every `-T` / `-S` argument to a function that takes
-    `**options`, so a misspelt option is refused here rather than silently left at its default.
-    """
-    unknown = [name for name in given if name not in known]
-    if not unknown:
-        return
-    hints = []
-    for name in unknown:
-        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]}?" if close else f"the options are {', '.join(known)}"
-        hints.append(f"{flag} {name} is not an option ({hint})")
-    raise stop_run(TaskOptionError(f"bedside-bench: {'; '.join(hints)}; no case was run"))
-
-
-def _resolve_judge(explicit: str | None, logged: str | None) -> Model:
+def _resolve_judge(explicit: str | None, logged: object) -> Model:
     """The `grader` role, unless a `judge_model` other than the one the sample was scored with
     is asked for (`inspect score -S judge_model=M` over a log that bound the role)."""
-    if explicit is not None and logged is not None and explicit != logged:
+    logged_judge = logged if isinstance(logged, str) else None
+    if explicit is not None and logged_judge is not None and explicit != logged_judge:
         return get_model(explicit)
-    return get_model(role=GRADER_ROLE, default=explicit or logged or DEFAULT_JUDGE_MODEL)
+    return get_model(
+        role=GRADER_ROLE, default=explicit or logged_judge or SCORER_DEFAULTS.judge_model
+    )
 
 
 @scorer(metrics=[mean(), stderr(), bootstrap_ci95(), f1_diagnostics(), judge_agreement()])
@@ -227,7 +192,7 @@ def rubric_judge(
     severe_gate: bool | None = None,
     judge_passes: int | None = None,
     grading: Grading | None = None,
-    **unknown: Any,
+    **unknown: object,
 ) -> Scorer:
     """Judge every rubric item of the case, then score it as protocol section 3 says.
 
@@ -235,38 +200,37 @@ def rubric_judge(
     `judge_passes` > 1 the passes are independent calls and an item's decision is their
     strict majority (a tie is not matched). An option left out takes the value the sample was
     scored with before (so `inspect score --scorer bedside_bench/rubric_judge -S ...` keeps
-    the run's other options), else the protocol default. Any other `-S` name is refused.
+    the run's other options), else the protocol default (`options.ScorerOptions`). Any other
+    `-S` name, a value of the wrong type or out of range is refused.
     """
-    check_option_names(list(unknown), SCORER_PARAMETERS, "-S")
-    check_options(judge_passes, judge_retries, grading)
-    explicit: dict[str, Any] = {
+    check_option_names(list(unknown), SCORER_OPTIONS, "-S")
+    given = {
         "judge_model": judge_model,
         "judge_retries": judge_retries,
         "severe_gate": severe_gate,
         "judge_passes": judge_passes,
         "grading": grading,
     }
+    check_option_values(given)
+    explicit = {k: v for k, v in given.items() if v is not None}
 
     async def score(state: TaskState, target: Target) -> Score:
         # a case whose answer never came fails here, before anything is bought for it
         answered = answer_state(answer_facts(state.output, transcript().events))
-        logged = logged_options() if None in explicit.values() else {}
-        opts: dict[str, Any] = {
-            k: v if v is not None else logged.get(k, DEFAULT_OPTIONS[k])
-            for k, v in explicit.items()
-        }
-        check_options(opts["judge_passes"], opts["judge_retries"], opts["grading"])
+        logged = logged_options() if len(explicit) < len(SCORER_OPTIONS) else {}
+        # each option: as given, else as the sample was scored before, else the default
+        opts = checked(ScorerOptions, {**SCORER_DEFAULTS.model_dump(), **logged, **explicit})
         judge = _resolve_judge(judge_model, logged.get("judge_model"))
-        passes: int = opts["judge_passes"]
-        strategy = grading_strategy(opts["grading"])
-        gate: bool = bool(opts["severe_gate"])
+        passes = opts.judge_passes
+        strategy = grading_strategy(opts.grading)
+        gate = opts.severe_gate
         first_event = transcript().history.event_count
         sample = state.metadata_as(SampleMetadata)
         items = sample.rubric_items
         method = sample.grading_method
         # a lone surrogate cannot be sent or logged: kept as its escape (`safe_text`)
         answer = encodable(state.output.completion)
-        retries = opts["judge_retries"]
+        retries = opts.judge_retries
         # a judge that failed this case in this run is not asked again (see judge.py)
         # keyed by answer model too: one model's failure never stops another model's judging
         case = (f"{state.model}/{state.sample_id}", state.epoch, answer, str(judge))
@@ -307,14 +271,6 @@ def rubric_judge(
         )
 
     return score
-
-
-# the scorer's options (its named parameters; `**unknown` only catches misspellings)
-SCORER_PARAMETERS: tuple[str, ...] = tuple(
-    name
-    for name, p in inspect.signature(rubric_judge).parameters.items()
-    if p.kind is not inspect.Parameter.VAR_KEYWORD
-)
 
 
 def _register_logged_name() -> None:

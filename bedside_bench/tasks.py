@@ -1,26 +1,19 @@
 """The ten BedsideBench tasks. Each only wires dataset, solver and scorer together.
 
-Every task takes the same options, defined once in `TaskOptions` and forwarded whole, so no
-task can take an option and drop it. The ten `@task` functions stay written out because
-`inspect list tasks` finds tasks by reading the source.
-
-Task parameters (all optional, `-T name=value`):
-    data_dir: a local release tree; else $BEDSIDE_BENCH_DATA; else Hugging Face.
-    revision: Hugging Face revision (default: the pinned one).
-    smoke: keep only the first case, to check a set-up end to end.
-    judge_model: judge when no `grader` model role is given.
-    judge_retries: how many times an invalid judge reply is asked again.
-    severe_gate: zero an F1 case with a missed +3 or a matched -3 (earlier revision).
-    judge_passes: independent judge calls per answer; an item needs a strict majority.
-    grading: "binary" (the reference protocol) or "three_level" (a non-reference variant).
-Any other name stops the run while the task is built, naming the closest option.
+Every task takes the same options, defined once in `options.TaskOptions` (names, types,
+defaults, ranges, each described there) and forwarded whole, so no task can take an option
+and drop it: data_dir, revision, smoke, judge_model, judge_retries, severe_gate, judge_passes,
+grading (all optional, `-T name=value`). Any other name stops the run while the task is
+built, naming the closest option. The functions' `**options: Unpack[TaskArgs]` is what mypy
+and IDEs check a call against; Inspect reads the signature `takes_task_options` gives them.
+The ten `@task` functions stay written out because `inspect list tasks` finds tasks by
+reading the source.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspect_ai import Epochs, Task, task
+from typing_extensions import Unpack  # typing's is new in 3.11
 
 from bedside_bench.benchmarks import get_benchmark
 from bedside_bench.contracts import TaskMetadata
@@ -30,10 +23,11 @@ from bedside_bench.metrics import case_mean
 from bedside_bench.scorer import preflight_judge, rubric_judge
 from bedside_bench.solver import physician_answer
 from bedside_bench.sources import resolve_source
-from bedside_bench.task_options import (  # noqa: F401  (CASE_OPTIONS, TASK_SIGNATURE: API)
+from bedside_bench.task_options import (  # noqa: F401  (CASE_OPTIONS, ...: API)
     CASE_OPTIONS,
     SCORER_OPTIONS,
     TASK_SIGNATURE,
+    TaskArgs,
     TaskOptions,
     takes_task_options,
     task_options,
@@ -57,7 +51,7 @@ def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> Tas
     }
 
 
-def bedside_task(benchmark: str, **options: Any) -> Task:
+def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
     """Build the task of one benchmark; every case of all ten is validated first.
 
     The judge is resolved before anything else, so a run whose judge cannot be used stops
@@ -65,7 +59,7 @@ def bedside_task(benchmark: str, **options: Any) -> Task:
     """
     get_benchmark(benchmark)
     opts = task_options(options)
-    scorer = rubric_judge(**{name: getattr(opts, name) for name in SCORER_OPTIONS})
+    scorer = rubric_judge(**opts.scorer_options().model_dump())
     preflight_judge(opts.judge_model)
     release = load_release_cached(resolve_source(opts.data_dir, opts.revision))
     return Task(
@@ -87,14 +81,14 @@ def bedside_task(benchmark: str, **options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def drug_safety(**options: Any) -> Task:
+def drug_safety(**options: Unpack[TaskArgs]) -> Task:
     """Drug interactions, contraindications, dosing, and cross-reactivity."""
     return bedside_task("drug_safety", **options)
 
 
 @task(name="guideline_adherence", description="Guideline-concordant care", grading="points_rubric")
 @takes_task_options
-def guideline_adherence(**options: Any) -> Task:
+def guideline_adherence(**options: Unpack[TaskArgs]) -> Task:
     """Guideline-concordant care."""
     return bedside_task("guideline_adherence", **options)
 
@@ -105,7 +99,7 @@ def guideline_adherence(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def landmark_trials(**options: Any) -> Task:
+def landmark_trials(**options: Unpack[TaskArgs]) -> Task:
     """Trial evidence and outcome interpretation."""
     return bedside_task("landmark_trials", **options)
 
@@ -116,7 +110,7 @@ def landmark_trials(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def medical_hallucination(**options: Any) -> Task:
+def medical_hallucination(**options: Unpack[TaskArgs]) -> Task:
     """Fictitious entities and false premises."""
     return bedside_task("medical_hallucination", **options)
 
@@ -127,7 +121,7 @@ def medical_hallucination(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def health_equity(**options: Any) -> Task:
+def health_equity(**options: Unpack[TaskArgs]) -> Task:
     """Bias-aware reasoning and barriers to care."""
     return bedside_task("health_equity", **options)
 
@@ -138,7 +132,7 @@ def health_equity(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def clinical_calculations(**options: Any) -> Task:
+def clinical_calculations(**options: Unpack[TaskArgs]) -> Task:
     """Doses, scores, and unit conversions."""
     return bedside_task("clinical_calculations", **options)
 
@@ -149,7 +143,7 @@ def clinical_calculations(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def calculators_numerical(**options: Any) -> Task:
+def calculators_numerical(**options: Unpack[TaskArgs]) -> Task:
     """Medical calculators with numeric outputs."""
     return bedside_task("calculators_numerical", **options)
 
@@ -160,7 +154,7 @@ def calculators_numerical(**options: Any) -> Task:
     grading="points_rubric",
 )
 @takes_task_options
-def calculators_conditional(**options: Any) -> Task:
+def calculators_conditional(**options: Unpack[TaskArgs]) -> Task:
     """Medical calculators with categorical or conditional outputs."""
     return bedside_task("calculators_conditional", **options)
 
@@ -171,7 +165,7 @@ def calculators_conditional(**options: Any) -> Task:
     grading="f1_weighted_rubric",
 )
 @takes_task_options
-def safety_diagnostic(**options: Any) -> Task:
+def safety_diagnostic(**options: Unpack[TaskArgs]) -> Task:
     """Diagnostic workup, referral, procedures, and follow-up."""
     return bedside_task("safety_diagnostic", **options)
 
@@ -182,6 +176,6 @@ def safety_diagnostic(**options: Any) -> Task:
     grading="f1_weighted_rubric",
 )
 @takes_task_options
-def safety_therapeutic(**options: Any) -> Task:
+def safety_therapeutic(**options: Unpack[TaskArgs]) -> Task:
     """Medication, counseling, and treatment plans."""
     return bedside_task("safety_therapeutic", **options)

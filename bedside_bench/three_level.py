@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bedside_bench.contracts import RubricItem
+from bedside_bench.contracts import OverrideRecord, RubricItem
 from bedside_bench.judge_reply import (
     JudgeReplyError,
     check_item_ids,
@@ -45,7 +45,7 @@ class Override:
     after: Level
     phrase: str
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> OverrideRecord:
         return {
             "item_id": self.item_id,
             "from": self.before,

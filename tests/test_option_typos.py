@@ -90,6 +90,8 @@ def test_a_misspelt_scorer_option_stops_inspect_score_before_any_judge_call(
     for option, problem in [
         ("judge_passe=3", "-S judge_passe is not an option (did you mean judge_passes?)"),
         ("judge_passes=0", "judge_passes must be >= 1, got 0 (-T or -S option)"),
+        # a wrong type too (it used to be taken as it came: `maybe` gated the cases)
+        ("severe_gate=maybe", "severe_gate must be true or false, got 'maybe' (-T or -S option)"),
     ]:
         result = run_cli(
             ["score", log.location, "--scorer", "bedside_bench/rubric_judge", "-S", option]

@@ -3,7 +3,6 @@ and a run of all ten through `inspect eval` with non-default options shows each 
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import re
 from collections import Counter
@@ -44,7 +43,7 @@ def test_every_task_declares_every_option(bench_name: str) -> None:
     # the trailing **options makes Inspect pass every -T argument, a misspelt one included
     assert params.pop("options").kind is inspect.Parameter.VAR_KEYWORD
     assert list(params) == OPTION_NAMES
-    defaults = {f.name: f.default for f in dataclasses.fields(bedside_tasks.TaskOptions)}
+    defaults = {n: f.default for n, f in bedside_tasks.TaskOptions.model_fields.items()}
     assert {name: p.default for name, p in params.items()} == defaults
     # what Inspect registered: the -T names it accepts, and the attributes `inspect list` shows
     info = registry_info(fn)

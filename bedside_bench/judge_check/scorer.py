@@ -4,16 +4,17 @@ answer exactly as the benchmark judge would, and its decisions are compared with
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 from inspect_ai.model import get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from bedside_bench.contracts import GoldPairMetadata
+from bedside_bench.contracts import GoldPairMetadata, JudgeAttempt
 from bedside_bench.grading import BINARY
 from bedside_bench.judge_check.data import ATTACKS, RULES
+from bedside_bench.options import SCORER_DEFAULTS
 from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT
 from bedside_bench.scoring import case_score, decision_label, decisions_table
 
@@ -23,8 +24,16 @@ RULE_NAMES = {rule: f"rule_{rule}_accuracy" for rule in RULES}
 ATTACK_NAMES = {attack: f"attack_{attack or 'none'}_accuracy" for attack in (*ATTACKS, None)}
 
 
+class JudgeCheckRecord(TypedDict):
+    """What the judge under evaluation decided (sample metadata under `JUDGE_CHECK_KEY`)."""
+
+    decisions: dict[str, bool]
+    judge_temperature: float | None
+    judge_attempts: list[JudgeAttempt]
+
+
 @solver
-def judge_the_answer(judge_retries: int = 2) -> Solver:
+def judge_the_answer(judge_retries: int = SCORER_DEFAULTS.judge_retries) -> Solver:
     """The model under evaluation judges the stored answer, exactly as the benchmark judge."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -32,18 +41,30 @@ def judge_the_answer(judge_retries: int = 2) -> Solver:
         outcome = await BINARY.ask(
             get_model(), state.input_text, pair.answer, pair.rubric_items, judge_retries
         )
-        state.metadata[JUDGE_CHECK_KEY] = {
+        record: JudgeCheckRecord = {
             "decisions": outcome.decisions,
             "judge_temperature": outcome.temperature_sent,
             "judge_attempts": outcome.attempts,
         }
+        state.metadata[JUDGE_CHECK_KEY] = record
         state.output.completion = outcome.attempts[-1]["raw"]
         return state
 
     return solve
 
 
-def _items_of(scores: Sequence[SampleScore]) -> list[dict[str, Any]]:
+class GoldItemResult(TypedDict):
+    """One item of a judge-check score: the judge's decision beside the gold one."""
+
+    item_id: str
+    rule: int
+    attack: str | None
+    points: int
+    gold: bool
+    judge: bool
+
+
+def _items_of(scores: Sequence[SampleScore]) -> list[GoldItemResult]:
     return [i for s in scores for i in (s.score.metadata or {}).get("items", [])]
 
 
@@ -73,7 +94,7 @@ def macro_f1() -> Metric:
     return compute
 
 
-def _accuracy_by(key: str, names: Mapping[Any, str]) -> Metric:
+def _accuracy_by(key: str, names: Mapping[int, str] | Mapping[str | None, str]) -> Metric:
     """Item accuracy per value of `key`, under that value's name (None where no item has it)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
@@ -117,14 +138,14 @@ def gold_agreement() -> Scorer:
     """Score = the pair's item accuracy; metadata carries what the metrics pool."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        check = state.metadata[JUDGE_CHECK_KEY]
+        check: JudgeCheckRecord = state.metadata[JUDGE_CHECK_KEY]
         judged: dict[str, bool] = check["decisions"]
         pair = state.metadata_as(GoldPairMetadata)
         items = pair.rubric_items
         gold = {i.item_id: i.gold_matched for i in items}
         judge_score = case_score(pair.grading_method, items, judged).score
         gold_score = case_score(pair.grading_method, items, gold).score
-        per_item = [
+        per_item: list[GoldItemResult] = [
             {
                 "item_id": i.item_id,
                 "rule": i.rule,

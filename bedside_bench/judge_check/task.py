@@ -7,18 +7,35 @@ The model under evaluation is the judge (see `scorer.py`); the gold set is in `d
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
+from pydantic import BaseModel
 
 from bedside_bench.judge_check.data import DEFAULT_FILES, default_pairs, load_pairs, pair_to_sample
 from bedside_bench.judge_check.scorer import gold_agreement, judge_the_answer
+from bedside_bench.options import (
+    SCORER_DEFAULTS,
+    ScorerOptions,
+    TaskOptionError,
+    check_option_types,
+    check_option_values,
+    stop_run,
+)
 from bedside_bench.protocol import PROTOCOL_VERSION
-from bedside_bench.scorer import TaskOptionError, check_options, stop_run
-from bedside_bench.task_options import check_option_types, known_options
+from bedside_bench.task_options import known_options
 
-OPTIONS = ("data_file", "judge_retries")
+
+class JudgeCheckOptions(BaseModel):
+    """The judge check's options: its gold set, and the benchmark judge's `judge_retries`
+    (the same field: type, default and range)."""
+
+    data_file: str | None = None
+    judge_retries: Annotated[int, ScorerOptions.model_fields["judge_retries"]]
+
+
+OPTIONS: tuple[str, ...] = tuple(JudgeCheckOptions.model_fields)
 
 
 @task(
@@ -26,7 +43,11 @@ OPTIONS = ("data_file", "judge_retries")
     description="How well a judge model agrees with gold rubric decisions",
     grading="judge_check",
 )
-def judge_check(data_file: str | None = None, judge_retries: int = 2, **options: Any) -> Task:
+def judge_check(
+    data_file: str | None = None,
+    judge_retries: int = SCORER_DEFAULTS.judge_retries,
+    **options: object,
+) -> Task:
     """Evaluate the model as a BedsideBench judge against gold decisions.
 
     `data_file`: a JSONL gold set in the same format (default: the project's synthetic set and
@@ -34,8 +55,9 @@ def judge_check(data_file: str | None = None, judge_retries: int = 2, **options:
     """
     known_options(options, OPTIONS)
     # the same checks as every benchmark task's, before any call: type, then range
-    check_option_types({"data_file": data_file, "judge_retries": judge_retries})
-    check_options(None, judge_retries, None)
+    given = {"data_file": data_file, "judge_retries": judge_retries}
+    check_option_types(given, JudgeCheckOptions)
+    check_option_values(given, JudgeCheckOptions)
     if data_file and not Path(data_file).is_file():
         raise stop_run(
             TaskOptionError(

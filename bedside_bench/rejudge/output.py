@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
+from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME, RejudgeProvenance
 from bedside_bench.rejudge.plan import METADATA_KEY
 from bedside_bench.safe_text import printable
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
     from inspect_ai.model import ModelUsage
+
+    from bedside_bench.options import ScorerOptions
 
 
 def utc_now() -> str:
@@ -75,7 +77,7 @@ def new_header(
     source: EvalLog,
     source_location: str,
     judge: str,
-    options: dict[str, Any],
+    options: ScorerOptions,
     failed_only: bool,
     started_at: str,
 ) -> EvalLog:
@@ -97,18 +99,19 @@ def new_header(
     header.eval.task_args = {
         **(header.eval.task_args or {}),
         "judge_model": judge,
-        "judge_passes": options["judge_passes"],
+        "judge_passes": options.judge_passes,
+    }
+    provenance: RejudgeProvenance = {
+        "source_log": display_location(source_location),
+        "source_eval_id": source.eval.eval_id,
+        "source_task_id": source.eval.task_id,
+        "judge": judge,
+        "failed_only": failed_only,
     }
     header.eval.metadata = {
         **(header.eval.metadata or {}),
-        "judge_passes": options["judge_passes"],
-        METADATA_KEY: {
-            "source_log": display_location(source_location),
-            "source_eval_id": source.eval.eval_id,
-            "source_task_id": source.eval.task_id,
-            "judge": judge,
-            "failed_only": failed_only,
-        },
+        "judge_passes": options.judge_passes,
+        METADATA_KEY: provenance,
     }
     header.stats.started_at = started_at
     return header

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from inspect_ai.model import Model, ModelUsage
     from inspect_ai.scorer import Score, Scorer
 
+    from bedside_bench.options import ScorerOptions
+
 
 @dataclass
 class Judging:
@@ -101,37 +103,40 @@ def capturing(inner: Scorer, judging: Judging) -> Scorer:
     return score
 
 
-def planned_scorers(source: EvalLog, options: dict[str, Any]) -> Any:
+def planned_scorers(source: EvalLog, options: ScorerOptions) -> Any:
     """The scorer entry the new log records before Inspect has given its own (a run stopped
     in its first cases): the source's rubric_judge entry with the new options."""
     for entry in source.eval.scorers or []:
         if entry.name.rsplit("/", 1)[-1] == SCORER_NAME:
-            return [entry.model_copy(update={"options": dict(options)})]
+            return [entry.model_copy(update={"options": options.model_dump()})]
     return None
 
 
-def scorer_options(source: EvalLog, judge: str, passes: int | None) -> dict[str, Any]:
-    """The source run's scorer options, with the new judge (and passes, when given)."""
-    from bedside_bench.scorer import DEFAULT_OPTIONS
+def scorer_options(source: EvalLog, judge: str, passes: int | None) -> ScorerOptions:
+    """The source run's scorer options (as its scorer entry recorded them, else its task
+    metadata, else the default), with the new judge (and passes, when given)."""
+    from bedside_bench.options import SCORER_DEFAULTS, ScorerOptions, checked
 
-    recorded: dict[str, Any] = {}
+    recorded: dict[str, object] = {}
     for entry in source.eval.scorers or []:
         if entry.name.rsplit("/", 1)[-1] == SCORER_NAME:
-            recorded = dict(entry.options or {})
+            recorded = {k: v for k, v in (entry.options or {}).items() if v is not None}
             break
-    metadata = source.eval.metadata or {}
-    options = {k: recorded.get(k, metadata.get(k, v)) for k, v in DEFAULT_OPTIONS.items()}
+    metadata = {k: v for k, v in (source.eval.metadata or {}).items() if v is not None}
+    options = {
+        k: recorded.get(k, metadata.get(k, v)) for k, v in SCORER_DEFAULTS.model_dump().items()
+    }
     options["judge_model"] = judge
     if passes is not None:
         options["judge_passes"] = passes
-    return options
+    return checked(ScorerOptions, options)
 
 
 async def judge_samples(
     header: EvalLog,
     samples: list[EvalSample],
     judge: Model,
-    options: dict[str, Any],
+    options: ScorerOptions,
     display: str,
     judging: Judging,
 ) -> EvalLog:
@@ -145,7 +150,7 @@ async def judge_samples(
     init_display_type(display)
     return await score_async(
         judging.work,
-        [capturing(rubric_judge(**options), judging)],
+        [capturing(rubric_judge(**options.model_dump()), judging)],
         model=judge,  # the answer model is never even created
         model_roles={GRADER_ROLE: judge},
         action="overwrite",
@@ -172,7 +177,7 @@ async def rejudge_log(
     if reason is not None:
         return LogOutcome(shown, "", skipped=reason)
     opts = scorer_options(source, options.judge, options.judge_passes)
-    name = output_name(location, options.judge, opts["judge_passes"], options.failed_only)
+    name = output_name(location, options.judge, opts.judge_passes, options.failed_only)
     output = options.output_dir.rstrip("/") + "/" + name
     outcome = LogOutcome(shown, display_location(output))
 

@@ -307,7 +307,7 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         release_case_counts=_case_counts(metadata.get("release_case_counts")),
         answer_usage=answer_usage,
         judge_usage=judge_usage,
-        answer_source=str((metadata.get("rejudge") or {}).get("source_task_id") or "")
+        answer_source=str(dict(metadata.get("rejudge") or {}).get("source_task_id") or "")
         or header.eval.task_id,
         generation=answer_settings(
             header.eval.model_generate_config.model_dump(mode="json", exclude_none=True),
