@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bedside_bench.arguments import Subcommands, positive_int
 
@@ -157,13 +158,12 @@ def configure_score(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=guarded(run_score))
 
 
-def guarded(handler: Any) -> Any:
+def guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         from bedside_bench.review.logs import ReviewInputError
 
         try:
-            result: int = handler(args)
-            return result
+            return handler(args)
         except (ReviewInputError, OSError) as ex:
             print(f"{PROG}: error: {ex}", file=sys.stderr)
             return EXIT_ERROR
