@@ -24,10 +24,9 @@ import sys
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
-from pydantic.json_schema import GenerateJsonSchema
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 
 from bedside_bench.estimate.document import EstimateDocument
 from bedside_bench.report.comparison_document import Comparison
@@ -60,14 +59,28 @@ HAND_WRITTEN = frozenset(
 class _DocumentJsonSchema(GenerateJsonSchema):
     """Pydantic's generator without a title on every property (the key says it)."""
 
-    def field_title_should_be_set(self, schema: Any) -> bool:
+    def field_title_should_be_set(self, schema: object) -> bool:
         return False
 
 
-def schema_of(file: str, model: type[BaseModel]) -> dict[str, Any]:
+def _one_line(node: object) -> object:
+    """Descriptions (docstrings) as one line each; every other value as it is."""
+    if isinstance(node, dict):
+        return {
+            k: " ".join(v.split()) if k == "description" and isinstance(v, str) else _one_line(v)
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_one_line(v) for v in node]
+    return node
+
+
+def schema_of(file: str, model: type[BaseModel]) -> JsonSchemaValue:
     """The JSON Schema of the document `model` as written (serialization mode)."""
     generated = model.model_json_schema(mode="serialization", schema_generator=_DocumentJsonSchema)
-    return {"$schema": DRAFT, "$id": SCHEMA_ID.format(file=file), **generated}
+    schema = _one_line(generated)
+    assert isinstance(schema, dict)
+    return {"$schema": DRAFT, "$id": SCHEMA_ID.format(file=file), **schema}
 
 
 def schema_text(file: str, model: type[BaseModel]) -> str:
