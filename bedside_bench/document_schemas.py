@@ -43,6 +43,7 @@ DOCUMENT_SCHEMAS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("estimate.schema.json", EstimateDocument),
     ("judges.schema.json", JudgesDocument),
     ("review.schema.json", ReviewDocument),
+    # the summary, once report/summary.py has its model: ("summary.schema.json", <its model>),
 )
 
 # schema files written by hand; a file listed in DOCUMENT_SCHEMAS as well is generated
