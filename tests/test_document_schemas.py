@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from bedside_bench import benchmarks
@@ -27,6 +29,7 @@ from bedside_bench.report.comparison_document import Comparison
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.judges import judge_comparison
 from bedside_bench.report.judges_document import JudgeScores, JudgesDocument, Score
+from bedside_bench.report.records import LogRecord
 from bedside_bench.report.run import analyse
 from bedside_bench.report.summary import BootstrapOptions
 from bedside_bench.review.document import ReviewDocument
@@ -34,6 +37,7 @@ from bedside_bench.review.score import review_document
 from bedside_bench.schema_files import validator
 from tests.report_helpers import log_record, scores_for
 from tests.test_report_judges import record
+from tests.test_report_properties import runs
 from tests.test_review import SOURCE, labels_of
 
 OPTIONS = BootstrapOptions(resamples=50, seed=1)
@@ -157,3 +161,13 @@ def test_documents_as_built_satisfy_their_schemas() -> None:
     y = labels_of(("d1", 0, True), ("d1", 1, False), ("d2", 0, False), ("s1", 0, None))
     for labels in ({"x": x}, {"x": x, "y": y}):
         validate(review_document(SOURCE, labels, resamples=50, seed=1), "review.schema.json")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records=runs(), force=st.booleans())
+def test_any_comparison_satisfies_the_shipped_schema(records: list[LogRecord], force: bool) -> None:
+    """Whatever the runs (full, smoke, partial, failed cases, missing benchmarks), the
+    comparison the report writes is valid against the schema readers get."""
+    comparison = analyse(records, OPTIONS, force=force).comparison
+    if comparison is not None:
+        validate(comparison, "comparison.schema.json")
