@@ -25,6 +25,7 @@ from bedside_bench.document_schemas import (
     schemas_dir,
     stale_files,
 )
+from bedside_bench.estimate.plan import estimate_sweep
 from bedside_bench.report.comparison_document import Comparison
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.judges import judge_comparison
@@ -36,6 +37,8 @@ from bedside_bench.review.document import ReviewDocument
 from bedside_bench.review.score import review_document
 from bedside_bench.schema_files import validator
 from tests.report_helpers import log_record, scores_for
+from tests.test_estimate import MODELS
+from tests.test_estimate import options as estimate_options
 from tests.test_report_judges import record
 from tests.test_report_properties import runs
 from tests.test_review import SOURCE, labels_of
@@ -171,3 +174,15 @@ def test_any_comparison_satisfies_the_shipped_schema(records: list[LogRecord], f
     comparison = analyse(records, OPTIONS, force=force).comparison
     if comparison is not None:
         validate(comparison, "comparison.schema.json")
+
+
+def test_an_estimate_as_written_satisfies_its_schema(tmp_path: Path) -> None:
+    prices = {
+        "gpt-4.1-mini": {"input": 0.4, "output": 1.6},
+        "openai/gpt-4": {"input": 2.0, "output": 8.0, "batch_discount": 0.5},
+    }
+    unpriced = estimate_sweep(estimate_options(tmp_path), prices=None)
+    priced = estimate_sweep(estimate_options(tmp_path, models=[MODELS[0]]), prices=prices)
+    assert priced.cost_usd is not None and unpriced.cost_usd is None
+    validate(unpriced, "estimate.schema.json")
+    validate(priced, "estimate.schema.json")
