@@ -137,10 +137,13 @@ def test_report_documents_declare_every_key(model: Any) -> None:
 
 
 def validate(document: Any, file: str) -> None:
-    """`document` as written satisfies the shipped schema `file` (what readers use)."""
-    assert isinstance(document, dict(DOCUMENT_SCHEMAS)[file])
+    """`document` as written satisfies the shipped schema `file` (what readers use), and its
+    model reads it back as it was."""
+    model = dict(DOCUMENT_SCHEMAS)[file]
+    assert isinstance(document, model)
     errors = list(validator(file).iter_errors(document.model_dump(mode="json")))
     assert errors == [], errors[0].message
+    assert model.model_validate_json(document.model_dump_json()) == document
 
 
 def test_documents_as_built_satisfy_their_schemas() -> None:
