@@ -40,7 +40,7 @@ def test_comparison_numbers_equal_numpy_recomputation() -> None:
     groups = [ga, gb]
     labels = group_labels(groups)
     summaries = [summarise(g, SMALL) for g in groups]
-    result = compare(groups, labels, summaries, ["a.json", "b.json"], SMALL)
+    result = compare(groups, labels, summaries, ["a.json", "b.json"], SMALL).model_dump()
     assert result["like_for_like"] is True and result["mismatches"] == []
     strata = []
     for name in BENCHMARK_NAMES:
@@ -77,7 +77,7 @@ def test_a_constant_shift_is_recovered_exactly() -> None:
     records += [log_record(shifted, benchmark=b, answer_model="test/b") for b in BENCHMARK_NAMES]
     groups = group_records(records)
     summaries = [summarise(g, SMALL) for g in groups]
-    result = compare(groups, group_labels(groups), summaries, ["a", "b"], SMALL)
+    result = compare(groups, group_labels(groups), summaries, ["a", "b"], SMALL).model_dump()
     pair = result["benchmarks"]["health_equity"]["pairs"][0]
     assert pair["difference"] == pytest.approx(0.125, abs=1e-15)
     assert pair["ci95"] == pytest.approx([0.125, 0.125], abs=1e-15)
@@ -115,5 +115,5 @@ def test_refuses_to_compare_unlike_groups_and_names_the_field(field: str, value:
     assert f"{field} differs" in str(refused.value)
     assert "--force" in str(refused.value)
     forced = compare(groups, labels, summaries, ["a", "b"], SMALL, force=True)
-    assert forced["like_for_like"] is False
-    assert [m["field"] for m in forced["mismatches"]] == [field]
+    assert forced.like_for_like is False
+    assert [m.field for m in forced.mismatches] == [field]

@@ -62,7 +62,8 @@ def test_judge_effect_agreement_and_ranking_on_one_benchmark() -> None:
     groups = group_records(records)
     doc = judge_comparison(groups, OPTIONS, {"x": 2, "y": -1})
     assert doc is not None
-    (comp,) = doc["comparisons"]
+    data = doc.model_dump(mode="json")  # judges.json as written
+    (comp,) = data["comparisons"]
     assert comp["judges"] == ["A", "B"]
     m1, m2 = comp["models"]
     # m1: A scores (1, 0), B scores (0.5, 0): effect mean((-0.5, 0)) = -0.25
@@ -102,12 +103,13 @@ def test_three_judges_give_fleiss_kappa() -> None:
     groups = group_records([record("m", j, name, d) for j, d in (("A", a), ("B", b), ("C", c))])
     doc = judge_comparison(groups, OPTIONS, {})
     assert doc is not None
-    fleiss = doc["comparisons"][0]["agreement"]["fleiss"]
+    data = doc.model_dump(mode="json")  # judges.json as written
+    fleiss = data["comparisons"][0]["agreement"]["fleiss"]
     # item x: 2 matched 1 not; item y: 2 matched 1 not -> P_i = 1/3 each; p_j = (2/3, 1/3)
     # P_e = 4/9 + 1/9 = 5/9 -> kappa = (1/3 - 5/9) / (4/9) = -1/2
     assert fleiss["overall"]["kappa"] == pytest.approx(-0.5)
     assert fleiss["overall"]["unanimous"] == 0.0
-    assert len(doc["comparisons"][0]["agreement"]["pairs"]) == 3
+    assert len(data["comparisons"][0]["agreement"]["pairs"]) == 3
 
 
 def test_other_answers_and_mixed_judges_are_never_paired() -> None:
@@ -135,7 +137,8 @@ def test_overall_effect_uses_all_ten_benchmarks() -> None:
         records.append(record("m", "B", name, [{"x": True}, {"x": True}]))
     doc = judge_comparison(group_records(records), OPTIONS, {})
     assert doc is not None
-    (model,) = doc["comparisons"][0]["models"]
+    data = doc.model_dump(mode="json")  # judges.json as written
+    (model,) = data["comparisons"][0]["models"]
     assert model["judges"]["A"]["overall"]["mean"] == 0.5
     assert model["judges"]["B"]["overall"]["mean"] == 1.0
     effect = model["effects"][0]["overall"]
@@ -169,7 +172,8 @@ def test_agreement_states_its_coverage_and_names_every_shortfall() -> None:
     rubrics = {(name, f"{name}-{n}"): ("x", "y", "z") for n in range(3)}
     doc = judge_comparison(group_records(records), OPTIONS, {}, rubrics)
     assert doc is not None
-    (pair,) = doc["comparisons"][0]["agreement"]["pairs"]
+    data = doc.model_dump(mode="json")  # judges.json as written
+    (pair,) = data["comparisons"][0]["agreement"]["pairs"]
     assert pair["coverage"] == {
         "cases": 3,
         "cases_decided": 2,
@@ -216,7 +220,8 @@ def test_agreement_pairs_each_epoch_of_a_case() -> None:
     ]
     doc = judge_comparison(group_records(records), OPTIONS, {}, {(name, "c"): ("x", "y")})
     assert doc is not None
-    (pair,) = doc["comparisons"][0]["agreement"]["pairs"]
+    data = doc.model_dump(mode="json")  # judges.json as written
+    (pair,) = data["comparisons"][0]["agreement"]["pairs"]
     assert pair["coverage"]["items"] == pair["coverage"]["rubric_items"] == 4
     assert pair["coverage"]["cases"] == 2 and pair["coverage"]["complete"]
     assert pair["overall"]["agreement"] == pytest.approx(3 / 4)

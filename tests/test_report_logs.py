@@ -282,8 +282,8 @@ def test_refuses_to_compare_unlike_full_runs_unless_forced(
     assert "no verdict: the runs are not like for like" in md
     forced = report([runs.logs, unlike], tmp_path / "forced", force=True)
     assert forced.exit_code == 0
-    assert forced.comparison is not None and forced.comparison["like_for_like"] is False
-    assert [m["field"] for m in forced.comparison["mismatches"]] == ["protocol_version"]
+    assert forced.comparison is not None and forced.comparison.like_for_like is False
+    assert [m.field for m in forced.comparison.mismatches] == ["protocol_version"]
     assert "NOT LIKE FOR LIKE" in (tmp_path / "forced" / "report.md").read_text()
 
 
@@ -294,7 +294,7 @@ def test_a_partial_run_of_another_judge_is_neither_compared_nor_ranked_unless_fo
     result = report([runs.logs, runs.other_judge], tmp_path)
     assert result.exit_code == 0 and result.refused is None
     assert result.comparison is not None
-    assert [m["label"] for m in result.comparison["models"]] == [A, B]
+    assert [m.label for m in result.comparison.models] == [A, B]
     assert [result.labels[i] for i in sorted(result.standing.ranked)] == [A, B]
     md = (tmp_path / "report.md").read_text()
     (row,) = [line for line in md.splitlines() if "never ranked with full runs |" in line]
@@ -302,8 +302,8 @@ def test_a_partial_run_of_another_judge_is_neither_compared_nor_ranked_unless_fo
     assert md.index("## Verdict") < md.index(row) < md.index("## Benchmark scores")
     forced = report([runs.logs, runs.other_judge], tmp_path / "forced", force=True)
     assert forced.exit_code == 0
-    assert forced.comparison is not None and forced.comparison["like_for_like"] is False
-    assert [m["field"] for m in forced.comparison["mismatches"]] == ["judge_model"]
+    assert forced.comparison is not None and forced.comparison.like_for_like is False
+    assert [m.field for m in forced.comparison.mismatches] == ["judge_model"]
     c = summary_of(forced, C)
     assert c["overall"] is None and len(c["missing_benchmarks"]) == 8
 
@@ -669,7 +669,7 @@ def test_release_is_part_of_the_group_and_shown(runs: Runs, tmp_path: Path) -> N
     assert "release: unknown (the logs do not record" in " ".join(a["notes"])
     forced = report([logs], tmp_path / "forced", force=True)
     assert forced.comparison is not None
-    assert [m["field"] for m in forced.comparison["mismatches"]] == ["release"]
+    assert [m.field for m in forced.comparison.mismatches] == ["release"]
 
 
 @pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e400", "-1", "1e7"])

@@ -91,18 +91,19 @@ def check_ranking(analysis: Analysis) -> None:
         assert summaries[i]["scope"]["full"] and overall_mean(summaries[i]) is not None
     means = [overall_mean(summaries[i]) for i in ranked]
     assert means == sorted(means, reverse=True)  # type: ignore[type-var]
-    verdicts = (analysis.comparison or {}).get("verdicts", [])
+    verdicts = analysis.comparison.verdicts if analysis.comparison else []
     position = {labels[i]: p for p, i in enumerate(ranked)}
     for v in verdicts:
-        assert position[v["higher"]] < position[v["lower"]]
-        if v["verdict"] is None:
-            assert v["verdict_withheld"] and v["excludes_zero"] is None
+        assert position[v.higher] < position[v.lower]
+        if v.verdict is None:
+            assert v.verdict_withheld and v.excludes_zero is None
         else:
-            lo, hi = v["ci95"]
-            assert v["verdict"] == (
+            assert v.ci95 is not None
+            lo, hi = v.ci95
+            assert v.verdict == (
                 "ahead" if lo > 0 else "behind" if hi < 0 else "not distinguishable"
             )
-            assert v["n"] >= 10
+            assert v.n >= 10
     if len(ranked) < 2:
         assert verdicts == []
 

@@ -50,6 +50,12 @@ def smoke(model: str, score: float) -> list[LogRecord]:
     )
 
 
+def written(analysis: Analysis) -> dict[str, Any]:
+    """comparison.json as the report writes it."""
+    assert analysis.comparison is not None
+    return analysis.comparison.model_dump(mode="json")
+
+
 def context_of(analysis: Analysis) -> ReportContext:
     return ReportContext(
         summaries=analysis.summaries,
@@ -109,8 +115,7 @@ def test_a_smoke_run_beside_two_full_runs_is_listed_unranked() -> None:
     assert labels[i] == "test/smoke"
     assert why == "smoke run: a set-up check, never ranked with full runs"
     # the smoke run is not compared with the full runs either (no refusal for "smoke differs")
-    comparison = analysis.comparison
-    assert comparison is not None
+    comparison = written(analysis)
     assert [m["label"] for m in comparison["models"]] == ["test/a", "test/b"]
 
     difference, ci, n = expected_pair(a, b)
@@ -233,8 +238,7 @@ def test_three_models_say_which_are_tied_with_the_leader() -> None:
         for m, s in scores.items()
     }
     assert order == sorted(scores, key=lambda m: -means[m])
-    assert analysis.comparison is not None
-    verdicts = analysis.comparison["verdicts"]
+    verdicts = written(analysis)["verdicts"]
     assert [(v["higher"], v["lower"]) for v in verdicts] == [
         (order[0], order[1]),
         (order[0], order[2]),
@@ -265,8 +269,7 @@ def test_the_higher_ranked_model_can_be_behind_on_the_cases_both_completed() -> 
     b_ = {b: {f"{b}-{i}": (0.95 if i < 10 else 0.0) for i in range(20)} for b in BENCHMARK_NAMES}
     analysis = analyse([*model_records("test/a", a), *model_records("test/b", b_)], SMALL)
     assert [analysis.labels[i] for i in analysis.standing.ranked] == ["test/a", "test/b"]
-    assert analysis.comparison is not None
-    (v,) = analysis.comparison["verdicts"]
+    (v,) = written(analysis)["verdicts"]
     difference, ci, n = expected_pair(a, b_)
     assert (v["difference"], v["ci95"], v["n"], v["verdict"]) == (difference, ci, 100, "behind")
     (line,) = verdict_lines(context_of(analysis))
@@ -281,8 +284,7 @@ def test_no_case_both_completed_gives_no_verdict() -> None:
     b_ = {b: {f"{b}-0": None, f"{b}-1": 0.5, f"{b}-2": 0.1} for b in BENCHMARK_NAMES}
     a["drug_safety"]["drug_safety-2"] = None  # drug_safety: A completed 0, B 1 and 2
     analysis = analyse([*model_records("test/a", a), *model_records("test/b", b_)], SMALL)
-    assert analysis.comparison is not None
-    (v,) = analysis.comparison["verdicts"]
+    (v,) = written(analysis)["verdicts"]
     assert (v["verdict"], v["ci95"]) == (None, None)
     assert v["verdict_withheld"] == "no drug_safety case both completed"
     (line,) = verdict_lines(context_of(analysis))
@@ -374,6 +376,6 @@ def test_a_benchmark_with_one_paired_case_gives_no_verdict() -> None:
         first, *rest = cases
         b[name] = {first: (cases[first] or 0.0) - 0.001, **{c: None for c in rest}}
     analysis = analyse(model_records("test/a", a) + model_records("test/b", b), SMALL)
-    (v,) = (analysis.comparison or {})["verdicts"]
+    (v,) = written(analysis)["verdicts"]
     assert v["n"] == 10 and v["verdict"] is None
     assert v["verdict_withheld"].startswith("fewer than 2 paired cases in drug_safety, ")

@@ -100,8 +100,9 @@ def test_accuracy_by_judge_points_and_benchmark_with_unsure_apart() -> None:
             ("d1", 0, True), ("d1", 1, False), ("d2", 0, False), ("s1", 0, True), ("s1", 1, None)
         )
     }
-    doc = review_document(SOURCE, labels, resamples=500, seed=7)
+    doc = review_document(SOURCE, labels, resamples=500, seed=7).model_dump(mode="json")
     a, b = doc["judges"]["A"], doc["judges"]["B"]
+    assert "by_reviewer" not in a  # one reviewer: the key is not written
     # A: d1_0 T=T ok, d1_1 T!=F, d2_0 F=F ok, s1_0 T=T ok -> 3 of 4; s1_1 unsure
     assert (a["correct"], a["n"], a["accuracy"], a["unsure"], a["cases"]) == (3, 4, 0.75, 1, 3)
     # B: d1_0 ok, d1_1 ok, d2_0 ok, s1_0 F!=T -> 3 of 4
@@ -132,7 +133,7 @@ def test_case_bootstrap_resamples_whole_answers() -> None:
 def test_two_reviewers_majority_and_kappa() -> None:
     x = labels_of(("d1", 0, True), ("d1", 1, True), ("d2", 0, False), ("s1", 0, True))
     y = labels_of(("d1", 0, True), ("d1", 1, False), ("d2", 0, False), ("s1", 0, None))
-    doc = review_document(SOURCE, {"x": x, "y": y}, resamples=200, seed=1)
+    doc = review_document(SOURCE, {"x": x, "y": y}, resamples=200, seed=1).model_dump(mode="json")
     ref = majority({"x": x, "y": y})
     # d1_1: True vs False -> tie; s1_0: True vs unsure -> True (the only decided label)
     assert ref[("m", "d1", 1, "d1_1")] is None and ref[("m", "s1", 1, "s1_0")] is True

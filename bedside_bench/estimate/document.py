@@ -14,7 +14,7 @@ ESTIMATE_FILE = "estimate.json"
 class Tokenizer(BaseModel):
     """Which tokenizer counted a model's input, and whether it is the provider's own."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
 
     name: str
     approximate: bool
@@ -23,7 +23,7 @@ class Tokenizer(BaseModel):
 class CostRange(BaseModel):
     """USD: expected, and the low and high ends of the stated uncertainty (docs/estimate.md)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
 
     low: float
     expected: float
@@ -37,7 +37,7 @@ class OutputBasis(BaseModel):
     """Where an output-token figure comes from: earlier logs (with how many samples) or the
     stated prior."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
 
     source: str  # "logs" or "prior"
     samples: int = 0
@@ -50,7 +50,7 @@ class OutputBasis(BaseModel):
 class ModelEstimate(BaseModel):
     """Everything one answer model's part of the sweep would do."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
 
     runs: int = Field(description="(model, benchmark) runs with cases still to do")
     cases: int = Field(description="cases still to do (a case counts once whatever its epochs)")
@@ -69,9 +69,15 @@ class ModelEstimate(BaseModel):
 
 
 class EstimateDocument(BaseModel):
-    """The whole estimate; `models` is keyed by answer model, in the order given."""
+    """What `bedside-bench sweep --estimate` would ask and cost, before any request (written
+    to LOG_DIR/estimate.json; docs/estimate.md): `models` is keyed by answer model, in the
+    order given."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(
+        frozen=True,
+        json_schema_serialization_defaults_required=True,
+        title="BedsideBench sweep estimate (estimate.json)",
+    )
 
     format: str = ESTIMATE_FORMAT
     created_at: str

@@ -9,13 +9,25 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.document_types import BootstrapSettings
+from bedside_bench.report.comparison_document import (
+    BenchmarkComparison,
+    BenchmarkScore,
+    ComparedModel,
+    Comparison,
+    Mismatch,
+    OverallComparison,
+    OverallScore,
+    Pair,
+    Verdict,
+    VerdictWord,
+)
 from bedside_bench.report.groups import COMPARABLE_FIELDS, BenchmarkEvidence, RunGroup
 from bedside_bench.report.summary import BootstrapOptions
 from bedside_bench.stats import PairedResult, paired_bootstrap, paired_bootstrap_single
@@ -25,16 +37,6 @@ MIN_PAIRED = 10
 # a benchmark with one paired case adds no spread to the stratified interval, which then
 # narrows to look surer than the cases allow: no verdict below this many per benchmark
 MIN_PAIRED_PER_BENCHMARK = 2
-
-
-@dataclass(frozen=True)
-class Mismatch:
-    field: str
-    values: dict[str, Any]  # label -> value
-
-    def describe(self) -> str:
-        shown = "; ".join(f"{label}: {value}" for label, value in self.values.items())
-        return f"{self.field} differs ({shown})"
 
 
 class ComparisonRefused(ValueError):
@@ -54,7 +56,7 @@ def find_mismatches(groups: Sequence[RunGroup], labels: Sequence[str]) -> list[M
     for name in COMPARABLE_FIELDS:
         values = {label: getattr(g.key, name) for label, g in zip(labels, groups, strict=True)}
         if len({repr(v) for v in values.values()}) > 1:
-            found.append(Mismatch(name, values))
+            found.append(Mismatch(field=name, values=values))
     return found
 
 
@@ -83,43 +85,41 @@ def withheld(a: RunGroup, b: RunGroup, n: int, labels: tuple[str, str]) -> str |
     return None
 
 
-def _pair_json(
-    a: str, b: str, n: int, result: PairedResult | None, reason: str | None
-) -> dict[str, Any]:
-    return {
-        "a": a,
-        "b": b,
-        "n": n,
-        "difference": result.estimate if result else None,
-        "ci95": list(result.interval.as_tuple()) if result else None,
-        "excludes_zero": result.excludes_zero if result and reason is None else None,
-        "verdict_withheld": reason,
-    }
+def _pair(a: str, b: str, n: int, result: PairedResult | None, reason: str | None) -> Pair:
+    return Pair(
+        a=a,
+        b=b,
+        n=n,
+        difference=result.estimate if result else None,
+        ci95=list(result.interval.as_tuple()) if result else None,
+        excludes_zero=result.excludes_zero if result and reason is None else None,
+        verdict_withheld=reason,
+    )
 
 
 def benchmark_pair(
     a: RunGroup, b: RunGroup, name: str, labels: tuple[str, str], options: BootstrapOptions
-) -> dict[str, Any]:
+) -> Pair:
     if name not in a.benchmarks or name not in b.benchmarks:
-        return _pair_json(*labels, 0, None, "benchmark missing from a group")
+        return _pair(*labels, 0, None, "benchmark missing from a group")
     diffs = paired_differences(a.benchmarks[name], b.benchmarks[name])
     result = paired_bootstrap_single(diffs, options.resamples, options.seed) if diffs.size else None
     n = int(diffs.size)
-    return _pair_json(*labels, n, result, withheld(a, b, n, labels))
+    return _pair(*labels, n, result, withheld(a, b, n, labels))
 
 
 def overall_pair(
     a: RunGroup, b: RunGroup, labels: tuple[str, str], options: BootstrapOptions
-) -> dict[str, Any]:
+) -> Pair:
     """Stratified paired bootstrap over the ten benchmarks; null unless every benchmark has at
     least one case both completed."""
     strata = []
     for name in BENCHMARK_NAMES:
         if name not in a.benchmarks or name not in b.benchmarks:
-            return _pair_json(*labels, 0, None, f"{name} missing from a group")
+            return _pair(*labels, 0, None, f"{name} missing from a group")
         diffs = paired_differences(a.benchmarks[name], b.benchmarks[name])
         if not diffs.size:
-            return _pair_json(*labels, 0, None, f"no {name} case both completed")
+            return _pair(*labels, 0, None, f"no {name} case both completed")
         strata.append(diffs)
     result = paired_bootstrap(strata, options.resamples, options.seed)
     n = int(sum(s.size for s in strata))
@@ -134,13 +134,24 @@ def overall_pair(
             f"fewer than {MIN_PAIRED_PER_BENCHMARK} paired cases in {', '.join(thin)} "
             "(a one-case stratum has no spread, so the interval would look surer than it is)"
         )
-    return _pair_json(*labels, n, result, reason)
+    return _pair(*labels, n, result, reason)
 
 
-def _model_cell(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def benchmark_score(entry: Mapping[str, Any] | None) -> BenchmarkScore | None:
+    """A summary's benchmark entry as the comparison shows it (the summary is still a JSON
+    dict: these two functions are the comparison's only reads of it)."""
     if entry is None:
         return None
-    return {k: entry[k] for k in ("mean", "ci95", "n", "failed") if k in entry}
+    return BenchmarkScore(
+        mean=entry["mean"], ci95=entry["ci95"], n=entry["n"], failed=entry["failed"]
+    )
+
+
+def overall_score(entry: Mapping[str, Any] | None) -> OverallScore | None:
+    """A summary's overall entry as the comparison shows it."""
+    if entry is None:
+        return None
+    return OverallScore(mean=entry["mean"], ci95=entry["ci95"], n=entry["n"])
 
 
 def compare(
@@ -150,51 +161,54 @@ def compare(
     summary_files: Sequence[str],
     options: BootstrapOptions,
     force: bool = False,
-) -> dict[str, Any]:
-    """The comparison of two or more groups; raises ComparisonRefused unless like for like
-    (or forced)."""
+) -> Comparison:
+    """The comparison of two or more groups (its `verdicts` are added by the caller, which
+    knows the ranking); raises ComparisonRefused unless like for like (or forced)."""
     mismatches = find_mismatches(groups, labels)
     if mismatches and not force:
         raise ComparisonRefused(mismatches)
     pairs = list(itertools.combinations(range(len(groups)), 2))
-    benchmarks: dict[str, Any] = {}
+    benchmarks: dict[str, BenchmarkComparison] = {}
     for name in BENCHMARK_NAMES:
         if not any(name in g.benchmarks for g in groups):
             continue
-        benchmarks[name] = {
-            "models": {
-                label: _model_cell(s["benchmarks"].get(name))
+        benchmarks[name] = BenchmarkComparison(
+            models={
+                label: benchmark_score(s["benchmarks"].get(name))
                 for label, s in zip(labels, summaries, strict=True)
             },
-            "pairs": [
+            pairs=[
                 benchmark_pair(groups[i], groups[j], name, (labels[i], labels[j]), options)
                 for i, j in pairs
             ],
-        }
-    return {
-        "like_for_like": not mismatches,
-        "mismatches": [{"field": m.field, "values": m.values} for m in mismatches],
-        "bootstrap": options.as_json(),
-        "models": [
-            {
-                "label": label,
-                "answer_model": g.key.answer_model,
-                "summary": summary_file,
-                "group": g.key.as_json(),
-                "complete": g.complete,
-                "full_scope": g.full_scope,
-            }
+        )
+    return Comparison(
+        like_for_like=not mismatches,
+        mismatches=mismatches,
+        bootstrap=BootstrapSettings(resamples=options.resamples, seed=options.seed),
+        models=[
+            ComparedModel(
+                label=label,
+                answer_model=g.key.answer_model,
+                summary=summary_file,
+                group=g.key,
+                complete=g.complete,
+                full_scope=g.full_scope,
+            )
             for label, g, summary_file in zip(labels, groups, summary_files, strict=True)
         ],
-        "benchmarks": benchmarks,
-        "overall": {
-            "models": {label: s["overall"] for label, s in zip(labels, summaries, strict=True)},
-            "pairs": [
+        benchmarks=benchmarks,
+        overall=OverallComparison(
+            models={
+                label: overall_score(s["overall"])
+                for label, s in zip(labels, summaries, strict=True)
+            },
+            pairs=[
                 overall_pair(groups[i], groups[j], (labels[i], labels[j]), options)
                 for i, j in pairs
             ],
-        },
-    }
+        ),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -203,7 +217,9 @@ def compare(
 # up to this many ranked models every pair gets a verdict; beyond it, the leader against each
 # other model and each model against the next
 EVERY_PAIR_UP_TO = 4
-AHEAD, BEHIND, TIED = "ahead", "behind", "not distinguishable"
+AHEAD: VerdictWord = "ahead"
+BEHIND: VerdictWord = "behind"
+TIED: VerdictWord = "not distinguishable"
 
 
 def verdict_positions(k: int) -> list[tuple[int, int]]:
@@ -214,18 +230,18 @@ def verdict_positions(k: int) -> list[tuple[int, int]]:
     return leader + [(j, j + 1) for j in range(1, k - 1)]
 
 
-def verdict_word(pair: Mapping[str, Any]) -> str | None:
+def verdict_word(pair: Pair) -> VerdictWord | None:
     """ahead (interval above 0), behind (below 0), not distinguishable, or None when the
     verdict is withheld (fewer than MIN_PAIRED cases, a partial run, nothing paired)."""
-    if pair["verdict_withheld"] or pair["ci95"] is None:
+    if pair.verdict_withheld or pair.ci95 is None:
         return None
-    lo, hi = pair["ci95"]
+    lo, hi = pair.ci95
     return AHEAD if lo > 0 else BEHIND if hi < 0 else TIED
 
 
 def ranked_verdicts(
     groups: Sequence[RunGroup], labels: Sequence[str], options: BootstrapOptions
-) -> list[dict[str, Any]]:
+) -> list[Verdict]:
     """The overall paired difference of each verdict pair of `groups` (in ranking order, best
     first): higher-ranked minus lower-ranked, the protocol's stratified paired bootstrap, and
     its verdict word."""
@@ -233,12 +249,15 @@ def ranked_verdicts(
     for i, j in verdict_positions(len(groups)):
         pair = overall_pair(groups[i], groups[j], (labels[i], labels[j]), options)
         found.append(
-            {
-                "higher": labels[i],
-                "lower": labels[j],
-                **{k: pair[k] for k in ("n", "difference", "ci95", "excludes_zero")},
-                "verdict": verdict_word(pair),
-                "verdict_withheld": pair["verdict_withheld"],
-            }
+            Verdict(
+                higher=labels[i],
+                lower=labels[j],
+                n=pair.n,
+                difference=pair.difference,
+                ci95=pair.ci95,
+                excludes_zero=pair.excludes_zero,
+                verdict=verdict_word(pair),
+                verdict_withheld=pair.verdict_withheld,
+            )
         )
     return found

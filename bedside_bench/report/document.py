@@ -14,6 +14,7 @@ from typing import Any
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.releases import UNRECOGNISED
 from bedside_bench.report.answers import ANSWERED_AGAIN
+from bedside_bench.report.comparison_document import Comparison, Pair, Verdict
 from bedside_bench.report.generation import settings_text
 from bedside_bench.report.scope import scope_cell
 from bedside_bench.report.standing import Standing, by_score, rankable, standing
@@ -116,7 +117,7 @@ class ReportContext:
     summaries: Sequence[Mapping[str, Any]]
     labels: Sequence[str]
     files: Sequence[str]
-    comparison: Mapping[str, Any] | None = None
+    comparison: Comparison | None = None
     refused: str | None = None
     png: bytes | None = None
     skipped: Sequence[tuple[str, str]] = ()
@@ -265,8 +266,8 @@ def differences_section(context: ReportContext) -> list[Block]:
                 "Only one run group: nothing to compare." if n_groups < 2 else "No comparison."
             ),
         ]
-    if not comparison["like_for_like"]:
-        fields = ", ".join(m["field"] for m in comparison["mismatches"])
+    if not comparison.like_for_like:
+        fields = ", ".join(m.field for m in comparison.mismatches)
         blocks.append(
             Paragraph(
                 f"NOT LIKE FOR LIKE (forced with --force): the groups differ in {fields}. "
@@ -279,34 +280,35 @@ def differences_section(context: ReportContext) -> list[Block]:
             "percentile bootstrap of the differences; overall: stratified over benchmarks)."
         )
     )
-    sections = [*comparison["benchmarks"].items(), ("overall", comparison["overall"])]
-    n_pairs = len(comparison["overall"]["pairs"])
-    for p in range(n_pairs):
-        first = comparison["overall"]["pairs"][p]
+    sections = [
+        *((name, b.pairs) for name, b in comparison.benchmarks.items()),
+        ("overall", comparison.overall.pairs),
+    ]
+    for p, first in enumerate(comparison.overall.pairs):
         rows = []
-        for name, section in sections:
-            pair = section["pairs"][p]
+        for name, pairs in sections:
+            pair = pairs[p]
             rows.append(
                 (
                     name,
-                    str(pair["n"]),
-                    num(pair["difference"], signed=True),
-                    interval(pair["ci95"]),
+                    str(pair.n),
+                    num(pair.difference, signed=True),
+                    interval(pair.ci95),
                     verdict(pair),
                 )
             )
-        blocks.append(Heading(3, f"{first['a']} minus {first['b']}"))
+        blocks.append(Heading(3, f"{first.a} minus {first.b}"))
         blocks.append(
             Table(("benchmark", "n paired", "difference", "95% CI", "excludes 0"), tuple(rows))
         )
     return blocks
 
 
-def verdict(pair: Mapping[str, Any]) -> str:
-    withheld = pair.get("verdict_withheld")
+def verdict(pair: Pair) -> str:
+    withheld = pair.verdict_withheld
     if withheld:
         return f"no verdict: {withheld}"
-    excludes = pair["excludes_zero"]
+    excludes = pair.excludes_zero
     return "n/a" if excludes is None else ("yes" if excludes else "no")
 
 
@@ -444,19 +446,19 @@ def unranked_section(context: ReportContext) -> list[Block]:
     ]
 
 
-def verdict_line(entry: Mapping[str, Any]) -> str:
+def verdict_line(entry: Verdict) -> str:
     """One pair, higher-ranked minus lower-ranked: difference, paired interval, verdict."""
-    higher, lower, n, word = entry["higher"], entry["lower"], entry["n"], entry["verdict"]
+    higher, lower, n, word = entry.higher, entry.lower, entry.n, entry.verdict
     numbers = (
-        f": {num(entry['difference'], signed=True)} {signed_interval(entry['ci95'])}"
-        if entry["difference"] is not None
+        f": {num(entry.difference, signed=True)} {signed_interval(entry.ci95)}"
+        if entry.difference is not None
         else ""
     )
     # the number of cases once: in the verdict when it is "not distinguishable on these N"
     cases = f" on {n} paired cases" if n and word != "not distinguishable" else ""
     head = f"{higher} minus {lower}{numbers}{cases}"
     if word is None:
-        return f"{head}: no verdict ({entry['verdict_withheld'] or 'no interval'})"
+        return f"{head}: no verdict ({entry.verdict_withheld or 'no interval'})"
     if word == "ahead":
         return f"{head}: {higher} is ahead"
     if word == "behind":
@@ -471,13 +473,13 @@ def signed_interval(ci: Sequence[float] | None) -> str:
 def tied_line(context: ReportContext) -> str | None:
     """With more than two ranked models: which are statistically tied with the leader."""
     ranked_ = context_standing(context).ranked
-    verdicts = (context.comparison or {}).get("verdicts") or []
+    verdicts = context.comparison.verdicts if context.comparison else []
     if len(ranked_) < 3 or not verdicts:
         return None
     leader = context.labels[ranked_[0]]
-    against = [v for v in verdicts if v["higher"] == leader]
-    tied = [v["lower"] for v in against if v["verdict"] == "not distinguishable"]
-    open_ = [v["lower"] for v in against if v["verdict"] is None]
+    against = [v for v in verdicts if v.higher == leader]
+    tied = [v.lower for v in against if v.verdict == "not distinguishable"]
+    open_ = [v.lower for v in against if v.verdict is None]
     line = (
         f"statistically tied with the leader {leader}: {', '.join(tied)}"
         if tied
@@ -491,7 +493,7 @@ def verdict_lines(context: ReportContext) -> list[str]:
     or why there is none."""
     ranked_ = context_standing(context).ranked
     comparison = context.comparison
-    verdicts = (comparison or {}).get("verdicts") or []
+    verdicts = comparison.verdicts if comparison else []
     if len(ranked_) < 2:
         if not any(rankable(s) for s in context.summaries):
             return ["no verdict: no full run (smoke and partial runs carry none)"]
@@ -501,7 +503,7 @@ def verdict_lines(context: ReportContext) -> list[str]:
     if not verdicts:
         return ["no verdict: no comparison was made"]
     lines = [verdict_line(v) for v in verdicts]
-    if comparison is not None and not comparison["like_for_like"]:
+    if comparison is not None and not comparison.like_for_like:
         lines.insert(0, "NOT LIKE FOR LIKE (--force): these differences mix model and set-up")
     tied = tied_line(context)
     return [*lines, *([tied] if tied else [])]

@@ -17,9 +17,9 @@ effects, item agreement, ranking) share `JudgeSet` and the common-case lookup.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 
@@ -32,8 +32,29 @@ from bedside_bench.agreement import (
 )
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.contracts import RUBRIC_ITEMS_KEY
+from bedside_bench.document_types import BootstrapSettings
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.report.comparison_document import KeyValue
 from bedside_bench.report.groups import GroupKey, RunGroup
+from bedside_bench.report.judges_document import (
+    Agreement,
+    Coverage,
+    Effect,
+    ExcludedGroup,
+    FleissAgreement,
+    FleissStatistic,
+    JudgeComparison,
+    JudgeEffect,
+    JudgeScores,
+    JudgesDocument,
+    JudgeSetup,
+    ModelJudges,
+    PairAgreement,
+    PairStatistic,
+    Ranking,
+    RankPair,
+    Score,
+)
 from bedside_bench.report.records import CaseRecord
 from bedside_bench.report.scorers import MIXED_PREFIX
 from bedside_bench.report.summary import BootstrapOptions
@@ -56,7 +77,7 @@ def judge_label(key: GroupKey) -> str:
     return key.judge_model if key.judge_passes == 1 else f"{key.judge_model} x{key.judge_passes}"
 
 
-def setup_of(key: GroupKey) -> tuple[Any, ...]:
+def setup_of(key: GroupKey) -> tuple[KeyValue, ...]:
     return tuple(getattr(key, f) for f in SETUP_FIELDS)
 
 
@@ -77,7 +98,7 @@ def order_judges(labels: Sequence[str], counts: Mapping[str, int]) -> list[str]:
 class JudgeSet:
     """One set-up; `groups[model][judge]` are the run groups to compare."""
 
-    setup: tuple[Any, ...]
+    setup: tuple[KeyValue, ...]
     judges: tuple[str, ...]
     models: tuple[str, ...]
     groups: Mapping[str, Mapping[str, RunGroup]]
@@ -87,7 +108,7 @@ class JudgeSet:
 def find_judge_sets(groups: Sequence[RunGroup]) -> tuple[list[JudgeSet], list[tuple[str, str]]]:
     """Judge sets with two or more judges; groups left out with the reason why."""
     excluded: list[tuple[str, str]] = []
-    by_setup: dict[tuple[Any, ...], list[RunGroup]] = {}
+    by_setup: dict[tuple[KeyValue, ...], list[RunGroup]] = {}
     for g in groups:
         if g.key.judge_model.startswith(MIXED_PREFIX):
             excluded.append(
@@ -155,58 +176,54 @@ def score_of(case: CaseRecord) -> float:
     return float(case.score)
 
 
-def _score_entry(scores: Sequence[float], options: BootstrapOptions) -> dict[str, Any]:
+def _score_entry(scores: Sequence[float], options: BootstrapOptions) -> Score:
     arr = np.array(scores, dtype=np.float64)
     if not arr.size:
-        return {"n": 0, "mean": None, "ci95": None}
+        return Score(n=0, mean=None, ci95=None)
     ci = percentile_bootstrap(arr, options.resamples, options.seed)
-    return {"n": int(arr.size), "mean": float(arr.mean()), "ci95": list(ci.as_tuple())}
+    return Score(n=int(arr.size), mean=float(arr.mean()), ci95=list(ci.as_tuple()))
 
 
-def _overall_entry(strata: Sequence[Sequence[float]], options: BootstrapOptions) -> Any:
+def _overall_entry(strata: Sequence[Sequence[float]], options: BootstrapOptions) -> Score | None:
     if len(strata) != len(BENCHMARK_NAMES) or any(not s for s in strata):
         return None
     arrays = [np.array(s, dtype=np.float64) for s in strata]
     ci = stratified_bootstrap(arrays, options.resamples, options.seed)
-    return {
-        "n": int(sum(a.size for a in arrays)),
-        "mean": macro_mean(arrays),
-        "ci95": list(ci.as_tuple()),
-    }
+    return Score(
+        n=int(sum(a.size for a in arrays)), mean=macro_mean(arrays), ci95=list(ci.as_tuple())
+    )
 
 
-def _effect(diffs: Sequence[float], options: BootstrapOptions) -> dict[str, Any]:
+def _effect(diffs: Sequence[float], options: BootstrapOptions) -> Effect:
     if not diffs:
-        return {"n": 0, "b_minus_a": None, "ci95": None, "excludes_zero": None}
+        return Effect(n=0, b_minus_a=None, ci95=None, excludes_zero=None)
     r = paired_bootstrap_single(np.array(diffs), options.resamples, options.seed)
-    return {
-        "n": len(diffs),
-        "b_minus_a": r.estimate,
-        "ci95": list(r.interval.as_tuple()),
-        "excludes_zero": r.excludes_zero,
-    }
+    return Effect(
+        n=len(diffs),
+        b_minus_a=r.estimate,
+        ci95=list(r.interval.as_tuple()),
+        excludes_zero=r.excludes_zero,
+    )
 
 
 def model_entry(
     model: str, judges: Sequence[str], groups: Mapping[str, RunGroup], options: BootstrapOptions
-) -> dict[str, Any]:
+) -> ModelJudges:
     """Means on the cases every judge completed, and each pair's paired judge effect."""
     present = [j for j in judges if j in groups]
     ordered = [groups[j] for j in present]
     names = [b for b in BENCHMARK_NAMES if all(b in g.benchmarks for g in ordered)]
-    per_judge: dict[str, Any] = {j: {"benchmarks": {}, "overall": None} for j in present}
+    per_judge: dict[str, dict[str, Score]] = {j: {} for j in present}
     strata: dict[str, list[list[float]]] = {j: [] for j in present}
     for name in names:
         rows = common_cases(ordered, name) or []
         for k, judge in enumerate(present):
             scores = [score_of(r[k]) for r in rows]
-            per_judge[judge]["benchmarks"][name] = _score_entry(scores, options)
+            per_judge[judge][name] = _score_entry(scores, options)
             strata[judge].append(scores)
-    for judge in present:
-        per_judge[judge]["overall"] = _overall_entry(strata[judge], options)
     effects = []
     for a, b in itertools.combinations(range(len(present)), 2):
-        benchmarks: dict[str, Any] = {}
+        benchmarks: dict[str, Effect] = {}
         diff_strata: list[list[float]] = []
         for name in names:
             rows = common_cases([ordered[a], ordered[b]], name) or []
@@ -218,16 +235,23 @@ def model_entry(
             r = paired_bootstrap(
                 [np.array(d) for d in diff_strata], options.resamples, options.seed
             )
-            overall = {
-                "n": sum(len(d) for d in diff_strata),
-                "b_minus_a": r.estimate,
-                "ci95": list(r.interval.as_tuple()),
-                "excludes_zero": r.excludes_zero,
-            }
+            overall = Effect(
+                n=sum(len(d) for d in diff_strata),
+                b_minus_a=r.estimate,
+                ci95=list(r.interval.as_tuple()),
+                excludes_zero=r.excludes_zero,
+            )
         effects.append(
-            {"a": present[a], "b": present[b], "benchmarks": benchmarks, "overall": overall}
+            JudgeEffect(a=present[a], b=present[b], benchmarks=benchmarks, overall=overall)
         )
-    return {"answer_model": model, "judges": per_judge, "effects": effects}
+    return ModelJudges(
+        answer_model=model,
+        judges={
+            j: JudgeScores(benchmarks=per_judge[j], overall=_overall_entry(strata[j], options))
+            for j in present
+        },
+        effects=effects,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,39 +265,6 @@ class ItemRow:
     item_id: str
     points: int | None
     decisions: tuple[bool, ...]  # one per judge, in judge order
-
-
-@dataclass(frozen=True)
-class Coverage:
-    """What an agreement figure covers, against what the compared judges completed."""
-
-    cases: int  # cases every judge completed (each epoch counted)
-    cases_decided: int  # of those, cases whose item decisions every judge recorded
-    items: int  # items every judge decided, over those cases
-    rubric_items: int  # items of the rubrics of all `cases`
-
-    def shortfall(self) -> list[str]:
-        """Why fewer items were compared than the compared cases hold (empty: none)."""
-        reasons = []
-        if self.cases_decided < self.cases:
-            reasons.append(
-                f"{self.cases - self.cases_decided} of {self.cases} cases have no item decisions "
-                "from every judge (three-level grading, or decisions not recorded)"
-            )
-        missing = self.rubric_items - self.items
-        if missing > 0:
-            reasons.append(f"{missing} of {self.rubric_items} rubric items are not compared")
-        return reasons
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "cases": self.cases,
-            "cases_decided": self.cases_decided,
-            "items": self.items,
-            "rubric_items": self.rubric_items,
-            "complete": not self.shortfall(),
-            "shortfall": self.shortfall(),
-        }
 
 
 def _epochs(record: CaseRecord) -> tuple[CaseRecord, ...]:
@@ -316,7 +307,7 @@ def item_rows(
                                     tuple(bool(m[item]) for m in maps if m is not None),
                                 )
                             )
-    return rows, Coverage(cases, decided, len(rows), expected)
+    return rows, Coverage.of(cases, decided, len(rows), expected)
 
 
 def _n_cases(rows: Sequence[ItemRow]) -> int:
@@ -324,59 +315,76 @@ def _n_cases(rows: Sequence[ItemRow]) -> int:
     return len({(r.benchmark, r.case) for r in rows})
 
 
-def _agreement(rows: Sequence[ItemRow]) -> dict[str, Any]:
+def _agreement(rows: Sequence[ItemRow]) -> PairStatistic:
     if not rows:
-        return {"n_items": 0, "n_cases": 0, "agreement": None, "kappa": None}
+        return PairStatistic(n_items=0, n_cases=0, agreement=None, kappa=None)
     a = [r.decisions[0] for r in rows]
     b = [r.decisions[1] for r in rows]
     agree = sum(1 for x, y in zip(a, b, strict=True) if x == y) / len(rows)
-    return {
-        "n_items": len(rows),
-        "n_cases": _n_cases(rows),
-        "agreement": agree,
-        "kappa": cohen_kappa(a, b),
-    }
+    return PairStatistic(
+        n_items=len(rows), n_cases=_n_cases(rows), agreement=agree, kappa=cohen_kappa(a, b)
+    )
 
 
-def _fleiss(rows: Sequence[ItemRow]) -> dict[str, Any]:
+def _fleiss(rows: Sequence[ItemRow]) -> FleissStatistic:
     if not rows:
-        return {"n_items": 0, "n_cases": 0, "unanimous": None, "kappa": None}
+        return FleissStatistic(n_items=0, n_cases=0, unanimous=None, kappa=None)
     decisions = [list(r.decisions) for r in rows]
-    return {
-        "n_items": len(rows),
-        "n_cases": _n_cases(rows),
-        "unanimous": unanimous_fraction(decisions),
-        "kappa": fleiss_kappa(pass_fail_counts(decisions)),
-    }
+    return FleissStatistic(
+        n_items=len(rows),
+        n_cases=_n_cases(rows),
+        unanimous=unanimous_fraction(decisions),
+        kappa=fleiss_kappa(pass_fail_counts(decisions)),
+    )
 
 
-def _breakdown(rows: Sequence[ItemRow], coverage: Coverage, measure: Any) -> dict[str, Any]:
+Statistic = TypeVar("Statistic", PairStatistic, FleissStatistic)
+
+
+def _breakdown(
+    rows: Sequence[ItemRow], measure: Callable[[Sequence[ItemRow]], Statistic]
+) -> tuple[Statistic, dict[str, Statistic], dict[str, Statistic]]:
+    """`measure` overall, per benchmark and per point value."""
     values = sorted({r.points for r in rows if r.points is not None}, reverse=True)
-    return {
-        "coverage": coverage.as_json(),
-        "overall": measure(rows),
-        "benchmarks": {
-            name: measure([r for r in rows if r.benchmark == name])
-            for name in BENCHMARK_NAMES
-            if any(r.benchmark == name for r in rows)
-        },
-        "points": {f"{p:+d}": measure([r for r in rows if r.points == p]) for p in values},
+    benchmarks = {
+        name: measure([r for r in rows if r.benchmark == name])
+        for name in BENCHMARK_NAMES
+        if any(r.benchmark == name for r in rows)
     }
+    points = {f"{p:+d}": measure([r for r in rows if r.points == p]) for p in values}
+    return measure(rows), benchmarks, points
 
 
 def agreement_entries(
     judge_set: JudgeSet, points: ItemPoints, rubrics: RubricItems | None = None
-) -> dict[str, Any]:
+) -> Agreement:
     rubrics = rubrics or {}
     pairs = []
     for a, b in itertools.combinations(judge_set.judges, 2):
         rows, coverage = item_rows(judge_set, [a, b], points, rubrics)
-        pairs.append({"a": a, "b": b, **_breakdown(rows, coverage, _agreement)})
+        overall, by_benchmark, by_points = _breakdown(rows, _agreement)
+        pairs.append(
+            PairAgreement(
+                a=a,
+                b=b,
+                coverage=coverage,
+                overall=overall,
+                benchmarks=by_benchmark,
+                points=by_points,
+            )
+        )
     fleiss = None
     if len(judge_set.judges) >= 3:
         rows, coverage = item_rows(judge_set, judge_set.judges, points, rubrics)
-        fleiss = {"judges": list(judge_set.judges), **_breakdown(rows, coverage, _fleiss)}
-    return {"pairs": pairs, "fleiss": fleiss}
+        overall_f, benchmarks_f, points_f = _breakdown(rows, _fleiss)
+        fleiss = FleissAgreement(
+            judges=list(judge_set.judges),
+            coverage=coverage,
+            overall=overall_f,
+            benchmarks=benchmarks_f,
+            points=points_f,
+        )
+    return Agreement(pairs=pairs, fleiss=fleiss)
 
 
 # --------------------------------------------------------------------------------------------
@@ -384,48 +392,43 @@ def agreement_entries(
 
 
 def rank_scores(
-    models: Sequence[Mapping[str, Any]], judges: Sequence[str]
+    models: Sequence[ModelJudges], judges: Sequence[str]
 ) -> tuple[str, dict[str, dict[str, float]]]:
     """Per judge, each model's score to rank by: the overall mean when every model has one
     under every judge, else the mean of the benchmark means all of them share."""
-    overall = all(m["judges"].get(j, {}).get("overall") for m in models for j in judges)
-    if overall:
-        return "overall", {
-            j: {m["answer_model"]: m["judges"][j]["overall"]["mean"] for m in models}
-            for j in judges
-        }
+
+    def overall(m: ModelJudges, j: str) -> float | None:
+        entry = m.judges[j].overall if j in m.judges else None
+        return entry.mean if entry is not None else None
+
+    def mean(m: ModelJudges, j: str, b: str) -> float | None:
+        entry = m.judges[j].benchmarks.get(b) if j in m.judges else None
+        return entry.mean if entry is not None else None
+
+    overalls = {
+        j: {m.answer_model: v for m in models if (v := overall(m, j)) is not None} for j in judges
+    }
+    if all(len(overalls[j]) == len(models) for j in judges):
+        return "overall", overalls
     shared = [
-        b
-        for b in BENCHMARK_NAMES
-        if all(
-            (m["judges"].get(j, {}).get("benchmarks", {}).get(b) or {}).get("mean") is not None
-            for m in models
-            for j in judges
-        )
+        b for b in BENCHMARK_NAMES if all(mean(m, j, b) is not None for m in models for j in judges)
     ]
     if not shared:
         return "none", {}
     return "mean of shared benchmark means: " + ", ".join(shared), {
-        j: {
-            m["answer_model"]: float(
-                np.mean([m["judges"][j]["benchmarks"][b]["mean"] for b in shared])
-            )
-            for m in models
-        }
+        j: {m.answer_model: float(np.mean([mean(m, j, b) for b in shared])) for m in models}
         for j in judges
     }
 
 
-def ranking_entry(
-    models: Sequence[Mapping[str, Any]], judges: Sequence[str]
-) -> dict[str, Any] | None:
-    usable = [m for m in models if all(j in m["judges"] for j in judges)]
+def ranking_entry(models: Sequence[ModelJudges], judges: Sequence[str]) -> Ranking | None:
+    usable = [m for m in models if all(j in m.judges for j in judges)]
     if len(usable) < 2:
         return None
     basis, scores = rank_scores(usable, judges)
     if not scores:
         return None
-    names = [m["answer_model"] for m in usable]
+    names = [m.answer_model for m in usable]
     pairs = []
     for a, b in itertools.combinations(judges, 2):
         x = [scores[a][n] for n in names]
@@ -435,14 +438,14 @@ def ranking_entry(
             for i, k in itertools.combinations(range(len(names)), 2)
             if np.sign(x[i] - x[k]) != np.sign(y[i] - y[k])
         ]
-        pairs.append({"a": a, "b": b, "kendall_tau": kendall_tau(x, y), "swapped": swapped})
-    return {
-        "basis": basis,
-        "order": {j: sorted(names, key=lambda n: (-scores[j][n], n)) for j in judges},
-        "scores": scores,
-        "pairs": pairs,
-        "changes": any(p["swapped"] for p in pairs),
-    }
+        pairs.append(RankPair(a=a, b=b, kendall_tau=kendall_tau(x, y), swapped=swapped))
+    return Ranking(
+        basis=basis,
+        order={j: sorted(names, key=lambda n: (-scores[j][n], n)) for j in judges},
+        scores=scores,
+        pairs=pairs,
+        changes=any(p.swapped for p in pairs),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -454,7 +457,7 @@ def judge_comparison(
     options: BootstrapOptions,
     points: ItemPoints,
     rubrics: RubricItems | None = None,
-) -> dict[str, Any] | None:
+) -> JudgesDocument | None:
     """`judges.json`, or None when no answers were judged by more than one judge."""
     sets, excluded = find_judge_sets(groups)
     if not sets:
@@ -463,47 +466,30 @@ def judge_comparison(
     for js in sets:
         models = [model_entry(m, js.judges, js.groups[m], options) for m in js.models]
         comparisons.append(
-            {
-                "setup": dict(zip(SETUP_FIELDS, js.setup, strict=True)),
-                "judges": list(js.judges),
-                "answer_models": list(js.models),
-                "models": models,
-                "agreement": agreement_entries(js, points, rubrics),
-                "ranking": ranking_entry(models, js.judges),
-            }
+            JudgeComparison(
+                setup=JudgeSetup.model_validate(dict(zip(SETUP_FIELDS, js.setup, strict=True))),
+                judges=list(js.judges),
+                answer_models=list(js.models),
+                models=models,
+                agreement=agreement_entries(js, points, rubrics),
+                ranking=ranking_entry(models, js.judges),
+            )
         )
-    return {
-        "bootstrap": options.as_json(),
-        "comparisons": comparisons,
-        "excluded": [{"group": g, "reason": r} for g, r in excluded],
-    }
+    return JudgesDocument(
+        bootstrap=BootstrapSettings(resamples=options.resamples, seed=options.seed),
+        comparisons=comparisons,
+        excluded=[ExcludedGroup(group=g, reason=r) for g, r in excluded],
+    )
 
 
-def cross_judge(groups: Sequence[RunGroup], options: BootstrapOptions) -> dict[str, Any] | None:
+def cross_judge(groups: Sequence[RunGroup], options: BootstrapOptions) -> JudgesDocument | None:
     """`judge_comparison` with the item point values read from the logs (only when needed)."""
     sets, _ = find_judge_sets(groups)
     if not sets:
         return None
     members = [g for js in sets for table in js.groups.values() for g in table.values()]
     points, rubrics = read_rubrics(members)
-    document = judge_comparison(groups, options, points, rubrics)
-    if document is not None:
-        validate_judges(document)
-    return document
-
-
-def validate_judges(document: Mapping[str, Any]) -> None:
-    """A failed validation is a bug in this package, never in the logs."""
-    from bedside_bench.schema_files import validator
-
-    errors = sorted(
-        validator("judges.schema.json").iter_errors(document), key=lambda e: list(e.path)
-    )
-    if errors:
-        where = "/".join(str(p) for p in errors[0].path)
-        raise AssertionError(
-            f"judges.schema.json violated at {where or '<root>'}: {errors[0].message}"
-        )
+    return judge_comparison(groups, options, points, rubrics)
 
 
 def reference_groups(groups: Sequence[RunGroup]) -> list[int]:

@@ -15,12 +15,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bedside_bench import exit_codes
 from bedside_bench.estimate.document import read_estimate
 from bedside_bench.owned_output import OutputError, check_owned, replacing_folder, write_file
 from bedside_bench.report.comparison import ComparisonRefused, compare, ranked_verdicts
+from bedside_bench.report.comparison_document import Comparison
 from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section
 from bedside_bench.report.document import (
     PLOT_FILE,
@@ -44,8 +45,10 @@ from bedside_bench.report.summary import BootstrapOptions, summarise
 from bedside_bench.report.usage import Prices, check_prices
 from bedside_bench.schema_files import validator
 
+if TYPE_CHECKING:
+    from bedside_bench.review.document import ReviewDocument
+
 SUMMARY_SCHEMA = "summary.schema.json"
-COMPARISON_SCHEMA = "comparison.schema.json"
 COMPARISON_FILE = "comparison.json"
 REVIEW_FILE = "review.json"
 MARKDOWN_FILE = "report.md"
@@ -78,7 +81,7 @@ class ReportResult:
     summaries: list[dict[str, Any]]
     labels: list[str]
     files: list[Path]
-    comparison: dict[str, Any] | None
+    comparison: Comparison | None
     refused: str | None
     table: str
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -129,7 +132,7 @@ class Analysis:
     labels: list[str]
     files: list[str]
     summaries: list[dict[str, Any]]
-    comparison: dict[str, Any] | None
+    comparison: Comparison | None
     refused: str | None
     standing: Standing
 
@@ -146,7 +149,7 @@ def analyse(
     The comparison takes the reference judge's groups; of those, the full runs when there are
     any (a smoke or partial run is never compared with a full run), else all of them, whose
     verdicts are then withheld; `force` compares every group. Only full runs are ranked, and
-    they get a verdict per pair (`comparison["verdicts"]`)."""
+    they get a verdict per pair (`comparison.verdicts`)."""
     groups = group_records(records)
     labels = group_labels(groups)
     files = [f"{s}.summary.json" for s in group_slugs(groups)]
@@ -154,7 +157,7 @@ def analyse(
     for summary in summaries:
         validate(summary, SUMMARY_SCHEMA)
 
-    comparison: dict[str, Any] | None = None
+    comparison: Comparison | None = None
     refused: str | None = None
     # groups that differ only in the judge: the reference judge's (the rest is in judges.json)
     pool = list(range(len(groups))) if force else reference_groups(groups)
@@ -174,14 +177,14 @@ def analyse(
             refused = str(ex)
     ranking = standing(summaries, labels, pool, refused is not None and bool(full))
     if comparison is not None:
-        comparison["verdicts"] = ranked_verdicts(
+        verdicts = ranked_verdicts(
             [groups[i] for i in ranking.ranked], [labels[i] for i in ranking.ranked], bootstrap
         )
-        validate(comparison, COMPARISON_SCHEMA)
+        comparison = comparison.model_copy(update={"verdicts": verdicts})
     return Analysis(groups, labels, files, summaries, comparison, refused, ranking)
 
 
-def review_document(options: ReportOptions) -> dict[str, Any] | None:
+def review_document(options: ReportOptions) -> ReviewDocument | None:
     """With `--labels`: each judge against the reviewers' labels (`bedside-bench review`)."""
     if not options.labels_files:
         return None
@@ -198,7 +201,7 @@ def review_document(options: ReportOptions) -> dict[str, Any] | None:
         raise ReportError(f"--labels: {ex}") from ex
 
 
-def review_section(review: Mapping[str, Any] | None) -> list[Block]:
+def review_section(review: ReviewDocument | None) -> list[Block]:
     if review is None:
         return []
     from bedside_bench.review.section import review_blocks
@@ -269,7 +272,7 @@ def build_report(
         (REVIEW_FILE, review),
     ):
         if document is not None:
-            outputs[name] = json_bytes(document)
+            outputs[name] = json_bytes(document.model_dump(mode="json"))
     if png is not None:
         outputs[PLOT_FILE] = png
     outputs[MARKDOWN_FILE] = to_markdown(blocks).encode("utf-8")

@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bedside_bench.arguments import Subcommands, positive_int
+
+if TYPE_CHECKING:
+    from bedside_bench.review.document import ReviewDocument
 
 PROG = "bedside-bench review"
 EXIT_OK = 0
@@ -16,7 +20,6 @@ EXIT_ERROR = 1
 PAGE_FILE = "review.html"
 ITEMS_FILE = "review_items.json"
 SCORE_FILE = "review.json"
-SCHEMA = "review.schema.json"
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -33,7 +36,7 @@ def run_export(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     write_text(out / PAGE_FILE, render_page(data))
     manifest = {
-        "review_id": data["review_id"],
+        "review_id": data.review_id,
         "seed": args.seed,
         "items_requested": args.items,
         "disagreements": selection.disagreements,
@@ -44,7 +47,7 @@ def run_export(args: argparse.Namespace) -> int:
     }
     write_text(out / ITEMS_FILE, json.dumps(manifest, indent=2) + "\n")
     print(
-        f"{len(selection.items)} items of {len(data['cases'])} answers "
+        f"{len(selection.items)} items of {len(data.cases)} answers "
         f"({selection.disagreements} where judges or passes disagree) -> {out / PAGE_FILE}"
     )
     return EXIT_OK
@@ -57,23 +60,23 @@ def run_score(args: argparse.Namespace) -> int:
     document = score_inputs(args.inputs, args.resamples, args.seed)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
-    write_text(out / SCORE_FILE, json.dumps(document, indent=2, allow_nan=False) + "\n")
+    written = document.model_dump(mode="json")
+    write_text(out / SCORE_FILE, json.dumps(written, indent=2, allow_nan=False) + "\n")
     blocks = review_blocks(document)
     write_text(out / "review.md", to_markdown(blocks))
     write_text(out / "review_section.html", to_html(blocks, title="Judge vs physicians"))
-    for judge, entry in document["judges"].items():
-        acc = "n/a" if entry["accuracy"] is None else f"{entry['accuracy']:.3f}"
-        print(f"{judge}: accuracy {acc} on {entry['n']} items ({entry['cases']} answers)")
+    for judge, entry in document.judges.items():
+        acc = "n/a" if entry.accuracy is None else f"{entry.accuracy:.3f}"
+        print(f"{judge}: accuracy {acc} on {entry.n} items ({entry.cases} answers)")
     print(f"-> {out / SCORE_FILE}")
     return EXIT_OK
 
 
-def score_inputs(inputs: list[str], resamples: int, seed: int) -> dict[str, Any]:
+def score_inputs(inputs: list[str], resamples: int, seed: int) -> ReviewDocument:
     """`review.json` from a mix of labels files and log paths (told apart by content)."""
     from bedside_bench.review.labels import read_all
     from bedside_bench.review.logs import ReviewInputError, read_source
     from bedside_bench.review.score import review_document
-    from bedside_bench.schema_files import validator
 
     labels_files = [p for p in inputs if is_labels_file(p)]
     logs = [p for p in inputs if p not in labels_files]
@@ -86,15 +89,12 @@ def score_inputs(inputs: list[str], resamples: int, seed: int) -> dict[str, Any]
     for location, reason in source.skipped:
         print(f"{PROG}: skipped {location}: {reason}", file=sys.stderr)
     document = review_document(source, labels, resamples, seed)
-    if not any(e["n"] for e in document["judges"].values()):
+    if not any(e.n for e in document.judges.values()):
         print(
             f"{PROG}: warning: no decided label meets a judge's decision "
             "(empty or all-unsure labels?): no accuracy can be given",
             file=sys.stderr,
         )
-    errors = list(validator(SCHEMA).iter_errors(document))
-    if errors:  # a bug in this package, never in the inputs
-        raise AssertionError(f"{SCHEMA} violated: {errors[0].message}")
     return document
 
 
@@ -158,13 +158,12 @@ def configure_score(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=guarded(run_score))
 
 
-def guarded(handler: Any) -> Any:
+def guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         from bedside_bench.review.logs import ReviewInputError
 
         try:
-            result: int = handler(args)
-            return result
+            return handler(args)
         except (ReviewInputError, OSError) as ex:
             print(f"{PROG}: error: {ex}", file=sys.stderr)
             return EXIT_ERROR

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bedside_bench.contracts import APPENDED_SCORE_KEY, RUBRIC_ITEMS_KEY, SCORE_KEY
 from bedside_bench.review.records import (
@@ -20,10 +20,13 @@ from bedside_bench.review.records import (
     ReviewSource,
 )
 
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalSample
+
 HEAVY_FIELDS = {"events", "attachments", "store"}
 
 
-def _decision(value: Any) -> bool | None:
+def _decision(value: object) -> bool | None:
     """A judge's decision as matched / not matched; a three-level PARTIALLY_MET is neither."""
     if isinstance(value, bool):
         return value
@@ -34,7 +37,7 @@ def _decision(value: Any) -> bool | None:
     return None
 
 
-def judge_label(metadata: Mapping[str, Any], fallback: str, score_key: str = "") -> str:
+def judge_label(metadata: Mapping[str, object], fallback: str, score_key: str = "") -> str:
     """One judging: the judge model, its passes ("x3"), its grading ("three-level") and, for a
     judge `inspect score --action append` added, its score key: two judgings by one model
     (the same grader appended again, a binary and a three-level run) are never merged."""
@@ -51,15 +54,16 @@ def judge_label(metadata: Mapping[str, Any], fallback: str, score_key: str = "")
     return label
 
 
-def _prompt(sample: Any) -> str:
+def _prompt(sample: EvalSample) -> str:
     if isinstance(sample.input, str):
         return str(sample.input)
-    return "\n\n".join(str(m.text) for m in sample.input if getattr(m, "role", "") == "user")
+    return "\n\n".join(str(m.text) for m in sample.input if m.role == "user")
 
 
-def _items(metadata: Mapping[str, Any]) -> tuple[ReviewItem, ...]:
+def _items(metadata: Mapping[str, object]) -> tuple[ReviewItem, ...]:
     items = []
-    for item in metadata.get(RUBRIC_ITEMS_KEY) or []:
+    listed = metadata.get(RUBRIC_ITEMS_KEY)
+    for item in listed if isinstance(listed, list) else []:
         if (
             isinstance(item, dict)
             and isinstance(item.get("item_id"), str)

@@ -15,8 +15,8 @@ import re
 from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
-from typing import Any
 
+from bedside_bench.review.document import PageCase, PageData, PageItem
 from bedside_bench.review.labels import LABELS_FORMAT
 from bedside_bench.review.records import ItemKey, ReviewSource
 
@@ -24,40 +24,42 @@ PAGE_FORMAT = "bedside-bench-review-v1"
 TEMPLATE_FILE = "review_page.html"
 
 
-def page_data(source: ReviewSource, items: Sequence[ItemKey], title: str) -> dict[str, Any]:
+def page_data(source: ReviewSource, items: Sequence[ItemKey], title: str) -> PageData:
     """What the page shows, case by case in presentation order (no decision of any judge)."""
-    cases: dict[tuple[str, str, int], dict[str, Any]] = {}
+    cases: dict[tuple[str, str, int], list[PageItem]] = {}
     for key in items:
         case = source.cases[key[:3]]
-        entry = cases.setdefault(
-            case.key,
-            {
-                "answer_model": case.answer_model,
-                "benchmark": case.benchmark,
-                "case_id": case.case_id,
-                "epoch": case.epoch,
-                "answer_sha256": case.answer_sha256,
-                "prompt": case.prompt,
-                "answer": case.answer,
-                "items": [],
-            },
-        )
         item = next(i for i in case.items if i.item_id == key[3])
-        entry["items"].append({"item_id": item.item_id, "text": item.text, "points": item.points})
-    body = json.dumps(list(cases.values()), sort_keys=True, ensure_ascii=True)
+        cases.setdefault(case.key, []).append(
+            PageItem(item_id=item.item_id, text=item.text, points=item.points)
+        )
+    shown = [
+        PageCase(
+            answer_model=case.answer_model,
+            benchmark=case.benchmark,
+            case_id=case.case_id,
+            epoch=case.epoch,
+            answer_sha256=case.answer_sha256,
+            prompt=case.prompt,
+            answer=case.answer,
+            items=chosen,
+        )
+        for case, chosen in ((source.cases[k], v) for k, v in cases.items())
+    ]
+    body = json.dumps([c.model_dump() for c in shown], sort_keys=True, ensure_ascii=True)
     review_id = hashlib.sha256(body.encode("ascii")).hexdigest()[:16]
-    return {
-        "format": PAGE_FORMAT,
-        "labels_format": LABELS_FORMAT,
-        "review_id": review_id,
-        "title": title,
-        "cases": list(cases.values()),
-    }
+    return PageData(
+        format=PAGE_FORMAT,
+        labels_format=LABELS_FORMAT,
+        review_id=review_id,
+        title=title,
+        cases=shown,
+    )
 
 
-def _script_json(data: Any) -> str:
+def _script_json(data: PageData) -> str:
     """JSON safe inside a <script> element: every '<' escaped, so no text can close it."""
-    return json.dumps(data, ensure_ascii=True).replace("<", "\\u003c")
+    return json.dumps(data.model_dump(), ensure_ascii=True).replace("<", "\\u003c")
 
 
 @cache
@@ -66,10 +68,10 @@ def template() -> str:
     return files("bedside_bench.review").joinpath(TEMPLATE_FILE).read_text(encoding="utf-8")
 
 
-def render_page(data: dict[str, Any]) -> str:
+def render_page(data: PageData) -> str:
     """The template with its two placeholders filled in one pass: a title that contains a
     placeholder's name stays text."""
-    fills = {"__TITLE__": _html_text(data["title"]), "__DATA__": _script_json(data)}
+    fills = {"__TITLE__": _html_text(data.title), "__DATA__": _script_json(data)}
     return re.sub("__TITLE__|__DATA__", lambda m: fills[m.group(0)], template())
 
 

@@ -12,17 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from bedside_bench.agreement import cohen_kappa, fleiss_kappa, pass_fail_counts
 from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.review.document import (
+    JudgeAccuracy,
+    JudgeAccuracyByReviewer,
+    LabelCounts,
+    ReviewBootstrap,
+    ReviewDocument,
+    ReviewerAgreement,
+    Share,
+    SkippedLog,
+)
 from bedside_bench.review.labels import Label
 from bedside_bench.review.logs import ReviewInputError
 from bedside_bench.review.records import ItemKey, ReviewSource
-
-SCORE_FORMAT = "bedside-bench-review-score-v1"
 
 
 @dataclass(frozen=True)
@@ -102,11 +109,8 @@ def case_bootstrap(
     return (float(low), float(high))
 
 
-def _share(rows: Sequence[Outcome]) -> dict[str, Any]:
-    return {
-        "accuracy": sum(r.correct for r in rows) / len(rows) if rows else None,
-        "n": len(rows),
-    }
+def _share(rows: Sequence[Outcome]) -> Share:
+    return Share(accuracy=sum(r.correct for r in rows) / len(rows) if rows else None, n=len(rows))
 
 
 def judge_entry(
@@ -115,23 +119,25 @@ def judge_entry(
     reference: Mapping[ItemKey, bool | None],
     resamples: int,
     seed: int,
-) -> dict[str, Any]:
+) -> JudgeAccuracy:
     rows, unsure = outcomes(source, judge, reference)
     ci = case_bootstrap(rows, resamples, seed)
     points = sorted({r.points for r in rows}, reverse=True)
     benchmarks = sorted({r.benchmark for r in rows})
-    return {
-        **_share(rows),
-        "correct": sum(r.correct for r in rows),
-        "ci95": list(ci) if ci is not None else None,
-        "cases": len({r.key[:3] for r in rows}),
-        "unsure": unsure,
-        "by_points": {f"{p:+d}": _share([r for r in rows if r.points == p]) for p in points},
-        "by_benchmark": {b: _share([r for r in rows if r.benchmark == b]) for b in benchmarks},
-    }
+    share = _share(rows)
+    return JudgeAccuracy(
+        accuracy=share.accuracy,
+        n=share.n,
+        correct=sum(r.correct for r in rows),
+        ci95=list(ci) if ci is not None else None,
+        cases=len({r.key[:3] for r in rows}),
+        unsure=unsure,
+        by_points={f"{p:+d}": _share([r for r in rows if r.points == p]) for p in points},
+        by_benchmark={b: _share([r for r in rows if r.benchmark == b]) for b in benchmarks},
+    )
 
 
-def reviewer_agreement(labels: Mapping[str, Mapping[ItemKey, Label]]) -> dict[str, Any] | None:
+def reviewer_agreement(labels: Mapping[str, Mapping[ItemKey, Label]]) -> ReviewerAgreement | None:
     """Agreement of two or more reviewers on the items every one of them decided."""
     reviewers = sorted(labels)
     if len(reviewers) < 2:
@@ -142,20 +148,24 @@ def reviewer_agreement(labels: Mapping[str, Mapping[ItemKey, Label]]) -> dict[st
         if all(labels[r][k].matched is not None for r in reviewers)
     )
     votes = [[bool(labels[r][k].matched) for r in reviewers] for k in shared]
-    entry: dict[str, Any] = {
-        "reviewers": reviewers,
-        "n_items": len(shared),
-        "unanimous": sum(len(set(v)) == 1 for v in votes) / len(votes) if votes else None,
-    }
+    unanimous = sum(len(set(v)) == 1 for v in votes) / len(votes) if votes else None
     if len(reviewers) == 2:
         a = [v[0] for v in votes]
         b = [v[1] for v in votes]
-        entry["statistic"] = "cohen_kappa"
-        entry["kappa"] = cohen_kappa(a, b) if votes else None
-    else:
-        entry["statistic"] = "fleiss_kappa"
-        entry["kappa"] = fleiss_kappa(pass_fail_counts(votes)) if votes else None
-    return entry
+        return ReviewerAgreement(
+            reviewers=reviewers,
+            n_items=len(shared),
+            unanimous=unanimous,
+            statistic="cohen_kappa",
+            kappa=cohen_kappa(a, b) if votes else None,
+        )
+    return ReviewerAgreement(
+        reviewers=reviewers,
+        n_items=len(shared),
+        unanimous=unanimous,
+        statistic="fleiss_kappa",
+        kappa=fleiss_kappa(pass_fail_counts(votes)) if votes else None,
+    )
 
 
 def review_document(
@@ -163,7 +173,7 @@ def review_document(
     labels: Mapping[str, Mapping[ItemKey, Label]],
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
-) -> dict[str, Any]:
+) -> ReviewDocument:
     """`review.json`: every judge in the logs against the labels (or the reviewers' majority)."""
     check_labels(source, labels)
     reviewers = sorted(labels)
@@ -173,28 +183,32 @@ def review_document(
     else:
         reference = majority(labels)
         against = f"majority of {len(reviewers)} reviewers"
-    judges: dict[str, Any] = {}
+    judges: dict[str, JudgeAccuracyByReviewer | JudgeAccuracy] = {}
     for judge in sorted(source.judges):
         entry = judge_entry(source, judge, reference, resamples, seed)
         if len(reviewers) > 1:
-            entry["by_reviewer"] = {
-                r: _share(outcomes(source, judge, {k: v.matched for k, v in labels[r].items()})[0])
-                for r in reviewers
-            }
+            entry = JudgeAccuracyByReviewer(
+                **dict(entry),
+                by_reviewer={
+                    r: _share(
+                        outcomes(source, judge, {k: v.matched for k, v in labels[r].items()})[0]
+                    )
+                    for r in reviewers
+                },
+            )
         judges[judge] = entry
     labelled = {k for mine in labels.values() for k in mine}
-    return {
-        "format": SCORE_FORMAT,
-        "against": against,
-        "reviewers": reviewers,
-        "labels": {
-            "items": len(labelled),
-            "decided": sum(1 for v in reference.values() if v is not None),
-            "unsure_or_tied": sum(1 for v in reference.values() if v is None),
-            "cases": len({k[:3] for k in labelled}),
-        },
-        "judges": judges,
-        "reviewer_agreement": reviewer_agreement(labels),
-        "bootstrap": {"resamples": resamples, "seed": seed, "unit": "case of an answer model"},
-        "skipped": [{"log": log, "reason": reason} for log, reason in source.skipped],
-    }
+    return ReviewDocument(
+        against=against,
+        reviewers=reviewers,
+        labels=LabelCounts(
+            items=len(labelled),
+            decided=sum(1 for v in reference.values() if v is not None),
+            unsure_or_tied=sum(1 for v in reference.values() if v is None),
+            cases=len({k[:3] for k in labelled}),
+        ),
+        judges=judges,
+        reviewer_agreement=reviewer_agreement(labels),
+        bootstrap=ReviewBootstrap(resamples=resamples, seed=seed),
+        skipped=[SkippedLog(log=log, reason=reason) for log, reason in source.skipped],
+    )
