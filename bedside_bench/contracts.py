@@ -134,6 +134,16 @@ class ScoreMetadata(TypedDict, total=False):
     epochs: int
 
 
+class RejudgeSource(TypedDict):
+    """A `bedside-bench rejudge` log's `eval.metadata["rejudge"]`: where its answers came from."""
+
+    source_log: str
+    source_eval_id: str
+    source_task_id: str
+    judge: str
+    failed_only: bool
+
+
 class TaskMetadata(TypedDict, total=False):
     """A benchmark log's `eval.metadata` (`tasks.task_metadata`); what the report groups by."""
 
@@ -149,7 +159,7 @@ class TaskMetadata(TypedDict, total=False):
     judge_passes: int
     grading: str
     # a log written by `bedside-bench rejudge`: where its answers came from
-    rejudge: dict[str, Any]
+    rejudge: RejudgeSource
 
 
 def metadata_keys(record: type) -> frozenset[str]:
