@@ -150,3 +150,70 @@ def test_ctrl_c_is_seen_in_the_result_or_on_disk_for_this_sweeps_runs(tmp_path: 
     assert was_interrupted(str(logs), [ok_a], runs) is False  # not a run of this sweep
     log_at(logs / "b-cancelled.eval", model=OTHER_MODEL, status="cancelled")
     assert was_interrupted(str(logs), [ok_a], runs) is True
+
+
+# --------------------------------------------------------------------------------------------
+# what failed cases say
+
+
+def test_a_case_its_judge_failed_costs_the_calls_of_every_try_the_log_keeps() -> None:
+    from inspect_ai.log import EvalError
+
+    from bedside_bench.judge_failures import (
+        JudgeFailure,
+        JudgeFailureCount,
+        judge_failed_message,
+        not_asked_again_message,
+    )
+    from bedside_bench.sweep.run import case_judge_failure, judge_failures
+
+    judge = "openai/gpt-4.1"
+    case = sample("c1", judge=None, error=judge_failed_message(judge, 3, "attempt 1: not JSON"))
+    case.error_retries = [
+        EvalError(message=judge_failed_message(judge, 3, "x"), traceback="", traceback_ansi=""),
+        EvalError(message=not_asked_again_message(judge, 3), traceback="", traceback_ansi=""),
+        EvalError(message="RateLimitError: 429", traceback="", traceback_ansi=""),
+    ]
+    assert case_judge_failure(case) == (JudgeFailure(judge, 3), 6)  # 3 + 3 + 0 + 0
+    assert case_judge_failure(sample("c2", judge=None, error="RateLimitError: 429")) is None
+    assert case_judge_failure(sample("c3")) is None
+
+    failed = eval_log([case, sample("c2")], status="error")
+    complete = eval_log([sample("c9", judge=None, error=judge_failed_message(judge, 3, "x"))])
+    complete.results.completed_samples = 1  # type: ignore[union-attr]  # counted complete
+    assert judge_failures([failed, complete]) == [
+        JudgeFailureCount(judge=judge, cases=1, asks=3, calls=6)
+    ]
+
+
+def test_the_errors_shown_are_the_three_most_frequent_and_a_count_of_the_rest() -> None:
+    from collections import Counter
+
+    from bedside_bench.sweep.failures import describe
+
+    errors = Counter({"a": 1, "b": 5, "c": 3, "d": 2, "e": 1})
+    assert describe(errors) == [
+        "5 case(s): b",
+        "3 case(s): c",
+        "2 case(s): d",
+        "and 2 other error(s): see `inspect view`",
+    ]
+    assert describe(Counter()) == []
+
+
+def test_a_failed_log_without_failed_cases_counts_under_its_own_error(tmp_path: Path) -> None:
+    from inspect_ai.log import EvalError
+
+    from bedside_bench.sweep.failures import MAX_CHARS, failed_case_errors
+
+    crashed = eval_log([sample("c1")], status="error")
+    crashed.error = EvalError(message="  Boom:\n  detail", traceback="", traceback_ansi="")
+    crashed.location = write(crashed, tmp_path / "crashed.eval")
+    long = eval_log([sample("c1", judge=None, error="E" * 500)], status="error")
+    long.location = write(long, tmp_path / "long.eval")
+    fine = eval_log([sample("c1")])
+    fine.location = str(tmp_path / "never-read.eval")  # a success is not read at all
+    assert failed_case_errors([crashed, long, fine]) == {
+        "Boom:": 1,
+        "E" * (MAX_CHARS - 3) + "...": 1,
+    }
