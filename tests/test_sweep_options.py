@@ -190,15 +190,16 @@ def test_only_the_generation_options_given_reach_inspect() -> None:
 
 
 def test_answer_models_carry_their_own_connection_limit(keys: None) -> None:
-    plain = SweepOptions(models=MODELS)
-    assert answer_model(plain, MODELS[0]) == MODELS[0]
-    assert answer_models(plain, MODELS) == MODELS
-    limited = SweepOptions(models=MODELS, max_connections=3)
-    model = answer_model(limited, MODELS[0])
-    assert isinstance(model, Model) and str(model) == MODELS[0]
+    models = ["openai/gpt-4.1-mini", "openai/gpt-4.1-nano"]  # one provider SDK to load
+    plain = SweepOptions(models=models)
+    assert answer_model(plain, models[0]) == models[0]
+    assert answer_models(plain, models) == models
+    limited = SweepOptions(models=models, max_connections=3)
+    model = answer_model(limited, models[0])
+    assert isinstance(model, Model) and str(model) == models[0]
     assert model.config.max_connections == 3
-    both = answer_models(limited, MODELS)
-    assert [str(m) for m in both] == MODELS
+    both = answer_models(limited, models)
+    assert [str(m) for m in both] == models
     assert all(isinstance(m, Model) and m.config.max_connections == 3 for m in both)
     assert answer_models(limited, []) == []
 
