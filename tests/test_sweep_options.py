@@ -17,6 +17,7 @@ from bedside_bench.contracts import GRADER_ROLE
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.options import (
     SweepError,
+    SweepFields,
     SweepOptions,
     answer_model,
     answer_models,
@@ -32,7 +33,6 @@ from bedside_bench.sweep.options import (
     split_list,
     task_arguments,
 )
-from bedside_bench.sweep.run import SweepFields
 from bedside_bench.sweep.shard import Shard
 
 MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]

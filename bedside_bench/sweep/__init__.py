@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
     from bedside_bench.sweep.options import DEFAULT_LOG_DIR as DEFAULT_LOG_DIR
     from bedside_bench.sweep.options import DEFAULT_RETRY_ATTEMPTS as DEFAULT_RETRY_ATTEMPTS
     from bedside_bench.sweep.options import SweepError as SweepError
+    from bedside_bench.sweep.options import SweepFields as SweepFields
     from bedside_bench.sweep.options import SweepOptions as SweepOptions
     from bedside_bench.sweep.options import build_tasks as build_tasks
     from bedside_bench.sweep.options import check_benchmarks as check_benchmarks
@@ -42,6 +43,7 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
     from bedside_bench.sweep.run import EXIT_OK as EXIT_OK
     from bedside_bench.sweep.run import EXIT_REFUSED as EXIT_REFUSED
     from bedside_bench.sweep.run import SweepResult as SweepResult
+    from bedside_bench.sweep.run import Timings as Timings
     from bedside_bench.sweep.run import run_sweep as run_sweep
     from bedside_bench.sweep.shard import Shard as Shard
     from bedside_bench.sweep.shard import all_runs as all_runs
@@ -62,8 +64,10 @@ _EXPORTS: dict[str, str] = {
     "LogDirBusy": "lock",
     "Shard": "shard",
     "SweepError": "options",
+    "SweepFields": "options",
     "SweepOptions": "options",
     "SweepResult": "run",
+    "Timings": "run",
     "all_runs": "shard",
     "build_tasks": "options",
     "check_benchmarks": "options",

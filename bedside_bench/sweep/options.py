@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.contracts import GRADER_ROLE
@@ -87,6 +87,34 @@ class SweepOptions:
         if "://" in self.log_dir:
             return Path("reports")
         return Path(self.log_dir) / REPORT_SUBDIR
+
+
+class SweepFields(TypedDict, total=False):
+    """`SweepOptions`' fields as keyword arguments of `run_sweep` (a test keeps the two the
+    same, name for name and type for type)."""
+
+    models: Sequence[str]
+    judge: str
+    benchmarks: Sequence[str]
+    smoke: bool
+    log_dir: str
+    data_dir: str | None
+    revision: str | None
+    judge_retries: int | None
+    task_args: TaskArgs
+    max_connections: int | None
+    judge_max_connections: int | None
+    max_retries: int | None
+    timeout: int | None
+    attempt_timeout: int | None
+    batch: bool | int | BatchConfig | None
+    retry_attempts: int
+    retry_on_error: int | None
+    display: DisplayType | None
+    report: bool
+    report_dir: str | None
+    prices: str | None
+    shard: Shard
 
 
 def split_list(values: Sequence[str] | str | None) -> list[str]:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 from bedside_bench import exit_codes, inspect_private
 from bedside_bench.contracts import GRADER_ROLE
@@ -37,8 +37,8 @@ from bedside_bench.judge_failures import (
 from bedside_bench.sweep.lock import Holder, holding
 from bedside_bench.sweep.options import (
     SweepError,
+    SweepFields,
     SweepOptions,
-    TaskArgs,
     answer_model,
     answer_models,
     check_benchmarks,
@@ -56,16 +56,12 @@ from bedside_bench.sweep.recovery import (
 from bedside_bench.sweep.shard import all_runs, shard_runs
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from inspect_ai import Task
     from inspect_ai.log import EvalLog, EvalSample
-    from inspect_ai.model import BatchConfig, Model
-    from inspect_ai.util import DisplayType
+    from inspect_ai.model import Model
     from typing_extensions import Unpack  # typing's own from Python 3.11
 
     from bedside_bench.report import ReportResult
-    from bedside_bench.sweep.shard import Shard
 
 EXIT_OK = exit_codes.OK
 EXIT_ERROR = exit_codes.ERROR  # nothing ran: bad options, missing credentials, log dir in use
@@ -255,34 +251,6 @@ def judge_failures(logs: list[EvalLog]) -> list[JudgeFailureCount]:
         full = log if log.samples is not None else read_eval_log(log.location)
         found += [f for f in map(case_judge_failure, full.samples or []) if f is not None]
     return count_judge_failures(found)
-
-
-class SweepFields(TypedDict, total=False):
-    """`SweepOptions`' fields as keyword arguments of `run_sweep` (a test keeps the two the
-    same, name for name and type for type)."""
-
-    models: Sequence[str]
-    judge: str
-    benchmarks: Sequence[str]
-    smoke: bool
-    log_dir: str
-    data_dir: str | None
-    revision: str | None
-    judge_retries: int | None
-    task_args: TaskArgs
-    max_connections: int | None
-    judge_max_connections: int | None
-    max_retries: int | None
-    timeout: int | None
-    attempt_timeout: int | None
-    batch: bool | int | BatchConfig | None
-    retry_attempts: int
-    retry_on_error: int | None
-    display: DisplayType | None
-    report: bool
-    report_dir: str | None
-    prices: str | None
-    shard: Shard
 
 
 def run_sweep(options: SweepOptions | None = None, /, **fields: Unpack[SweepFields]) -> SweepResult:
