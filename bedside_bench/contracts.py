@@ -169,8 +169,8 @@ class ScoreMetadata(TypedDict, total=False):
     epochs: int
 
 
-class RejudgeProvenance(TypedDict):
-    """Where the answers of a log written by `bedside-bench rejudge` came from."""
+class RejudgeSource(TypedDict):
+    """A `bedside-bench rejudge` log's `eval.metadata["rejudge"]`: where its answers came from."""
 
     source_log: str
     source_eval_id: str
@@ -194,7 +194,7 @@ class TaskMetadata(TypedDict, total=False):
     judge_passes: int
     grading: str
     # a log written by `bedside-bench rejudge`: where its answers came from
-    rejudge: RejudgeProvenance
+    rejudge: RejudgeSource
 
 
 def metadata_keys(record: type) -> frozenset[str]:

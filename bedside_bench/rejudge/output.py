@@ -7,9 +7,9 @@ import os
 import secrets
 from collections.abc import Sequence
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME, RejudgeProvenance
+from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME, RejudgeSource
 from bedside_bench.rejudge.plan import METADATA_KEY
 from bedside_bench.safe_text import printable
 
@@ -101,13 +101,13 @@ def new_header(
         "judge_model": judge,
         "judge_passes": options.judge_passes,
     }
-    provenance: RejudgeProvenance = {
-        "source_log": display_location(source_location),
-        "source_eval_id": source.eval.eval_id,
-        "source_task_id": source.eval.task_id,
-        "judge": judge,
-        "failed_only": failed_only,
-    }
+    provenance = RejudgeSource(
+        source_log=display_location(source_location),
+        source_eval_id=source.eval.eval_id,
+        source_task_id=source.eval.task_id,
+        judge=judge,
+        failed_only=failed_only,
+    )
     header.eval.metadata = {
         **(header.eval.metadata or {}),
         "judge_passes": options.judge_passes,
@@ -117,17 +117,12 @@ def new_header(
     return header
 
 
-def assemble(
-    header: EvalLog,
-    samples: list[EvalSample],
-    scorers: Any,
-    failed: int,
-) -> EvalLog:
-    """Header plus samples, with usage, metrics and status recomputed from the samples."""
+def assemble(header: EvalLog, samples: list[EvalSample], failed: int) -> EvalLog:
+    """Header plus samples, with usage, metrics and status recomputed from the samples (the
+    header names the scorers whose metrics are recomputed)."""
     from inspect_ai.log import EvalError, recompute_metrics
 
     log = header.model_copy(update={"samples": samples})
-    log.eval.scorers = scorers
     usage = _sum_usage([s.model_usage for s in samples])
     log.stats.model_usage = usage
     judge_total = sum(usage.values(), start=_empty_usage())

@@ -6,12 +6,13 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bedside_bench.contracts import SCORER_NAME
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
+    from inspect_ai.scorer import Score
 
 PROG = "bedside-bench rejudge"
 METADATA_KEY = "rejudge"
@@ -53,7 +54,7 @@ def has_answer(sample: EvalSample) -> bool:
     return bool(sample.output and sample.output.choices)
 
 
-def rubric_score(sample: EvalSample) -> Any:
+def rubric_score(sample: EvalSample) -> Score | None:
     return (sample.scores or {}).get(SCORER_NAME)
 
 

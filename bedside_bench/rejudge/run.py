@@ -193,16 +193,16 @@ async def rejudge_log(
 
     started = previous.stats.started_at if previous is not None else utc_now()
     header = new_header(source, location, options.judge, opts, options.failed_only, started)
-    if previous is not None:  # keep the identity of the log being resumed
+    if previous is not None:  # keep the identity (and the scorers) of the log being resumed
         header.eval = previous.eval.model_copy(deep=True)
+    else:  # Inspect's own entry once a chunk is scored (`planned_scorers` if none is)
+        header.eval.scorers = None
     order = [
         sample_key(s)
         for s in source.samples or []
         if (judge_failed(s) if options.failed_only else True) or sample_key(s) in kept
     ]
     by_key = {sample_key(s): carried(s) for s in source.samples or []}
-    scorers: Any = previous.eval.scorers if previous is not None else None
-
     done_count = 0
 
     def keep(ended: list[EvalSample], judging: Judging) -> None:
@@ -218,7 +218,7 @@ async def rejudge_log(
         done_count += len(ended)
         samples = [kept.get(k, by_key[k]) for k in order]
         failed = sum(1 for s in samples if s.error is not None)
-        write_log(assemble(header, samples, scorers, failed), output)
+        write_log(assemble(header, samples, failed), output)
         say(f"{PROG}: {shown}: {done_count}/{len(pending)} cases judged -> {output}")
 
     for start in range(0, len(pending), options.checkpoint):
@@ -230,10 +230,10 @@ async def rejudge_log(
             # interrupted (Ctrl-C, SIGTERM) or failed: what was judged is kept, then it stops
             ended = judging.ended()
             if ended:
-                scorers = scorers or planned_scorers(source, opts)
+                header.eval.scorers = header.eval.scorers or planned_scorers(source, opts)
                 keep(ended, judging)
             raise
-        scorers = scored.eval.scorers
+        header.eval.scorers = scored.eval.scorers
         keep(scored.samples or [], judging)
     return outcome
 

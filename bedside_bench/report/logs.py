@@ -278,6 +278,8 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         GRADER_ROLE,
     )
     passes = metadata.get("judge_passes", 1)
+    rejudged = metadata.get("rejudge")  # the answers' own run, for a rejudge log
+    answer_source = str(rejudged.get("source_task_id") or "") if rejudged else ""
     config = header.eval.config
     return LogRecord(
         location=location,
@@ -307,8 +309,7 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         release_case_counts=_case_counts(metadata.get("release_case_counts")),
         answer_usage=answer_usage,
         judge_usage=judge_usage,
-        answer_source=str(dict(metadata.get("rejudge") or {}).get("source_task_id") or "")
-        or header.eval.task_id,
+        answer_source=answer_source or header.eval.task_id,
         generation=answer_settings(
             header.eval.model_generate_config.model_dump(mode="json", exclude_none=True),
             header.plan.config.model_dump(mode="json", exclude_none=True),

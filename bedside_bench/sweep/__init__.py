@@ -11,7 +11,43 @@ nothing, so `bedside-bench sweep` parses its command line without importing Insp
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
+    from bedside_bench.sweep.command import configure_parser as configure_parser
+    from bedside_bench.sweep.command import main as main
+    from bedside_bench.sweep.command import options_from_args as options_from_args
+    from bedside_bench.sweep.command import register as register
+    from bedside_bench.sweep.command import run_sweep_command as run_sweep_command
+    from bedside_bench.sweep.command import sweep_and_exit as sweep_and_exit
+    from bedside_bench.sweep.lock import Holder as Holder
+    from bedside_bench.sweep.lock import LogDirBusy as LogDirBusy
+    from bedside_bench.sweep.options import DEFAULT_LOG_DIR as DEFAULT_LOG_DIR
+    from bedside_bench.sweep.options import DEFAULT_RETRY_ATTEMPTS as DEFAULT_RETRY_ATTEMPTS
+    from bedside_bench.sweep.options import SweepError as SweepError
+    from bedside_bench.sweep.options import SweepFields as SweepFields
+    from bedside_bench.sweep.options import SweepOptions as SweepOptions
+    from bedside_bench.sweep.options import build_tasks as build_tasks
+    from bedside_bench.sweep.options import check_benchmarks as check_benchmarks
+    from bedside_bench.sweep.options import check_model_name as check_model_name
+    from bedside_bench.sweep.options import generate_config_args as generate_config_args
+    from bedside_bench.sweep.options import judge_connections as judge_connections
+    from bedside_bench.sweep.options import judge_role as judge_role
+    from bedside_bench.sweep.options import max_samples as max_samples
+    from bedside_bench.sweep.options import parse_task_arg as parse_task_arg
+    from bedside_bench.sweep.options import split_list as split_list
+    from bedside_bench.sweep.options import task_arguments as task_arguments
+    from bedside_bench.sweep.run import EXIT_ERROR as EXIT_ERROR
+    from bedside_bench.sweep.run import EXIT_INCOMPLETE as EXIT_INCOMPLETE
+    from bedside_bench.sweep.run import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+    from bedside_bench.sweep.run import EXIT_OK as EXIT_OK
+    from bedside_bench.sweep.run import EXIT_REFUSED as EXIT_REFUSED
+    from bedside_bench.sweep.run import SweepResult as SweepResult
+    from bedside_bench.sweep.run import Timings as Timings
+    from bedside_bench.sweep.run import run_sweep as run_sweep
+    from bedside_bench.sweep.shard import Shard as Shard
+    from bedside_bench.sweep.shard import all_runs as all_runs
+    from bedside_bench.sweep.shard import shard_runs as shard_runs
 
 # the names the package offers, and the module each lives in: imported when first asked for
 # (PEP 562), so that importing the package, as `bedside-bench sweep` does to parse its command
@@ -28,8 +64,10 @@ _EXPORTS: dict[str, str] = {
     "LogDirBusy": "lock",
     "Shard": "shard",
     "SweepError": "options",
+    "SweepFields": "options",
     "SweepOptions": "options",
     "SweepResult": "run",
+    "Timings": "run",
     "all_runs": "shard",
     "build_tasks": "options",
     "check_benchmarks": "options",
@@ -53,7 +91,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from inspect_ai.model import BatchConfig
@@ -74,7 +74,7 @@ def read_batch_config(path: Path) -> BatchConfig:
         raise BatchOptionError(f"batch config file {path}: {ex.errors()[0]['msg']}") from None
 
 
-def check_value(path: Path, name: str, value: Any) -> None:
+def check_value(path: Path, name: str, value: object) -> None:
     if value is None:
         return
     if name in COUNTS and (isinstance(value, bool) or not isinstance(value, int) or value < 1):

@@ -13,7 +13,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from bedside_bench import exit_codes
 from bedside_bench.arguments import (
@@ -46,6 +46,7 @@ from bedside_bench.sweep.options import (
 from bedside_bench.sweep.shard import Shard
 
 if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
     from inspect_ai.model import BatchConfig
 
 
@@ -195,7 +196,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-report", dest="report", action="store_false", help="only run the eval set"
     )
-    parser.add_argument("--fail-on-error", action=_Refused, help=argparse.SUPPRESS)
+    parser.add_argument("--fail-on-error", action=_Refused, nargs="?", help=argparse.SUPPRESS)
     add_estimate_arguments(parser)
 
 
@@ -203,10 +204,13 @@ class _Refused(argparse.Action):
     """`inspect eval`'s --fail-on-error, refused with the reason (argparse would only say
     "unrecognized arguments")."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs="?", **kwargs)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         parser.error(
             "--fail-on-error is not a sweep option: a sweep runs every case, retries the "
             "failed ones (--retry-attempts, --retry-on-error) and never stops at an error "
@@ -251,7 +255,7 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
     )
 
 
-def _say(message: str, stream: Any = None) -> None:
+def _say(message: str, stream: TextIO | None = None) -> None:
     print(redact(message), file=stream or sys.stdout, flush=True)
 
 
@@ -306,13 +310,10 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             "its completed cases were reused"
         )
     complete = len(complete_runs(result.logs) & set(result.runs))
-    t = result.timings
     shard = "" if options.shard.whole else f" (shard {options.shard})"
     _say(
         f"sweep: {complete}/{len(result.runs)} benchmark runs complete{shard} "
-        f"in {t['total']:.1f} s "
-        f"(preparation {t['preparation']:.1f} s, evaluation {t['evaluation']:.1f} s, "
-        f"report {t['report']:.1f} s)"
+        f"{result.timings.describe()}"
     )
     if result.report is not None:
         _say(f"sweep: report in {options.report_out_dir}")
@@ -328,7 +329,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
-def _say_incomplete(log_dir: str, logs: Sequence[Any]) -> None:
+def _say_incomplete(log_dir: str, logs: Sequence[EvalLog]) -> None:
     """Why the sweep is incomplete, so the user can tell whether a rerun can help."""
     from bedside_bench.sweep.failures import describe, failed_case_errors
 

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from bedside_bench.sweep.options import SweepError
 from bedside_bench.sweep.shard import Shard
@@ -71,7 +71,7 @@ class Holder:
         except (ValueError, KeyError, TypeError):
             return None
 
-    def to_json(self, **extra: Any) -> str:
+    def to_json(self, **extra: str) -> str:
         return json.dumps({**asdict(self), **extra})
 
     def describe(self) -> str:

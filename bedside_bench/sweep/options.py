@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.contracts import GRADER_ROLE
@@ -18,7 +18,12 @@ from bedside_bench.sweep.shard import Shard
 
 if TYPE_CHECKING:
     from inspect_ai import Task
-    from inspect_ai.model import BatchConfig
+    from inspect_ai.model import BatchConfig, GenerateConfigArgs, Model
+    from inspect_ai.util import DisplayType
+
+# a `-T` value as YAML reads it (`true`, `3`, `0.5`, text, a list): the task checks its name
+# and type when it is built, before any call (`task_options`), so here it is only carried
+TaskArgs: TypeAlias = Mapping[str, object]
 
 PROG = "bedside-bench sweep"
 DEFAULT_LOG_DIR = "logs/sweep"
@@ -49,7 +54,7 @@ class SweepOptions:
     data_dir: str | None = None
     revision: str | None = None
     judge_retries: int | None = None
-    task_args: Mapping[str, Any] = field(default_factory=dict)
+    task_args: TaskArgs = field(default_factory=dict)
     max_connections: int | None = None
     judge_max_connections: int | None = None
     max_retries: int | None = None
@@ -58,7 +63,7 @@ class SweepOptions:
     batch: bool | int | BatchConfig | None = None  # sweep/batch.py reads --batch
     retry_attempts: int = DEFAULT_RETRY_ATTEMPTS
     retry_on_error: int | None = None
-    display: str | None = None
+    display: DisplayType | None = None
     report: bool = True
     report_dir: str | None = None
     prices: str | None = None
@@ -82,6 +87,34 @@ class SweepOptions:
         if "://" in self.log_dir:
             return Path("reports")
         return Path(self.log_dir) / REPORT_SUBDIR
+
+
+class SweepFields(TypedDict, total=False):
+    """`SweepOptions`' fields as keyword arguments of `run_sweep` (a test keeps the two the
+    same, name for name and type for type)."""
+
+    models: Sequence[str]
+    judge: str
+    benchmarks: Sequence[str]
+    smoke: bool
+    log_dir: str
+    data_dir: str | None
+    revision: str | None
+    judge_retries: int | None
+    task_args: TaskArgs
+    max_connections: int | None
+    judge_max_connections: int | None
+    max_retries: int | None
+    timeout: int | None
+    attempt_timeout: int | None
+    batch: bool | int | BatchConfig | None
+    retry_attempts: int
+    retry_on_error: int | None
+    display: DisplayType | None
+    report: bool
+    report_dir: str | None
+    prices: str | None
+    shard: Shard
 
 
 def split_list(values: Sequence[str] | str | None) -> list[str]:
@@ -111,7 +144,7 @@ def check_benchmarks(names: Sequence[str]) -> list[str]:
     return [b for b in BENCHMARK_NAMES if b in names]
 
 
-def parse_task_arg(text: str) -> tuple[str, Any]:
+def parse_task_arg(text: str) -> tuple[str, object]:
     """`NAME=VALUE`, the value read as YAML like Inspect's `-T` (so `true`, `3` are typed)."""
     import yaml
 
@@ -125,10 +158,10 @@ def parse_task_arg(text: str) -> tuple[str, Any]:
     return name.strip(), parsed
 
 
-def task_arguments(options: SweepOptions) -> dict[str, Any]:
+def task_arguments(options: SweepOptions) -> dict[str, object]:
     """The task arguments, identical on every run of the same command (eval_set hashes them to
     pair tasks with their logs, so a relative data dir is made absolute)."""
-    args: dict[str, Any] = {"smoke": options.smoke}
+    args: dict[str, object] = {"smoke": options.smoke}
     if options.data_dir is not None:
         args["data_dir"] = str(Path(options.data_dir).expanduser().resolve())
     if options.revision is not None:
@@ -149,20 +182,25 @@ def build_tasks(options: SweepOptions) -> list[Task]:
     return [getattr(registered, name)(**args) for name in names]
 
 
-def generate_config_args(options: SweepOptions) -> dict[str, Any]:
+def generate_config_args(options: SweepOptions) -> GenerateConfigArgs:
     """Generation options that change how calls are made, never what is asked (Inspect keeps
-    them out of the task identity, so changing them does not restart finished work)."""
-    values = {
-        "max_connections": options.max_connections,
-        "max_retries": options.max_retries,
-        "timeout": options.timeout,
-        "attempt_timeout": options.attempt_timeout,
-        "batch": options.batch,
-    }
-    return {k: v for k, v in values.items() if v is not None}
+    them out of the task identity, so changing them does not restart finished work); only
+    those given, so Inspect's defaults stand for the rest."""
+    config: GenerateConfigArgs = {}
+    if options.max_connections is not None:
+        config["max_connections"] = options.max_connections
+    if options.max_retries is not None:
+        config["max_retries"] = options.max_retries
+    if options.timeout is not None:
+        config["timeout"] = options.timeout
+    if options.attempt_timeout is not None:
+        config["attempt_timeout"] = options.attempt_timeout
+    if options.batch is not None:
+        config["batch"] = options.batch
+    return config
 
 
-def eval_config_args(options: SweepOptions) -> dict[str, Any]:
+def eval_config_args(options: SweepOptions) -> GenerateConfigArgs:
     """The generation options given to eval_set itself: all but max_connections.
 
     Inspect (0.3.285) lets a role model inherit the eval's max_connections over its own
@@ -174,13 +212,23 @@ def eval_config_args(options: SweepOptions) -> dict[str, Any]:
     return config
 
 
-def answer_model(options: SweepOptions, name: str) -> Any:
+def answer_model(options: SweepOptions, name: str) -> str | Model:
     """An answer model with `--max-connections` in its own config (see `eval_config_args`)."""
     if options.max_connections is None:
         return name
     from inspect_ai.model import GenerateConfig, get_model
 
     return get_model(name, config=GenerateConfig(max_connections=options.max_connections))
+
+
+def answer_models(options: SweepOptions, names: Sequence[str]) -> list[str] | list[Model]:
+    """`answer_model` of each name: all names, or all Models (what eval_set's `model` takes)."""
+    if options.max_connections is None:
+        return list(names)
+    from inspect_ai.model import GenerateConfig, get_model
+
+    config = GenerateConfig(max_connections=options.max_connections)
+    return [get_model(name, config=config) for name in names]
 
 
 def judge_passes(options: SweepOptions) -> int:
@@ -227,7 +275,7 @@ def max_samples(options: SweepOptions) -> int | None:
     return 2 * options.max_connections + judge
 
 
-def judge_role(options: SweepOptions) -> Any:
+def judge_role(options: SweepOptions) -> str | Model:
     """The grader role. A role model inherits only some of the eval's generation options
     (max_connections, max_retries, timeout), so attempt_timeout and batch are given to it too,
     and its max_connections is its own (see `judge_connections`)."""

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bedside_bench import exit_codes, inspect_private
 from bedside_bench.contracts import GRADER_ROLE
@@ -37,8 +37,10 @@ from bedside_bench.judge_failures import (
 from bedside_bench.sweep.lock import Holder, holding
 from bedside_bench.sweep.options import (
     SweepError,
+    SweepFields,
     SweepOptions,
     answer_model,
+    answer_models,
     check_benchmarks,
     check_model_name,
     eval_config_args,
@@ -55,7 +57,9 @@ from bedside_bench.sweep.shard import all_runs, shard_runs
 
 if TYPE_CHECKING:
     from inspect_ai import Task
-    from inspect_ai.log import EvalLog
+    from inspect_ai.log import EvalLog, EvalSample
+    from inspect_ai.model import Model
+    from typing_extensions import Unpack  # typing's own from Python 3.11
 
     from bedside_bench.report import ReportResult
 
@@ -67,12 +71,28 @@ EXIT_INTERRUPTED = exit_codes.INTERRUPTED
 FULL_PASS_EVERY = 100  # collections of the middle generation (Python's default: 10)
 
 
+@dataclass(frozen=True)
+class Timings:
+    """Seconds a sweep spent in each stage."""
+
+    preparation: float  # checks and tasks, before the log directory is held
+    evaluation: float  # the eval set, and tidying what killed runs left
+    report: float
+    total: float
+
+    def describe(self) -> str:
+        return (
+            f"in {self.total:.1f} s (preparation {self.preparation:.1f} s, "
+            f"evaluation {self.evaluation:.1f} s, report {self.report:.1f} s)"
+        )
+
+
 @dataclass
 class SweepResult:
     success: bool  # every (benchmark, model) run of this sweep (or shard) has every case scored
     logs: list[EvalLog]
     report: ReportResult | None
-    timings: dict[str, float]
+    timings: Timings
     runs: list[tuple[str, str]] = field(default_factory=list)  # (model, benchmark) done here
     taken_over: Holder | None = None  # the killed run whose lock this sweep took over
     judge_failures: list[JudgeFailureCount] = field(default_factory=list)
@@ -91,7 +111,7 @@ class Plan:
     """The tasks handed to eval_set, and the (model, benchmark) runs they stand for."""
 
     tasks: list[Task]
-    models: list[Any]  # model names, or Models carrying their own max_connections
+    models: list[str] | list[Model]  # names, or Models carrying their own max_connections
     runs: list[tuple[str, str]]
 
 
@@ -111,7 +131,7 @@ def plan(options: SweepOptions) -> Plan:
     benchmarks = check_benchmarks(options.benchmarks)
     if options.shard.whole:
         tasks = [getattr(registered, name)(**args) for name in benchmarks]
-        models = [answer_model(options, m) for m in options.models]
+        models = answer_models(options, options.models)
         return Plan(tasks, models, all_runs(options.models, benchmarks))
     from inspect_ai import task_with
 
@@ -120,7 +140,7 @@ def plan(options: SweepOptions) -> Plan:
         task_with(getattr(registered, b)(**args), model=answer_model(options, m)) for m, b in runs
     ]
     # each task names its model; eval_set is given one model only so it makes no copies
-    return Plan(tasks, [answer_model(options, runs[0][0])] if runs else [], runs)
+    return Plan(tasks, answer_models(options, [runs[0][0]] if runs else []), runs)
 
 
 def prepare(options: SweepOptions) -> Plan:
@@ -195,7 +215,7 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             # throttle, and a task left queued would leave connections idle
             max_tasks=len(work.runs),
             max_samples=max_samples(options),
-            display=options.display,  # type: ignore[arg-type]
+            display=options.display,
             **eval_config_args(options),
         )
     except inspect_private.PrerequisiteError as ex:
@@ -209,7 +229,7 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
     return complete, list(logs)
 
 
-def case_judge_failure(sample: Any) -> tuple[JudgeFailure, int] | None:
+def case_judge_failure(sample: EvalSample) -> tuple[JudgeFailure, int] | None:
     """A failed case's judge failure and the judge calls it cost over the tries the log
     keeps (each earlier try of the case is one of its `error_retries`)."""
     failure = parse_judge_failure(sample.error.message if sample.error else None)
@@ -233,7 +253,7 @@ def judge_failures(logs: list[EvalLog]) -> list[JudgeFailureCount]:
     return count_judge_failures(found)
 
 
-def run_sweep(options: SweepOptions | None = None, /, **fields: Any) -> SweepResult:
+def run_sweep(options: SweepOptions | None = None, /, **fields: Unpack[SweepFields]) -> SweepResult:
     """Run (or resume) the sweep, then the report: `run_sweep(SweepOptions(...))` or
     `run_sweep(models=[...], judge=..., ...)`.
 
@@ -254,12 +274,12 @@ def run_sweep(options: SweepOptions | None = None, /, **fields: Any) -> SweepRes
             # a shard reports nothing: the store is complete only once every shard is done
             report = run_report(options) if options.report and options.shard.whole else None
     finished = time.monotonic()
-    timings = {
-        "preparation": prepared - started,
-        "evaluation": evaluated - prepared,
-        "report": finished - evaluated,
-        "total": finished - started,
-    }
+    timings = Timings(
+        preparation=prepared - started,
+        evaluation=evaluated - prepared,
+        report=finished - evaluated,
+        total=finished - started,
+    )
     return SweepResult(
         success=complete,
         logs=logs,

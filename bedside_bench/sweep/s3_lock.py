@@ -11,7 +11,7 @@ import contextlib
 import sys
 import threading
 from datetime import datetime, timezone
-from typing import Any
+from typing import Protocol, TypedDict
 
 from bedside_bench.sweep.lock import (
     HEARTBEAT_SECONDS,
@@ -25,11 +25,61 @@ from bedside_bench.sweep.lock import (
 from bedside_bench.sweep.shard import Shard
 
 
-def _s3_client() -> Any:
+class S3Body(Protocol):
+    def read(self) -> bytes: ...
+
+
+class HTTPMetadata(TypedDict):
+    HTTPHeaders: dict[str, str]
+
+
+class PutObjectResponse(TypedDict):
+    ETag: str
+
+
+class GetObjectResponse(TypedDict):
+    Body: S3Body
+    ETag: str
+    LastModified: datetime
+    ResponseMetadata: HTTPMetadata
+
+
+class ObjectEntry(TypedDict):
+    Key: str
+
+
+class ListObjectsResponse(TypedDict, total=False):
+    Contents: list[ObjectEntry]
+
+
+class S3Client(Protocol):
+    """The calls of botocore's S3 client the lock makes, and the response fields it reads
+    (botocore builds its clients at run time and ships no types)."""
+
+    def put_object(
+        self,
+        *,
+        Bucket: str,
+        Key: str,
+        Body: bytes,
+        ContentType: str,
+        IfNoneMatch: str = ...,
+        IfMatch: str = ...,
+    ) -> PutObjectResponse: ...
+
+    def get_object(self, *, Bucket: str, Key: str) -> GetObjectResponse: ...
+
+    def list_objects_v2(self, *, Bucket: str, Prefix: str) -> ListObjectsResponse: ...
+
+    def delete_object(self, *, Bucket: str, Key: str, IfMatch: str = ...) -> object: ...
+
+
+def _s3_client() -> S3Client:
     """A plain botocore S3 client (botocore comes with s3fs, which Inspect uses for s3://)."""
     import botocore.session
 
-    return botocore.session.get_session().create_client("s3")
+    client: S3Client = botocore.session.get_session().create_client("s3")
+    return client
 
 
 def _precondition_failed(ex: Exception) -> bool:
@@ -46,7 +96,7 @@ class S3Lock:
         self,
         log_dir: str,
         shard: Shard,
-        client: Any = None,
+        client: S3Client | None = None,
         heartbeat: float = HEARTBEAT_SECONDS,
         stale: float = STALE_SECONDS,
     ) -> None:
