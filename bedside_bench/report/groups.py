@@ -21,6 +21,7 @@ from typing import Any
 
 from bedside_bench.answer_condition import NO_ANSWER_PREFIX
 from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.contracts import GradingMethod
 from bedside_bench.report.generation import DEFAULTS_TEXT, settings_text
 from bedside_bench.report.records import FOREIGN_SCORES_MARK, CaseRecord, LogRecord, newest_first
 
@@ -91,7 +92,7 @@ class BenchmarkEvidence:
     """One benchmark of one group: which cases were expected, completed and failed."""
 
     benchmark: str
-    grading_method: str
+    grading_method: GradingMethod
     case_ids: tuple[str, ...]  # every expected case, in dataset order
     completed: tuple[CaseRecord, ...]  # newest successful score per case, in dataset order
     failed: tuple[str, ...]
