@@ -39,7 +39,7 @@ def test_comparison_numbers_equal_numpy_recomputation() -> None:
     ga, gb = full_group(n=10), full_group(n=10, model="test/b", offset=-0.1)
     groups = [ga, gb]
     labels = group_labels(groups)
-    summaries = [summarise(g, SMALL) for g in groups]
+    summaries = [summarise(g, SMALL).as_json() for g in groups]
     result = compare(groups, labels, summaries, ["a.json", "b.json"], SMALL)
     assert result["like_for_like"] is True and result["mismatches"] == []
     strata = []
@@ -76,7 +76,7 @@ def test_a_constant_shift_is_recovered_exactly() -> None:
     records = [log_record(base, benchmark=b) for b in BENCHMARK_NAMES]
     records += [log_record(shifted, benchmark=b, answer_model="test/b") for b in BENCHMARK_NAMES]
     groups = group_records(records)
-    summaries = [summarise(g, SMALL) for g in groups]
+    summaries = [summarise(g, SMALL).as_json() for g in groups]
     result = compare(groups, group_labels(groups), summaries, ["a", "b"], SMALL)
     pair = result["benchmarks"]["health_equity"]["pairs"][0]
     assert pair["difference"] == pytest.approx(0.125, abs=1e-15)
@@ -109,7 +109,7 @@ def test_refuses_to_compare_unlike_groups_and_names_the_field(field: str, value:
     ]
     groups = group_records(a + b)
     labels = group_labels(groups)
-    summaries = [summarise(g, SMALL) for g in groups]
+    summaries = [summarise(g, SMALL).as_json() for g in groups]
     with pytest.raises(ComparisonRefused) as refused:
         compare(groups, labels, summaries, ["a", "b"], SMALL)
     assert f"{field} differs" in str(refused.value)
