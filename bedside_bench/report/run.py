@@ -6,7 +6,8 @@ terminal text) and `write` (the files, through `owned_output`) are separate func
 `build_report` runs them in that order. The only module that writes files; every number it
 writes comes from the pure modules. The report owns its output folder: it is written beside
 it and swapped in whole (`owned_output`), so the folder holds this report or the previous
-one, never a mix.
+one, never a mix. Past 300 lines: the three stages, one function each, with the command's
+options, result and error types beside them.
 """
 
 from __future__ import annotations
@@ -118,9 +119,8 @@ def report_file(name: str) -> bool:
 
 @dataclass(frozen=True)
 class Analysis:
-    """Everything the report says, before anything is written: groups and their labels,
-    summary file names and summaries, the comparison (or why it was refused) and the
-    ranking."""
+    """The models' side of the report: groups and their labels, summary file names and
+    summaries, the comparison (or why it was refused) and the ranking."""
 
     groups: list[RunGroup]
     labels: list[str]
@@ -160,7 +160,7 @@ def analyse(
             comparison = compare(
                 [groups[i] for i in picked],
                 [labels[i] for i in picked],
-                [summaries[i].as_json() for i in picked],
+                [summaries[i].as_json() for i in picked],  # the summaries as written
                 [files[i] for i in picked],
                 bootstrap,
                 force,

@@ -14,7 +14,7 @@ written when it was set, even to null, and left out otherwise (`OnlyWhenSet`).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -69,8 +69,8 @@ class OnlyWhenSet(Document):
     OPTIONAL: ClassVar[tuple[str, ...]] = ()
 
     @model_serializer(mode="wrap")
-    def _leave_out_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
+    def _leave_out_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data: dict[str, object] = handler(self)
         for name in self.OPTIONAL:
             if name not in self.model_fields_set:
                 data.pop(name, None)
