@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.report.groups import RunGroup
 from bedside_bench.report.summary_model import SCOPE_REASONS, BenchmarkScope, Scope, ScopeReason
+
+# "ten" while benchmarks.py lists ten; the number itself once it lists another count
+ALL_BENCHMARKS = "ten" if len(BENCHMARK_NAMES) == 10 else str(len(BENCHMARK_NAMES))
 
 
 def release_case_counts(group: RunGroup) -> dict[str, int] | None:
@@ -38,9 +42,9 @@ def scope_words(scope: Scope) -> str:
     run, total = scope.cases_run, scope.cases_in_benchmarks
     of = f"{run} of {total}" if total is not None else f"{run} of an unrecorded number of"
     missing = scope.missing_benchmarks
-    present = 10 - len(missing)
+    present = len(BENCHMARK_NAMES) - len(missing)
     if scope.full:
-        return f"full: all {run} cases of the ten benchmarks ran"
+        return f"full: all {run} cases of the {ALL_BENCHMARKS} benchmarks ran"
     why = []
     for reason in scope.reasons:
         if reason == "smoke":
