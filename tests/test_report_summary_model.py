@@ -8,6 +8,7 @@ from typing import Any
 
 import pydantic
 import pytest
+from jsonschema import Draft202012Validator
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.report.groups import group_records
@@ -119,3 +120,26 @@ def test_the_models_name_the_committed_schemas_keys() -> None:
     assert list(committed["properties"]) == list(RunSummary.model_fields)
     entry_schema = committed["properties"]["benchmarks"]["additionalProperties"]
     assert set(entry_schema["properties"]) == set(BenchmarkSummary.model_fields)
+
+
+def test_the_generated_schema_accepts_the_documents_and_refuses_what_the_models_refuse() -> None:
+    schema = RunSummary.model_json_schema()
+    check = Draft202012Validator(schema)
+    Draft202012Validator.check_schema(schema)
+    full, passes_3, f1 = (s.as_json() for s in summaries())
+    for written in (full, passes_3, f1):
+        check.validate(written)
+    entry = f1["benchmarks"]["safety_diagnostic"]
+    no_recall = {k: v for k, v in entry.items() if k != "mean_recall"}
+    points = {**full["benchmarks"]["drug_safety"], "severe_rate": 0.0}
+    alone = {k: v for k, v in passes_3["benchmarks"]["drug_safety"].items() if k != "judge_kappa"}
+    for name, bad in (
+        ("safety_diagnostic", no_recall),
+        ("drug_safety", points),
+        ("drug_safety", alone),
+    ):
+        document = {**full, "benchmarks": {**full["benchmarks"], name: bad}}
+        assert not check.is_valid(document)
+        with pytest.raises(pydantic.ValidationError):
+            RunSummary.model_validate(document)
+    assert not check.is_valid({**full, "benchmarks": {"triage": entry}})

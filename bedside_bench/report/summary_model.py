@@ -96,6 +96,18 @@ class BenchmarkSummary(OnlyWhenSet):
     """One benchmark's mean over its completed cases, with its interval and what it left out."""
 
     OPTIONAL: ClassVar[tuple[str, ...]] = (*F1_FIELDS, *AGREEMENT_FIELDS)
+    # the schema says what `_diagnostics_match_grading` checks
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"grading_method": {"const": "f1_weighted_rubric"}}},
+            "then": {"required": list(F1_FIELDS)},
+            "else": {"not": {"anyOf": [{"required": [name]} for name in F1_FIELDS]}},
+            "dependentRequired": {
+                "judge_agreement": ["judge_kappa"],
+                "judge_kappa": ["judge_agreement"],
+            },
+        }
+    )
 
     grading_method: GradingMethod
     n: NonNegativeInt = Field(description="completed cases the mean is over")
@@ -237,7 +249,10 @@ class Scope(Document):
 
 class RunSummary(Document):
     """One answer model with one judge, protocol version, dataset digest and grading options
-    (grading protocol section 6). Numbers are unrounded."""
+    (grading protocol section 6). Numbers are unrounded.
+
+    Its JSON Schema is `model_json_schema()` in validation mode (what it reads is what it
+    writes); in serialization mode the parts that leave out unset keys describe any object."""
 
     protocol_version: str
     answer_model: str
