@@ -11,9 +11,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.report import groups
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.summary import BootstrapOptions, summarise
-from bedside_bench.report.summary_model import BenchmarkSummary, RunSummary
+from bedside_bench.report.summary_model import SCOPE_REASONS, BenchmarkSummary, RunSummary
 from bedside_bench.schema_files import validator
 from tests.report_helpers import case_record, full_group, log_record
 
@@ -143,3 +144,7 @@ def test_the_generated_schema_accepts_the_documents_and_refuses_what_the_models_
         with pytest.raises(pydantic.ValidationError):
             RunSummary.model_validate(document)
     assert not check.is_valid({**full, "benchmarks": {"triage": entry}})
+
+
+def test_scope_reasons_are_the_groups_reasons() -> None:
+    assert SCOPE_REASONS == groups.SCOPE_REASONS
