@@ -26,11 +26,12 @@ from importlib.resources import files
 from pathlib import Path
 
 from pydantic import BaseModel
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 
 from bedside_bench.estimate.document import EstimateDocument
 from bedside_bench.report.comparison_document import Comparison
 from bedside_bench.report.judges_document import JudgesDocument
+from bedside_bench.report.summary_model import RunSummary
 from bedside_bench.review.document import ReviewDocument
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -43,7 +44,7 @@ DOCUMENT_SCHEMAS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("estimate.schema.json", EstimateDocument),
     ("judges.schema.json", JudgesDocument),
     ("review.schema.json", ReviewDocument),
-    # the summary, once report/summary.py has its model: ("summary.schema.json", <its model>),
+    ("summary.schema.json", RunSummary),
 )
 
 # schema files written by hand; a file listed in DOCUMENT_SCHEMAS as well is generated
@@ -52,7 +53,6 @@ HAND_WRITTEN = frozenset(
         "case.f1_weighted_rubric.schema.json",
         "case.points_rubric.schema.json",
         "judge_decisions.schema.json",
-        "summary.schema.json",
     }
 )
 
@@ -77,8 +77,11 @@ def _one_line(node: object) -> object:
 
 
 def schema_of(file: str, model: type[BaseModel]) -> JsonSchemaValue:
-    """The JSON Schema of the document `model` as written (serialization mode)."""
-    generated = model.model_json_schema(mode="serialization", schema_generator=_DocumentJsonSchema)
+    """The JSON Schema of the document `model` as written: serialization mode, unless the
+    model says its schema is its validation mode's (`SCHEMA_MODE`: the summary, whose keys
+    written only when set make its serialization schema any object)."""
+    mode: JsonSchemaMode = getattr(model, "SCHEMA_MODE", "serialization")
+    generated = model.model_json_schema(mode=mode, schema_generator=_DocumentJsonSchema)
     schema = _one_line(generated)
     assert isinstance(schema, dict)
     return {"$schema": DRAFT, "$id": SCHEMA_ID.format(file=file), **schema}

@@ -45,6 +45,8 @@ from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.report.groups import RunGroup, group_records
 from bedside_bench.report.records import CaseRecord, LogRecord
+from bedside_bench.report.summary import BootstrapOptions, summarise
+from bedside_bench.report.summary_model import RunSummary
 from tests.doubles.script import parse_judge_user
 from tests.scripted_model import InProcessAPI, Outputs
 
@@ -362,3 +364,10 @@ def expected_paired(
         **verdict(lo, hi, n),
     }
     return result
+
+
+def run_summary(**fields: Any) -> RunSummary:
+    """A valid summary (of a one-case-per-benchmark group) with `fields` replaced, each
+    validated as the summary's own field would be."""
+    base = summarise(full_group(n=1), BootstrapOptions(resamples=10, seed=1))
+    return RunSummary.model_validate({**dict(base), **fields})

@@ -270,10 +270,10 @@ def test_three_level_repeated_judging_kappa_is_the_same_in_the_summary(
         err=io.StringIO(),
     )
     (summary,) = result.summaries
-    entry = summary["benchmarks"]["guideline_adherence"]
-    assert entry["judge_kappa"] == pytest.approx(expected)
-    assert entry["judge_kappa"] == pytest.approx(metrics["judge_kappa"].value)
-    assert entry["judge_agreement"] == pytest.approx(metrics["judge_agreement"].value)
+    entry = summary.benchmarks["guideline_adherence"]
+    assert entry.judge_kappa == pytest.approx(expected)
+    assert entry.judge_kappa == pytest.approx(metrics["judge_kappa"].value)
+    assert entry.judge_agreement == pytest.approx(metrics["judge_agreement"].value)
 
 
 # ---- judge_check ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from bedside_bench.report.cost_section import cost_headline, cost_lines, estimat
 from bedside_bench.report.document import Paragraph, ReportContext, Table
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.records import TokenUsage
+from bedside_bench.report.summary_model import CostSummary, RunSummary
 from bedside_bench.report.usage import (
     batch_rates,
     check_prices,
@@ -25,7 +26,7 @@ from bedside_bench.report.usage import (
     full_run_cost,
     group_usage,
 )
-from tests.report_helpers import log_record
+from tests.report_helpers import log_record, run_summary
 
 T1, T2 = "2026-01-01T10:00:00+00:00", "2026-01-01T11:00:00+00:00"
 # answers: 1,000,000 fresh input, 200,000 cache reads, 100,000 output
@@ -66,29 +67,29 @@ def test_a_standard_run_is_priced_at_the_standard_rates() -> None:
     cost, notes = cost_json("openai/gpt-x", "judge-y", usage_of((T1, False, False)), PRICES)
     assert notes == [] and cost is not None
     # 1.0 M x $2 + 0.2 M x $0.5 + 0.1 M x $8 = 2 + 0.1 + 0.8
-    assert cost["answer"] == pytest.approx(2.9)
+    assert cost.answer == pytest.approx(2.9)
     # 2 M x $1 + 0.05 M x $4
-    assert cost["judge"] == pytest.approx(2.2)
-    assert cost["total"] == pytest.approx(5.1)
-    assert cost["batch"] == {"answer": False, "judge": False}
+    assert cost.judge == pytest.approx(2.2)
+    assert cost.total == pytest.approx(5.1)
+    assert cost.model_dump()["batch"] == {"answer": False, "judge": False}
 
 
 def test_a_batch_run_is_priced_at_the_batch_rates() -> None:
     cost, notes = cost_json("openai/gpt-x", "judge-y", usage_of((T1, True, True)), PRICES)
     assert notes == [] and cost is not None
-    assert cost["answer"] == pytest.approx(1.45)  # the discount halves every rate
+    assert cost.answer == pytest.approx(1.45)  # the discount halves every rate
     # 2 M x $0.4 + 0.05 M x $1.5
-    assert cost["judge"] == pytest.approx(0.875)
-    assert cost["total"] == pytest.approx(2.325)
-    assert cost["batch"] == {"answer": True, "judge": True}
+    assert cost.judge == pytest.approx(0.875)
+    assert cost.total == pytest.approx(2.325)
+    assert cost.model_dump()["batch"] == {"answer": True, "judge": True}
 
 
 def test_a_group_of_batch_and_standard_logs_prices_each_at_its_rate() -> None:
     usage = usage_of((T1, True, False), (T2, False, False))
     cost, _ = cost_json("openai/gpt-x", "judge-y", usage, PRICES)
     assert cost is not None
-    assert cost["answer"] == pytest.approx(1.45 + 2.9)
-    assert cost["judge"] == pytest.approx(2 * 2.2)
+    assert cost.answer == pytest.approx(1.45 + 2.9)
+    assert cost.judge == pytest.approx(2 * 2.2)
 
 
 def test_a_batch_run_without_a_batch_price_costs_null_never_zero() -> None:
@@ -106,8 +107,8 @@ def test_a_batch_run_without_a_batch_price_costs_null_never_zero() -> None:
     )
     cost, notes = cost_json("anthropic/z", "judge-y", usage, PRICES)
     assert cost is not None
-    assert cost["answer"] is None and cost["total"] is None
-    assert cost["judge"] == pytest.approx(2.2)
+    assert cost.answer is None and cost.total is None
+    assert cost.judge == pytest.approx(2.2)
     assert len(notes) == 1 and "anthropic/z ran with the batch API" in notes[0]
 
 
@@ -142,8 +143,9 @@ def test_bad_batch_prices_are_rejected(bad: Any) -> None:
 
 
 def test_cost_per_full_run_scales_by_cases() -> None:
-    cost = {"answer": 2.9, "judge": None, "total": None}
-    assert full_run_cost(cost, 10, 250) == {
+    cost = CostSummary(answer=2.9, judge=None, total=None, prices={})
+    scaled = full_run_cost(cost, 10, 250)
+    assert scaled is not None and scaled.model_dump() == {
         "cases": 250,
         "answer": pytest.approx(72.5),
         "judge": None,
@@ -153,18 +155,11 @@ def test_cost_per_full_run_scales_by_cases() -> None:
     assert full_run_cost(None, 10, 250) is None
 
 
-def summary(model: str, cost: dict[str, Any] | None) -> dict[str, Any]:
-    part = {
-        "input_tokens": 100,
-        "output_tokens": 10,
-        "input_tokens_cache_read": 20,
-        "input_tokens_cache_write": 0,
-    }
-    return {
-        "answer_model": model,
-        "cost": cost,
-        "usage": {"answer": part, "judge": {**part, "input_tokens": 1000}},
-    }
+def summary(model: str, cost: dict[str, Any] | None) -> RunSummary:
+    """A group's summary with the given answer model and cost document."""
+    return run_summary(
+        answer_model=model, cost=None if cost is None else CostSummary.model_validate(cost)
+    )
 
 
 def test_the_headline_shows_cost_per_model_and_per_full_run() -> None:
@@ -172,6 +167,7 @@ def test_the_headline_shows_cost_per_model_and_per_full_run() -> None:
         "answer": 1.5,
         "judge": 0.25,
         "total": 1.75,
+        "prices": {},
         "batch": {"answer": True, "judge": False},
         "per_full_run": {"cases": 250, "answer": 37.5, "judge": 6.25, "total": 43.75},
     }

@@ -89,7 +89,7 @@ def test_the_summary_counts_answer_conditions_and_names_the_settings() -> None:
     records = [
         log_record(dict(r.cases), benchmark=r.benchmark, generation={"seed": 7}) for r in records
     ]
-    summary = summarise(group_records(records)[0], SMALL)
+    summary = summarise(group_records(records)[0], SMALL).as_json()
     entry = summary["benchmarks"]["drug_safety"]
     assert entry["answer_conditions"] == {
         "truncated": 1,

@@ -108,7 +108,7 @@ def out_dir(result: ReportResult) -> Path:
 
 
 def summary_of(result: ReportResult, model: str) -> dict[str, Any]:
-    (summary,) = [s for s in result.summaries if s["answer_model"] == model]
+    (summary,) = [s.as_json() for s in result.summaries if s.answer_model == model]
     return summary
 
 
@@ -500,7 +500,7 @@ def test_repeated_judging_kappa_from_thinned_summaries(runs: Runs, tmp_path: Pat
     assert isinstance(thinned, str)  # Inspect dropped it from the summary
 
     result = report([tmp_path / "passes"], tmp_path / "out")
-    (summary,) = result.summaries
+    (summary,) = [s.as_json() for s in result.summaries]
     entry = summary["benchmarks"]["health_equity"]
     assert summary["judge_passes_per_answer"] == passes_n
     assert entry["judge_agreement"] == float(np.mean(agreements))
@@ -602,7 +602,7 @@ def test_skipped_logs_are_listed_in_the_summary_and_the_report(runs: Runs, tmp_p
     )
     result = report([mixed], tmp_path / "out")
     assert result.exit_code == 0 and len(result.skipped) == 2
-    (summary,) = result.summaries
+    (summary,) = [s.as_json() for s in result.summaries]
     skipped_notes = [n for n in summary["notes"] if n.startswith("skipped log ")]
     assert len(skipped_notes) == 2
     assert any(n.startswith(f"skipped log {broken}: cannot be read (") for n in skipped_notes)
@@ -632,7 +632,7 @@ def test_text_from_logs_is_escaped_in_markdown_and_html(runs: Runs, tmp_path: Pa
     hostile = "<script>alert(1)</script> [click](javascript:alert(2)) <img src=x onerror=y> *b*"
     logs = copy_logs(runs.logs, tmp_path / "logs", model=A, data_source=hostile)
     result = report([logs], tmp_path / "out")
-    (summary,) = result.summaries
+    (summary,) = [s.as_json() for s in result.summaries]
     assert summary["data_source"] == hostile  # the JSON keeps the text as it is
     md = (tmp_path / "out" / "report.md").read_text()
     rendered = MarkdownIt("commonmark").enable("table").render(md)

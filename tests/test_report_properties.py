@@ -15,13 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.report.document import ReportContext, report_blocks
+from bedside_bench.report.document import ReportContext
 from bedside_bench.report.plot import forest_png, matplotlib_available
 from bedside_bench.report.records import LogRecord
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
 from bedside_bench.report.run import Analysis, analyse
+from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.standing import overall_mean
 from bedside_bench.report.summary import BootstrapOptions
+from bedside_bench.report.summary_model import RunSummary
 from tests.report_helpers import log_record
 
 OPTIONS = BootstrapOptions(resamples=30, seed=3)
@@ -88,7 +90,7 @@ def check_ranking(analysis: Analysis) -> None:
     ranked = list(standing.ranked)
     assert sorted(ranked + [i for i, _ in standing.unranked]) == list(range(len(summaries)))
     for i in ranked:
-        assert summaries[i]["scope"]["full"] and overall_mean(summaries[i]) is not None
+        assert summaries[i].scope.full and overall_mean(summaries[i]) is not None
     means = [overall_mean(summaries[i]) for i in ranked]
     assert means == sorted(means, reverse=True)  # type: ignore[type-var]
     verdicts = analysis.comparison.verdicts if analysis.comparison else []
@@ -139,25 +141,27 @@ HOW = st.sampled_from(["zero width", "lo above mean", "hi below mean", "nan", "e
 
 
 @st.composite
-def degenerate_summaries(draw: st.DrawFn) -> tuple[Analysis, list[dict[str, Any]]]:
+def degenerate_summaries(draw: st.DrawFn) -> tuple[Analysis, list[RunSummary]]:
     analysis = analyse(draw(runs()), OPTIONS)
     changed = []
     for summary in analysis.summaries:
-        copy = dict(summary)
+        copy: dict[str, Any] = summary.as_json()
         copy["benchmarks"] = {
             name: (degenerate(e, how) if (how := draw(HOW)) != "keep" else e)
-            for name, e in summary["benchmarks"].items()
+            for name, e in copy["benchmarks"].items()
         }
         how = draw(HOW)
         if how != "keep":
-            copy["overall"] = degenerate(summary["overall"], how)
-        changed.append(copy)
+            overall = degenerate(copy["overall"], how)
+            # an overall score always has a mean: an empty one is no overall score
+            copy["overall"] = overall if overall and overall["mean"] is not None else None
+        changed.append(RunSummary.model_validate(copy))
     return analysis, changed
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(drawn=degenerate_summaries())
-def test_degenerate_intervals_render(drawn: tuple[Analysis, list[dict[str, Any]]]) -> None:
+def test_degenerate_intervals_render(drawn: tuple[Analysis, list[RunSummary]]) -> None:
     analysis, summaries = drawn
     context = context_of(analysis)
     render_everything(
@@ -169,7 +173,7 @@ def test_degenerate_intervals_render(drawn: tuple[Analysis, list[dict[str, Any]]
 @pytest.mark.skipif(not matplotlib_available(), reason="matplotlib (the report extra) absent")
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(drawn=degenerate_summaries())
-def test_the_plot_never_crashes(drawn: tuple[Analysis, list[dict[str, Any]]]) -> None:
+def test_the_plot_never_crashes(drawn: tuple[Analysis, list[RunSummary]]) -> None:
     analysis, summaries = drawn
     for these in (analysis.summaries, summaries):
         png = forest_png(these, analysis.labels)

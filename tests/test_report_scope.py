@@ -13,6 +13,7 @@ from bedside_bench.report.scope import (
     scope_json,
     scope_words,
 )
+from bedside_bench.report.summary_model import Scope
 from tests.report_helpers import log_record
 
 
@@ -24,7 +25,7 @@ def group(benchmarks: tuple[str, ...] = BENCHMARK_NAMES, **fields: Any) -> RunGr
 
 
 def test_a_full_run() -> None:
-    scope = scope_json(group())
+    scope = scope_json(group()).model_dump()
     assert scope["description"] == "full: all 20 cases of the ten benchmarks ran"
     assert {k: v for k, v in scope.items() if k != "benchmarks"} == {
         "full": True,
@@ -44,14 +45,14 @@ def test_a_full_run() -> None:
 
 
 def test_a_limited_run_says_how_many_of_how_many_and_why() -> None:
-    scope = scope_json(group(dataset_samples=5, limit="2"))
+    scope = scope_json(group(dataset_samples=5, limit="2")).model_dump()
     assert (scope["full"], scope["cases_run"], scope["cases_in_benchmarks"]) == (False, 20, 50)
     assert (scope["reasons"], scope["limits"]) == (["limit"], ["2"])
     assert scope["description"] == "partial: 20 of 50 cases ran (--limit 2)"
 
 
 def test_missing_benchmarks_are_named_and_the_total_is_of_those_run() -> None:
-    scope = scope_json(group(benchmarks=BENCHMARK_NAMES[:8]))
+    scope = scope_json(group(benchmarks=BENCHMARK_NAMES[:8])).model_dump()
     assert scope["missing_benchmarks"] == list(BENCHMARK_NAMES[8:])
     assert scope["description"] == (
         "partial: 16 of 16 cases ran of the 8 benchmark(s) run "
@@ -65,18 +66,20 @@ def test_scope_words_for_each_reason() -> None:
         "cases_in_benchmarks": None,
         "missing_benchmarks": [],
         "limits": [],
+        "benchmarks": {},
+        "description": "",
     }
     smoke = {**base, "full": False, "reasons": ["smoke"]}
-    assert scope_words(smoke) == (
+    assert scope_words(Scope(**smoke)) == (
         "smoke: 10 of an unrecorded number of cases ran (smoke run, one case per benchmark)"
     )
     picked = {**base, "full": False, "reasons": ["sample_id", "unknown"]}
-    assert scope_words(picked) == (
+    assert scope_words(Scope(**picked)) == (
         "partial: 10 of an unrecorded number of cases ran "
         "(--sample-id; cause not recorded in the logs)"
     )
     limits = {**base, "full": False, "reasons": ["limit"], "limits": ["1", "2-5"]}
-    assert scope_words(limits) == (
+    assert scope_words(Scope(**limits)) == (
         "partial: 10 of an unrecorded number of cases ran (--limit 1, --limit 2-5)"
     )
 

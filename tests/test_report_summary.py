@@ -40,7 +40,7 @@ def values(group: RunGroup, benchmark: str) -> list[float]:
 
 def test_benchmark_means_and_intervals_equal_numpy_recomputation() -> None:
     group = full_group()
-    summary = summarise(group, OPTIONS)
+    summary = summarise(group, OPTIONS).as_json()
     for name in BENCHMARK_NAMES:
         scores = list(scores_for(name, 25).values())
         entry = summary["benchmarks"][name]
@@ -59,7 +59,7 @@ def test_constant_scores_give_a_zero_width_interval() -> None:
     records = [
         log_record({f"{b}-{i}": 0.5 for i in range(4)}, benchmark=b) for b in BENCHMARK_NAMES
     ]
-    summary = summarise(group_records(records)[0], OPTIONS)
+    summary = summarise(group_records(records)[0], OPTIONS).as_json()
     assert summary["benchmarks"]["drug_safety"]["ci95"] == [0.5, 0.5]
     assert summary["overall"] == {"mean": 0.5, "ci95": [0.5, 0.5], "n": 40}
 
@@ -70,7 +70,7 @@ def test_overall_is_the_macro_average_not_the_pooled_mean() -> None:
         log_record({f"{b}-{i}": 0.0 for i in range(3)}, benchmark=b) for b in BENCHMARK_NAMES[1:]
     ]
     records.append(log_record({"only": 1.0}, benchmark=BENCHMARK_NAMES[0]))
-    summary = summarise(group_records(records)[0], OPTIONS)
+    summary = summarise(group_records(records)[0], OPTIONS).as_json()
     assert summary["overall"]["mean"] == pytest.approx(0.1, abs=1e-15)
     assert summary["overall"]["n"] == 28
 
@@ -83,7 +83,7 @@ def test_each_benchmark_uses_a_fresh_generator_and_the_overall_one_shared_genera
         log_record({f"{b}-{i}": v for i, v in enumerate(same)}, benchmark=b)
         for b in BENCHMARK_NAMES
     ]
-    summary = summarise(group_records(records)[0], SMALL)
+    summary = summarise(group_records(records)[0], SMALL).as_json()
     intervals = {tuple(summary["benchmarks"][b]["ci95"]) for b in BENCHMARK_NAMES}
     assert intervals == {tuple(expected_interval(same, 500, 7))}
     overall = summary["overall"]["ci95"]
@@ -100,14 +100,14 @@ def test_each_benchmark_uses_a_fresh_generator_and_the_overall_one_shared_genera
 
 def test_benchmark_order_of_logs_does_not_change_the_overall_interval() -> None:
     records = [log_record(scores_for(b, 6), benchmark=b) for b in BENCHMARK_NAMES]
-    a = summarise(group_records(records)[0], SMALL)
-    b = summarise(group_records(list(reversed(records)))[0], SMALL)
+    a = summarise(group_records(records)[0], SMALL).as_json()
+    b = summarise(group_records(list(reversed(records)))[0], SMALL).as_json()
     assert a["overall"] == b["overall"]
 
 
 def test_resamples_and_seed_options_are_used_and_recorded() -> None:
     group = full_group(n=5)
-    summary = summarise(group, SMALL)
+    summary = summarise(group, SMALL).as_json()
     assert summary["bootstrap"] == {
         "resamples": 500,
         "seed": 7,
@@ -121,7 +121,7 @@ def test_resamples_and_seed_options_are_used_and_recorded() -> None:
 def test_failed_cases_are_left_out_not_zero() -> None:
     records = [log_record(scores_for(b, 5), benchmark=b) for b in BENCHMARK_NAMES[1:]]
     records.append(log_record({"x1": 0.9, "x2": None, "x3": 0.7}, benchmark="drug_safety"))
-    summary = summarise(group_records(records)[0], OPTIONS)
+    summary = summarise(group_records(records)[0], OPTIONS).as_json()
     entry = summary["benchmarks"]["drug_safety"]
     assert (entry["n"], entry["failed"]) == (2, 1)
     assert entry["mean"] == float(np.mean([0.9, 0.7]))
@@ -138,7 +138,7 @@ def test_missing_benchmark_gives_no_overall_and_is_listed() -> None:
     records = [
         log_record(scores_for(b, 5), benchmark=b) for b in BENCHMARK_NAMES if b != "health_equity"
     ]
-    summary = summarise(group_records(records)[0], OPTIONS)
+    summary = summarise(group_records(records)[0], OPTIONS).as_json()
     assert summary["overall"] is None
     assert summary["missing_benchmarks"] == ["health_equity"]
     assert "health_equity" not in summary["benchmarks"]
@@ -149,7 +149,7 @@ def test_missing_benchmark_gives_no_overall_and_is_listed() -> None:
 def test_benchmark_with_every_case_failed_has_null_mean() -> None:
     records = [log_record(scores_for(b, 3), benchmark=b) for b in BENCHMARK_NAMES[1:]]
     records.append(log_record({"x": None}, benchmark="drug_safety"))
-    summary = summarise(group_records(records)[0], OPTIONS)
+    summary = summarise(group_records(records)[0], OPTIONS).as_json()
     assert summary["benchmarks"]["drug_safety"] == {
         "grading_method": "points_rubric",
         "n": 0,
@@ -169,7 +169,7 @@ def test_benchmark_with_every_case_failed_has_null_mean() -> None:
 
 
 def test_public_split_note_and_key_order() -> None:
-    summary = summarise(full_group(n=25), OPTIONS)
+    summary = summarise(full_group(n=25), OPTIONS).as_json()
     assert summary["notes"][0] == (
         "public split: n = 25 per benchmark; not comparable with 50-case results"
     )
@@ -210,7 +210,7 @@ def test_f1_diagnostics_are_means_over_cases_with_a_value() -> None:
         if b != "safety_diagnostic"
     ]
     records.append(log_record(cases, benchmark="safety_diagnostic", task_id="sd"))
-    summary = summarise(group_records(records)[0], OPTIONS)
+    summary = summarise(group_records(records)[0], OPTIONS).as_json()
     entry = summary["benchmarks"]["safety_diagnostic"]
     assert entry["mean_recall"] == float(np.mean([0.5, 0.0, 1.0]))
     assert entry["mean_precision"] == float(np.mean([0.5, 0.6]))
@@ -228,9 +228,9 @@ def test_temperatures_single_value_or_distinct_values_with_a_note() -> None:
         "m1": case_record("m1", 0.5, answer_temperature=1.0, judge_temperature=None),
         "m2": case_record("m2", 0.5, answer_temperature=None, judge_temperature=None),
     }
-    summary = summarise(group_records([log_record(same)])[0], OPTIONS)
+    summary = summarise(group_records([log_record(same)])[0], OPTIONS).as_json()
     assert (summary["answer_temperature"], summary["judge_temperature"]) == (1.0, 0.0)
-    summary = summarise(group_records([log_record(mixed)])[0], OPTIONS)
+    summary = summarise(group_records([log_record(mixed)])[0], OPTIONS).as_json()
     assert summary["answer_temperature"] == [1.0, None]
     assert summary["judge_temperature"] is None
     assert "answer_temperature differs between cases: [1.0, None]" in summary["notes"]
@@ -258,7 +258,7 @@ def test_judge_agreement_and_kappa_only_with_several_passes() -> None:
         "c2": case_record("c2", 0.1, judge_agreement=0.5, pass_decisions=passes_2),
     }
     record = log_record(cases, judge_passes=3)
-    summary = summarise(group_records([record])[0], OPTIONS)
+    summary = summarise(group_records([record])[0], OPTIONS).as_json()
     entry = summary["benchmarks"]["drug_safety"]
     assert summary["judge_passes_per_answer"] == 3
     assert entry["judge_agreement"] == float(np.mean([1 / 3, 0.5]))
@@ -270,7 +270,7 @@ def test_judge_agreement_and_kappa_only_with_several_passes() -> None:
         [False, True, False],
     ]
     assert entry["judge_kappa"] == pytest.approx(fleiss_by_hand(items), abs=1e-12)
-    single = summarise(full_group(n=3), OPTIONS)["benchmarks"]["drug_safety"]
+    single = summarise(full_group(n=3), OPTIONS).as_json()["benchmarks"]["drug_safety"]
     assert "judge_agreement" not in single and "judge_kappa" not in single
 
 
@@ -313,7 +313,7 @@ def test_a_judge_that_failed_is_named_with_how_often_and_the_cheap_way_on() -> N
     }
     newest = {"location": "/runs/sweep/drug_safety.eval", "started_at": "2030-01-01T00:00:00+00:00"}
     records.append(log_record(cases, benchmark="drug_safety", **newest))
-    summary = summarise(group_records(records)[0], OPTIONS)
+    summary = summarise(group_records(records)[0], OPTIONS).as_json()
     assert summary["cases_failed"] == 3
     assert (
         "the judge test/judge gave no valid reply for 2 cases (asked 3 times per try); the "

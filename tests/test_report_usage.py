@@ -88,10 +88,10 @@ def test_cost_from_prices_per_million_tokens() -> None:
     prices = check_prices({"openai/gpt-5.4-mini": price, "test/judge": {"input": 1, "output": 3}})
     cost, notes = cost_json("openai/gpt-5.4-mini", "test/judge", usage, prices)
     assert cost is not None and notes == []
-    assert cost["answer"] == usage_cost(U, price)
-    assert cost["judge"] == pytest.approx((300 * 1 + 30 * 3) / 1e6)
-    assert cost["total"] == cost["answer"] + cost["judge"]
-    assert cost["prices"] == prices
+    assert cost.answer == usage_cost(U, price)
+    assert cost.judge == pytest.approx((300 * 1 + 30 * 3) / 1e6)
+    assert cost.total == cost.answer + cost.judge
+    assert cost.prices == prices
 
 
 def test_a_model_missing_from_prices_is_null_never_zero() -> None:
@@ -100,8 +100,8 @@ def test_a_model_missing_from_prices_is_null_never_zero() -> None:
         "test/a", "test/judge", usage, {"test/a": {"input": 1.0, "output": 1.0}}
     )
     assert cost is not None
-    assert cost["judge"] is None and cost["total"] is None
-    assert cost["answer"] == pytest.approx(160 / 1e6)
+    assert cost.judge is None and cost.total is None
+    assert cost.answer == pytest.approx(160 / 1e6)
     assert notes == ["no price for test/judge in the prices file: cost.judge is null"]
     assert cost_json("test/a", "test/judge", usage, None) == (None, [])
 
@@ -111,7 +111,7 @@ def test_prices_are_matched_with_or_without_provider_prefix() -> None:
     cost, _ = cost_json(
         "openai/gpt-x", "test/judge", usage, {"gpt-x": {"input": 1.0, "output": 1.0}}
     )
-    assert cost is not None and list(cost["prices"]) == ["gpt-x"]
+    assert cost is not None and list(cost.prices) == ["gpt-x"]
 
 
 @pytest.mark.parametrize(

@@ -14,14 +14,16 @@ import pytest
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.report.answers import answered_again
 from bedside_bench.report.comparison import verdict_positions
-from bedside_bench.report.document import ReportContext, report_blocks, verdict_lines
+from bedside_bench.report.document import ReportContext, verdict_lines
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.plot import forest_png, matplotlib_available
 from bedside_bench.report.records import LogRecord
 from bedside_bench.report.render import terminal_table, to_markdown
 from bedside_bench.report.run import Analysis, analyse
+from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.summary import BootstrapOptions
-from tests.report_helpers import expected_stratified, log_record, scores_for
+from bedside_bench.report.summary_model import OverallScore
+from tests.report_helpers import expected_stratified, log_record, run_summary, scores_for
 
 SMALL = BootstrapOptions(resamples=400, seed=7)
 
@@ -330,9 +332,8 @@ def test_a_case_answered_in_two_runs_counts_once_and_the_notes_say_which() -> No
     (group,) = group_records([sweep, retry])
     assert answered_again(group) == []
     analysis = analyse([sweep, retry, separate], SMALL)
-    assert (
-        answered_again(group_records([sweep, retry, separate])[0])[0]
-        in (analysis.summaries[0]["notes"])
+    assert answered_again(group_records([sweep, retry, separate])[0])[0] in (
+        analysis.summaries[0].notes
     )
     # and a warning at the top (terminal, report.md, report.html), not only in the notes
     from bedside_bench.report.document import group_warnings
@@ -361,8 +362,15 @@ def test_a_case_answered_in_two_runs_counts_once_and_the_notes_say_which() -> No
     ],
 )
 def test_the_plot_draws_a_bound_a_bit_off_its_mean(mean: float, ci: list[float]) -> None:
-    entry = {"mean": mean, "ci95": ci, "n": 1}
-    summary = {"benchmarks": dict.fromkeys(BENCHMARK_NAMES, entry), "overall": entry}
+    base = run_summary()
+    bounds = (ci[0], ci[1])
+    summary = run_summary(
+        benchmarks={
+            name: e.model_copy(update={"mean": mean, "ci95": bounds})
+            for name, e in base.benchmarks.items()
+        },
+        overall=OverallScore(mean=mean, ci95=bounds, n=1),
+    )
     png = forest_png([summary], ["test/smoke"])
     assert png is not None and png.startswith(b"\x89PNG")
 

@@ -8,8 +8,7 @@ overall score, applied to per-case differences.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,6 +29,8 @@ from bedside_bench.report.comparison_document import (
 )
 from bedside_bench.report.groups import COMPARABLE_FIELDS, BenchmarkEvidence, RunGroup
 from bedside_bench.report.summary import BootstrapOptions
+from bedside_bench.report.summary_model import BenchmarkSummary, RunSummary
+from bedside_bench.report.summary_model import OverallScore as SummaryOverall
 from bedside_bench.stats import PairedResult, paired_bootstrap, paired_bootstrap_single
 
 # fewer paired cases than this give an interval, never an "excludes 0" verdict
@@ -137,27 +138,26 @@ def overall_pair(
     return _pair(*labels, n, result, reason)
 
 
-def benchmark_score(entry: Mapping[str, Any] | None) -> BenchmarkScore | None:
-    """A summary's benchmark entry as the comparison shows it (the summary is still a JSON
-    dict: these two functions are the comparison's only reads of it)."""
+def benchmark_score(entry: BenchmarkSummary | None) -> BenchmarkScore | None:
+    """A summary's benchmark entry as the comparison shows it (these two functions are the
+    comparison's only reads of a summary)."""
     if entry is None:
         return None
-    return BenchmarkScore(
-        mean=entry["mean"], ci95=entry["ci95"], n=entry["n"], failed=entry["failed"]
-    )
+    ci95 = None if entry.ci95 is None else list(entry.ci95)
+    return BenchmarkScore(mean=entry.mean, ci95=ci95, n=entry.n, failed=entry.failed)
 
 
-def overall_score(entry: Mapping[str, Any] | None) -> OverallScore | None:
+def overall_score(entry: SummaryOverall | None) -> OverallScore | None:
     """A summary's overall entry as the comparison shows it."""
     if entry is None:
         return None
-    return OverallScore(mean=entry["mean"], ci95=entry["ci95"], n=entry["n"])
+    return OverallScore(mean=entry.mean, ci95=list(entry.ci95), n=entry.n)
 
 
 def compare(
     groups: Sequence[RunGroup],
     labels: Sequence[str],
-    summaries: Sequence[Mapping[str, Any]],
+    summaries: Sequence[RunSummary],
     summary_files: Sequence[str],
     options: BootstrapOptions,
     force: bool = False,
@@ -174,7 +174,7 @@ def compare(
             continue
         benchmarks[name] = BenchmarkComparison(
             models={
-                label: benchmark_score(s["benchmarks"].get(name))
+                label: benchmark_score(s.benchmarks.get(name))
                 for label, s in zip(labels, summaries, strict=True)
             },
             pairs=[
@@ -200,8 +200,7 @@ def compare(
         benchmarks=benchmarks,
         overall=OverallComparison(
             models={
-                label: overall_score(s["overall"])
-                for label, s in zip(labels, summaries, strict=True)
+                label: overall_score(s.overall) for label, s in zip(labels, summaries, strict=True)
             },
             pairs=[
                 overall_pair(groups[i], groups[j], (labels[i], labels[j]), options)

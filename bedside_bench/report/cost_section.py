@@ -6,43 +6,43 @@ Cost is `n/a`, never $0, when a price is unknown."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from bedside_bench.estimate.document import EstimateDocument
 from bedside_bench.report.document import Block, Paragraph, ReportContext, Table, usd
 from bedside_bench.report.groups import RunGroup
 from bedside_bench.report.records import LogRecord, TokenUsage, parse_time
+from bedside_bench.report.summary_model import BatchUse, CostSummary, RunSummary
 from bedside_bench.report.usage import Prices, chain_heads, cost_json, group_usage
 
 
-def _full_run(cost: Mapping[str, Any]) -> str:
-    full = cost.get("per_full_run")
+def _full_run(cost: CostSummary) -> str:
+    full = cost.per_full_run
     if full is None:
         return "n/a"
-    return f"{usd(full['total'])} ({full['cases']} cases)"
+    return f"{usd(full.total)} ({full.cases} cases)"
 
 
 def cost_headline(context: ReportContext) -> list[Block]:
     """One row per model: answers, judge, total, and the total scaled to a full run."""
     summaries, labels = context.summaries, context.labels
-    if all(s["cost"] is None for s in summaries):
+    if all(s.cost is None for s in summaries):
         return [Paragraph("Cost: not computed (run with `--prices PRICES_JSON`).")]
     rows = []
     for label, s in zip(labels, summaries, strict=True):
-        cost = s["cost"]
+        cost = s.cost
         if cost is None:
             rows.append((label, "n/a", "n/a", "n/a", "n/a"))
             continue
-        batch = [part for part, used in (cost.get("batch") or {}).items() if used]
+        batch = [part for part, used in (cost.batch or BatchUse(answer=False, judge=False)) if used]
         tag = f" (batch: {', '.join(batch)})" if batch else ""
         rows.append(
             (
                 label + tag,
-                usd(cost["answer"]),
-                usd(cost["judge"]),
-                usd(cost["total"]),
+                usd(cost.answer),
+                usd(cost.judge),
+                usd(cost.total),
                 _full_run(cost),
             )
         )
@@ -67,15 +67,15 @@ def _input(usage: TokenUsage | None) -> float | None:
     )
 
 
-def cost_lines(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[str]:
+def cost_lines(summaries: Sequence[RunSummary], labels: Sequence[str]) -> list[str]:
     """The cost for the terminal, one line per model priced (none without --prices)."""
     lines = []
     for label, s in zip(labels, summaries, strict=True):
-        cost = s["cost"]
+        cost = s.cost
         if cost is not None:
             lines.append(
-                f"cost {label}: answers {usd(cost['answer'])} + judge {usd(cost['judge'])} = "
-                f"{usd(cost['total'])}; a full run: {_full_run(cost)}"
+                f"cost {label}: answers {usd(cost.answer)} + judge {usd(cost.judge)} = "
+                f"{usd(cost.total)}; a full run: {_full_run(cost)}"
             )
     return lines
 
@@ -100,7 +100,7 @@ def actual_figures(
             "answer output tokens": float(usage.answer.output_tokens),
             "judge input tokens": _input(usage.judge),
             "judge output tokens": None if usage.judge is None else usage.judge.output_tokens,
-            "cost (USD)": None if cost is None else cost["total"],
+            "cost (USD)": None if cost is None else cost.total,
         }
         for figure, value in part.items():
             if figure in figures:

@@ -2,14 +2,15 @@
 
 Markdown and HTML are rendered from the same blocks (`render.py`), so the two files can never
 disagree about a number. Long because the report has many sections: one short function each,
-listed in `SECTIONS`, which is where a new section goes.
+`ReportContext -> list[Block]`, listed in order in `sections.SECTIONS`, which is where a new
+section goes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.releases import UNRECOGNISED
@@ -18,6 +19,21 @@ from bedside_bench.report.comparison_document import Comparison, Pair, Verdict
 from bedside_bench.report.generation import settings_text
 from bedside_bench.report.scope import scope_cell
 from bedside_bench.report.standing import Standing, by_score, rankable, standing
+from bedside_bench.report.summary_model import (
+    F1_FIELDS,
+    BenchmarkSummary,
+    OverallScore,
+    RunSummary,
+    Temperature,
+    TokenCounts,
+)
+
+if TYPE_CHECKING:
+    from bedside_bench.estimate.document import EstimateDocument
+    from bedside_bench.report.groups import RunGroup
+    from bedside_bench.report.judges_document import JudgesDocument
+    from bedside_bench.report.usage import Prices
+    from bedside_bench.review.document import ReviewDocument
 
 PLOT_FILE = "forest.png"
 INSTALL_PLOT = (
@@ -76,25 +92,25 @@ def interval(ci: Sequence[float] | None) -> str:
     return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "n/a"
 
 
-def score_cell(entry: Mapping[str, Any] | None) -> str:
-    """`mean [lo, hi]` plus n (completed) and failed."""
+def score_cell(entry: BenchmarkSummary | OverallScore | None) -> str:
+    """`mean [lo, hi]` plus n (completed) and, for a benchmark, failed."""
     if entry is None:
         return "missing"
-    failed = entry.get("failed")
-    tail = f"n={entry['n']}" + (f", failed={failed}" if failed is not None else "")
-    return f"{num(entry['mean'])} {interval(entry['ci95'])} ({tail})"
+    failed = entry.failed if isinstance(entry, BenchmarkSummary) else None
+    tail = f"n={entry.n}" + (f", failed={failed}" if failed is not None else "")
+    return f"{num(entry.mean)} {interval(entry.ci95)} ({tail})"
 
 
-def temperature(value: Any) -> str:
+def temperature(value: Temperature) -> str:
     if isinstance(value, list):
         return ", ".join("null" if v is None else f"{v:g}" for v in value)
     return "null (provider default)" if value is None else f"{value:g}"
 
 
-def tokens(part: Mapping[str, Any] | None) -> str:
+def tokens(part: TokenCounts | None) -> str:
     if part is None:
         return "n/a"
-    return f"{part['input_tokens']:,} in / {part['output_tokens']:,} out"
+    return f"{part.input_tokens:,} in / {part.output_tokens:,} out"
 
 
 def usd(value: float | None) -> str:
@@ -111,26 +127,33 @@ def seconds(value: float | None) -> str:
 
 @dataclass(frozen=True)
 class ReportContext:
-    """Everything a section may show. `groups` are the run groups behind the summaries (same
-    order), for sections that need more than the summaries hold."""
+    """Everything a section may show: every document the report computed. `groups` are the run
+    groups behind the summaries (same order), for sections that need more than the summaries
+    hold."""
 
-    summaries: Sequence[Mapping[str, Any]]
+    summaries: Sequence[RunSummary]
     labels: Sequence[str]
     files: Sequence[str]
     comparison: Comparison | None = None
     refused: str | None = None
     png: bytes | None = None
     skipped: Sequence[tuple[str, str]] = ()
-    groups: Sequence[Any] = ()
+    groups: Sequence[RunGroup] = ()
     # which groups are ranked (full runs, like for like); None: every full run, unless refused
     standing: Standing | None = None
+    # the judge comparison (`judges.json`) and the review against physicians' labels
+    judges: JudgesDocument | None = None
+    review: ReviewDocument | None = None
+    # the estimate `sweep --estimate` kept in the log directory, and the prices (`--prices`)
+    estimate: EstimateDocument | None = None
+    prices: Prices | None = None
 
 
 Section = Callable[[ReportContext], list[Block]]
 
 
-def benchmark_names(summaries: Sequence[Mapping[str, Any]]) -> list[str]:
-    present = {name for s in summaries for name in s["benchmarks"]}
+def benchmark_names(summaries: Sequence[RunSummary]) -> list[str]:
+    present = {name for s in summaries for name in s.benchmarks}
     return [name for name in BENCHMARK_NAMES if name in present]
 
 
@@ -142,45 +165,43 @@ def runs_section(context: ReportContext) -> list[Block]:
         return (title, *values)
 
     rows = [
-        row("answer model", [s["answer_model"] for s in summaries]),
-        row("judge model", [s["judge_model"] for s in summaries]),
-        row("protocol version", [s["protocol_version"] for s in summaries]),
-        row("dataset digest (sha256)", [s["dataset_sha256"] for s in summaries]),
-        row("data source", [s["data_source"] or "n/a" for s in summaries]),
+        row("answer model", [s.answer_model for s in summaries]),
+        row("judge model", [s.judge_model for s in summaries]),
+        row("protocol version", [s.protocol_version for s in summaries]),
+        row("dataset digest (sha256)", [s.dataset_sha256 for s in summaries]),
+        row("data source", [s.data_source or "n/a" for s in summaries]),
         row(
             "cases completed / failed",
-            [f"{s['cases_completed']} / {s['cases_failed']}" for s in summaries],
+            [f"{s.cases_completed} / {s.cases_failed}" for s in summaries],
         ),
-        row("complete", ["yes" if s["complete"] else "NO" for s in summaries]),
-        row(
-            "missing benchmarks", [", ".join(s["missing_benchmarks"]) or "none" for s in summaries]
-        ),
-        row("scope", [s["scope"]["description"] for s in summaries]),
-        row("epochs per case", [str(s["epochs"]) for s in summaries]),
+        row("complete", ["yes" if s.complete else "NO" for s in summaries]),
+        row("missing benchmarks", [", ".join(s.missing_benchmarks) or "none" for s in summaries]),
+        row("scope", [s.scope.description for s in summaries]),
+        row("epochs per case", [str(s.epochs) for s in summaries]),
         row("release", [release_text(s) for s in summaries]),
-        row("judge passes per answer", [str(s["judge_passes_per_answer"]) for s in summaries]),
-        row("answer temperature", [temperature(s["answer_temperature"]) for s in summaries]),
+        row("judge passes per answer", [str(s.judge_passes_per_answer) for s in summaries]),
+        row("answer temperature", [temperature(s.answer_temperature) for s in summaries]),
         row(
             "answer generation settings",
-            [settings_text(s.get("generation_settings") or {}) for s in summaries],
+            [settings_text(s.generation_settings) for s in summaries],
         ),
-        row("judge temperature", [temperature(s["judge_temperature"]) for s in summaries]),
+        row("judge temperature", [temperature(s.judge_temperature) for s in summaries]),
         row(
             "runs (first start, last finish)",
-            [f"{s['started_at'] or 'n/a'} to {s['finished_at'] or 'n/a'}" for s in summaries],
+            [f"{s.started_at or 'n/a'} to {s.finished_at or 'n/a'}" for s in summaries],
         ),
-        row("logs", [str(len(s["logs"])) for s in summaries]),
+        row("logs", [str(len(s.logs)) for s in summaries]),
         row("summary file", list(files)),
     ]
     return [Heading(2, "Runs"), Table(("", *labels), tuple(rows), long_values=True)]
 
 
-def release_text(summary: Mapping[str, Any]) -> str:
-    release = summary["release"]
+def release_text(summary: RunSummary) -> str:
+    release = summary.release
     if release is None:
         return "unknown (not recorded in the logs)"
     if release == UNRECOGNISED:
-        counts = summary["release_case_counts"]
+        counts = summary.release_case_counts
         found = ", ".join(f"{name} {n}" for name, n in counts.items()) if counts else "not recorded"
         return f"unrecognised (cases found: {found})"
     return str(release)
@@ -189,16 +210,13 @@ def release_text(summary: Mapping[str, Any]) -> str:
 def scores_section(context: ReportContext) -> list[Block]:
     summaries, labels = context.summaries, context.labels
     rows = [
-        (name, *(score_cell(s["benchmarks"].get(name)) for s in summaries))
+        (name, *(score_cell(s.benchmarks.get(name)) for s in summaries))
         for name in benchmark_names(summaries)
     ]
     rows.append(
         (
             "overall (macro-average)",
-            *(
-                score_cell(s["overall"]) if s["overall"] else "n/a (benchmark missing)"
-                for s in summaries
-            ),
+            *(score_cell(s.overall) if s.overall else "n/a (benchmark missing)" for s in summaries),
         )
     )
     blocks: list[Block] = [
@@ -212,7 +230,7 @@ def scores_section(context: ReportContext) -> list[Block]:
         Table(("benchmark", *labels), tuple(rows)),
     ]
     size_notes = sorted(
-        {n for s in summaries for n in s["notes"] if n.startswith(("public split", "n per bench"))}
+        {n for s in summaries for n in s.notes if n.startswith(("public split", "n per bench"))}
     )
     if size_notes:
         blocks.append(Bullets(tuple(size_notes)))
@@ -223,11 +241,13 @@ def f1_section(context: ReportContext) -> list[Block]:
     summaries, labels = context.summaries, context.labels
     rows = []
     for name in benchmark_names(summaries):
-        entries = [s["benchmarks"].get(name) for s in summaries]
-        if not any(e and "mean_recall" in e for e in entries):
+        entries = [s.benchmarks.get(name) for s in summaries]
+        if not any(e and e.has_f1 for e in entries):
             continue
-        for key in ("mean_recall", "mean_precision", "severe_rate"):
-            rows.append((f"{name} {key}", *(num(e.get(key)) if e else "missing" for e in entries)))
+        for key in F1_FIELDS:
+            rows.append(
+                (f"{name} {key}", *(num(getattr(e, key)) if e else "missing" for e in entries))
+            )
     if not rows:
         return []
     return [Heading(3, "F1 diagnostics"), Table(("", *labels), tuple(rows))]
@@ -235,17 +255,17 @@ def f1_section(context: ReportContext) -> list[Block]:
 
 def agreement_section(context: ReportContext) -> list[Block]:
     summaries, labels = context.summaries, context.labels
-    if all(s["judge_passes_per_answer"] == 1 for s in summaries):
+    if all(s.judge_passes_per_answer == 1 for s in summaries):
         return []
     rows = []
     for name in benchmark_names(summaries):
-        entries = [s["benchmarks"].get(name) for s in summaries]
+        entries = [s.benchmarks.get(name) for s in summaries]
         rows.append(
             (
                 name,
                 *(
-                    f"agreement {num(e.get('judge_agreement'))}, kappa {num(e.get('judge_kappa'))}"
-                    if e and "judge_agreement" in e
+                    f"agreement {num(e.judge_agreement)}, kappa {num(e.judge_kappa)}"
+                    if e and e.has_agreement
                     else "n/a"
                     for e in entries
                 ),
@@ -327,16 +347,16 @@ def usage_section(context: ReportContext) -> list[Block]:
     summaries, labels = context.summaries, context.labels
     rows = []
     for label, s in zip(labels, summaries, strict=True):
-        usage, cost = s["usage"], s["cost"]
-        wall = usage["wall_time_seconds"]
+        usage, cost = s.usage, s.cost
+        wall = usage.wall_time_seconds
         rows.append(
             (
                 label,
-                tokens(usage["answer"]),
-                tokens(usage["judge"]),
-                seconds(wall["sum_over_logs"]),
-                seconds(wall["first_start_to_last_finish"]),
-                usd(cost["total"]) if cost else "no --prices",
+                tokens(usage.answer),
+                tokens(usage.judge),
+                seconds(wall.sum_over_logs),
+                seconds(wall.first_start_to_last_finish),
+                usd(cost.total) if cost else "no --prices",
             )
         )
     return [
@@ -359,7 +379,7 @@ def notes_section(context: ReportContext) -> list[Block]:
     summaries, labels = context.summaries, context.labels
     blocks: list[Block] = [Heading(2, "Notes")]
     for label, s in zip(labels, summaries, strict=True):
-        blocks += [Heading(3, label), Bullets(tuple(s["notes"]) or ("none",))]
+        blocks += [Heading(3, label), Bullets(tuple(s.notes) or ("none",))]
     return blocks
 
 
@@ -367,7 +387,7 @@ def notes_section(context: ReportContext) -> list[Block]:
 # the report: the answer first, run metadata last
 
 
-def ranked(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[int]:
+def ranked(summaries: Sequence[RunSummary], labels: Sequence[str]) -> list[int]:
     """Group indices by overall score, best first; groups without one last, by label."""
     return by_score(summaries, labels, range(len(summaries)))
 
@@ -378,15 +398,15 @@ def context_standing(context: ReportContext) -> Standing:
     return standing(context.summaries, context.labels, refused=context.refused is not None)
 
 
-def cases_cell(summary: Mapping[str, Any]) -> str:
-    return f"{summary['cases_completed']} / {summary['cases_failed']}"
+def cases_cell(summary: RunSummary) -> str:
+    return f"{summary.cases_completed} / {summary.cases_failed}"
 
 
-def overall_cell(summary: Mapping[str, Any]) -> str:
-    overall = summary["overall"]
+def overall_cell(summary: RunSummary) -> str:
+    overall = summary.overall
     if overall is None:
         return "n/a (a benchmark is missing or has no completed case)"
-    return f"{num(overall['mean'])} {interval(overall['ci95'])}"
+    return f"{num(overall.mean)} {interval(overall.ci95)}"
 
 
 HEADLINE_HEADER = ("rank", "model", "overall (95% CI)", "completed / failed", "scope")
@@ -403,7 +423,7 @@ def headline_rows(context: ReportContext) -> tuple[tuple[str, ...], ...]:
             labels[i],
             overall_cell(summaries[i]),
             cases_cell(summaries[i]),
-            scope_cell(summaries[i]["scope"]),
+            scope_cell(summaries[i].scope),
         )
         for rank, i in enumerate(context_standing(context).ranked)
     )
@@ -417,7 +437,7 @@ def unranked_rows(context: ReportContext) -> tuple[tuple[str, ...], ...]:
             labels[i],
             overall_cell(summaries[i]),
             cases_cell(summaries[i]),
-            scope_cell(summaries[i]["scope"]),
+            scope_cell(summaries[i].scope),
             why,
         )
         for i, why in context_standing(context).unranked
@@ -527,24 +547,23 @@ def verdict_section(context: ReportContext) -> list[Block]:
     return [*blocks, Bullets(tuple(lines))]
 
 
-def group_warnings(summary: Mapping[str, Any]) -> list[str]:
+def group_warnings(summary: RunSummary) -> list[str]:
     found = []
-    if not summary["scope"]["full"]:
-        found.append(f"NOT A FULL RUN, {summary['scope']['description']}.")
-    if summary["cases_failed"]:
+    if not summary.scope.full:
+        found.append(f"NOT A FULL RUN, {summary.scope.description}.")
+    if summary.cases_failed:
         found.append(
-            f"{summary['cases_failed']} case(s) failed and are left out of the means "
-            "(never scored 0)."
+            f"{summary.cases_failed} case(s) failed and are left out of the means (never scored 0)."
         )
-    if summary["epochs"] > 1:
+    if summary.epochs > 1:
         found.append(
-            f"{summary['epochs']} epochs per case; a case's score is the mean over its "
+            f"{summary.epochs} epochs per case; a case's score is the mean over its "
             "epochs, and intervals resample cases."
         )
-    if summary["release"] is None or summary["release"] == UNRECOGNISED:
+    if summary.release is None or summary.release == UNRECOGNISED:
         found.append(f"release: {release_text(summary)}.")
     found += answer_condition_warnings(summary)
-    pooled = [n.split(":", 1)[0] for n in summary["notes"] if ANSWERED_AGAIN in n]
+    pooled = [n.split(":", 1)[0] for n in summary.notes if ANSWERED_AGAIN in n]
     if pooled:
         found.append(
             f"answers of more than one run pooled ({', '.join(pooled)}): each case counts "
@@ -553,11 +572,11 @@ def group_warnings(summary: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def answer_condition_warnings(summary: Mapping[str, Any]) -> list[str]:
+def answer_condition_warnings(summary: RunSummary) -> list[str]:
     """Answers judged as they came although they did not end on their own, per benchmark."""
     found = []
-    for name, entry in summary["benchmarks"].items():
-        counts = entry.get("answer_conditions") or {}
+    for name, entry in summary.benchmarks.items():
+        counts = entry.answer_conditions.model_dump()
         shown = ", ".join(f"{n} {c}" for c, n in counts.items() if n and c != "not_recorded")
         if shown:
             found.append(f"{name}: answers judged as they came, not ended on their own: {shown}.")
@@ -600,26 +619,3 @@ def skipped_section(context: ReportContext) -> list[Block]:
         Heading(2, "Skipped logs"),
         Bullets(tuple(f"{location}: {reason}" for location, reason in context.skipped)),
     ]
-
-
-SECTIONS: tuple[Section, ...] = (
-    intro_section,
-    warnings_section,
-    headline_section,
-    verdict_section,
-    unranked_section,
-    scores_section,
-    f1_section,
-    agreement_section,
-    differences_section,
-    plot_section,
-    usage_section,
-    runs_section,
-    skipped_section,
-    notes_section,
-)
-
-
-def report_blocks(context: ReportContext, sections: Sequence[Section] = SECTIONS) -> list[Block]:
-    """The report's blocks, section by section; pass `sections` to add or reorder sections."""
-    return [block for section in sections for block in section(context)]

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+
+from pydantic import JsonValue
 
 OPERATIONAL: frozenset[str] = frozenset(
     {
@@ -48,8 +49,8 @@ DEFAULTS_TEXT = "provider defaults"
 
 
 def answer_settings(
-    model_config: Mapping[str, Any], eval_config: Mapping[str, Any]
-) -> dict[str, Any]:
+    model_config: Mapping[str, JsonValue], eval_config: Mapping[str, JsonValue]
+) -> dict[str, JsonValue]:
     """The answer-changing settings, from the model's config and the eval's (which wins),
     sorted by name; a setting left unset (None) is not a setting."""
     merged = {**model_config, **{k: v for k, v in eval_config.items() if v is not None}}
@@ -60,7 +61,7 @@ def answer_settings(
     }
 
 
-def settings_text(settings: Mapping[str, Any]) -> str:
+def settings_text(settings: Mapping[str, JsonValue]) -> str:
     """One canonical line (`max_tokens=300, seed=7`), equal exactly when the settings are;
     "provider defaults" when there are none."""
     if not settings:

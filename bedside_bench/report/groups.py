@@ -17,17 +17,18 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any
 
 from bedside_bench.answer_condition import NO_ANSWER_PREFIX
 from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.contracts import GradingMethod
 from bedside_bench.report.generation import DEFAULTS_TEXT, settings_text
 from bedside_bench.report.records import FOREIGN_SCORES_MARK, CaseRecord, LogRecord, newest_first
 
 SCOPE_REASONS = ("smoke", "limit", "sample_id", "unknown")
+KeyValue = str | int | bool | None  # a group key field's value
 # group-key fields added after the first release; left out of the digest at these values, so
 # the file names of groups that existed before keep their digest
-_DIGEST_DEFAULTS: dict[str, Any] = {"epochs": 1, "release": None, "generation": DEFAULTS_TEXT}
+_DIGEST_DEFAULTS: dict[str, KeyValue] = {"epochs": 1, "release": None, "generation": DEFAULTS_TEXT}
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,10 @@ class GroupKey:
             generation=settings_text(log.generation),
         )
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, KeyValue]:
         return asdict(self)
 
-    def sort_key(self) -> tuple[Any, ...]:
+    def sort_key(self) -> tuple[tuple[bool, KeyValue], ...]:
         """Field by field, with None (unknown release) after every name."""
         return tuple((v is None, v if v is not None else "") for v in asdict(self).values())
 
@@ -91,7 +92,7 @@ class BenchmarkEvidence:
     """One benchmark of one group: which cases were expected, completed and failed."""
 
     benchmark: str
-    grading_method: str
+    grading_method: GradingMethod
     case_ids: tuple[str, ...]  # every expected case, in dataset order
     completed: tuple[CaseRecord, ...]  # newest successful score per case, in dataset order
     failed: tuple[str, ...]

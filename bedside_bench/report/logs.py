@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
 from urllib.parse import unquote, urlsplit
 
 from inspect_ai.log import (
@@ -59,6 +59,10 @@ from bedside_bench.report.scorers import (
     scored_usage,
 )
 from bedside_bench.report.usage import split_usage
+
+if TYPE_CHECKING:
+    from inspect_ai.model import GenerateConfig
+    from inspect_ai.scorer import Score
 
 SCORER = SCORER_NAME
 LOG_EXTENSIONS = (".eval", ".json")
@@ -137,18 +141,18 @@ async def resolve_locations(paths: Sequence[str]) -> list[str]:
 # values
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     number = float(value)
     return number if math.isfinite(number) else None
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _pass_decisions(value: Any) -> tuple[Mapping[str, Decision], ...] | None:
+def _pass_decisions(value: object) -> tuple[Mapping[str, Decision], ...] | None:
     """Each pass's {item_id: matched} (reference grading) or {item_id: level} (three-level)."""
     if not isinstance(value, list) or not value:
         return None
@@ -176,7 +180,7 @@ def _token_usage(usage: ModelUsage | None) -> TokenUsage:
 
 
 def case_record(
-    case_id: str, error: str | None, scores: Mapping[str, Any] | None, scorer: str = SCORER
+    case_id: str, error: str | None, scores: Mapping[str, Score] | None, scorer: str = SCORER
 ) -> CaseRecord:
     """A case from one sample's error and scores (summary or full sample alike)."""
     score = None
@@ -319,7 +323,7 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
     )
 
 
-def uses_batch(config: Any) -> bool:
+def uses_batch(config: GenerateConfig | None) -> bool:
     """Whether a generation config asked for the batch API (`batch`: True, a size or a
     BatchConfig; None or False: not)."""
     batch = getattr(config, "batch", None)
@@ -345,13 +349,13 @@ def judge_uses_batch(header: EvalLog) -> bool:
     return answer_uses_batch(header)
 
 
-def _reducers(value: Any) -> tuple[str, ...] | None:
+def _reducers(value: object) -> tuple[str, ...] | None:
     if value is None:
         return None
     return tuple(str(v) for v in (value if isinstance(value, list) else [value]))
 
 
-def _limit_text(value: Any) -> str | None:
+def _limit_text(value: object) -> str | None:
     if value is None:
         return None
     if isinstance(value, list | tuple):
@@ -359,7 +363,7 @@ def _limit_text(value: Any) -> str | None:
     return str(value)
 
 
-def _case_counts(value: Any) -> dict[str, int] | None:
+def _case_counts(value: object) -> dict[str, int] | None:
     """{benchmark: cases the release holds}, or None unless every entry is a count."""
     if not isinstance(value, dict) or not all(
         isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value.values()

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bedside_bench.report.document import benchmark_names
+from bedside_bench.report.summary_model import BenchmarkSummary, OverallScore, RunSummary
 
 
 def matplotlib_available() -> bool:
@@ -22,20 +22,21 @@ def matplotlib_available() -> bool:
     return True
 
 
-def drawable(summary: Mapping[str, Any], name: str) -> tuple[float, float, float] | None:
+def drawable(summary: RunSummary, name: str) -> tuple[float, float, float] | None:
     """(mean, lo, hi) of a benchmark (or "overall") when all three are finite numbers; None
     for a missing benchmark, a benchmark without a completed case, or a NaN."""
-    entry = summary["overall"] if name == "overall" else summary["benchmarks"].get(name)
-    if not entry or entry.get("mean") is None or not entry.get("ci95"):
+    entry: BenchmarkSummary | OverallScore | None = (
+        summary.overall if name == "overall" else summary.benchmarks.get(name)
+    )
+    if entry is None or entry.mean is None or entry.ci95 is None:
         return None
-    values = (entry["mean"], *entry["ci95"][:2])
-    if len(values) != 3 or not all(isinstance(v, int | float) and math.isfinite(v) for v in values):
+    mean, lo, hi = entry.mean, *entry.ci95
+    if not all(math.isfinite(v) for v in (mean, lo, hi)):
         return None
-    mean, lo, hi = (float(v) for v in values)
     return mean, min(lo, hi), max(lo, hi)
 
 
-def forest_png(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> bytes | None:
+def forest_png(summaries: Sequence[RunSummary], labels: Sequence[str]) -> bytes | None:
     """PNG bytes of the plot, or None when matplotlib is not installed."""
     if not matplotlib_available():
         return None

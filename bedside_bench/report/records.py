@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+
+from pydantic import JsonValue
 
 from bedside_bench.contracts import SCORER_NAME, Decision
 from bedside_bench.protocol import PROTOCOL_VERSION
@@ -134,7 +135,7 @@ class LogRecord:
     # (epoch, answer, judge) usage summed over the log's samples of each epoch
     usage_by_epoch: tuple[tuple[int, TokenUsage, TokenUsage | None], ...] = ()
     # the answer model's answer-changing generate settings (`report.generation`)
-    generation: Mapping[str, Any] = field(default_factory=dict)
+    generation: Mapping[str, JsonValue] = field(default_factory=dict)
     # the answer model / the judge used the provider's batch API (priced at batch rates)
     answer_batch: bool = False
     judge_batch: bool = False

@@ -8,8 +8,7 @@ from __future__ import annotations
 import base64
 import html
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bedside_bench.report.document import (
     HEADLINE_HEADER,
@@ -32,6 +31,7 @@ from bedside_bench.report.document import (
     verdict_lines,
     warnings_section,
 )
+from bedside_bench.report.summary_model import RunSummary
 
 # long digests, ids and locations wrap inside their cell rather than widen the page; a table
 # with many models scrolls inside its own box, never the page
@@ -172,15 +172,15 @@ def to_html(blocks: Sequence[Block], title: str = "BedsideBench report") -> str:
 # terminal
 
 
-def run_lines(summaries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[str]:
+def run_lines(summaries: Sequence[RunSummary], labels: Sequence[str]) -> list[str]:
     """What the scores depend on besides the model: once if shared, else per group."""
 
-    def describe(s: Mapping[str, Any]) -> str:
-        passes = s["judge_passes_per_answer"]
-        epochs = s["epochs"]
+    def describe(s: RunSummary) -> str:
+        passes = s.judge_passes_per_answer
+        epochs = s.epochs
         return (
-            f"judge {s['judge_model']}, {s['protocol_version']}, dataset "
-            f"{s['dataset_sha256'][:12]}, {passes} judge pass{'es' if passes > 1 else ''}, "
+            f"judge {s.judge_model}, {s.protocol_version}, dataset "
+            f"{s.dataset_sha256[:12]}, {passes} judge pass{'es' if passes > 1 else ''}, "
             f"{epochs} epoch{'s' if epochs > 1 else ''}, release {release_text(s)}"
         )
 
@@ -201,7 +201,7 @@ def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def terminal_table(
-    summaries: Sequence[Mapping[str, Any]],
+    summaries: Sequence[RunSummary],
     labels: Sequence[str],
     skipped: Sequence[tuple[str, str]] = (),
     context: ReportContext | None = None,
@@ -230,14 +230,14 @@ def terminal_table(
     )
     rows: list[list[str]] = [["benchmark", *labels]]
     for name in benchmark_names(summaries):
-        rows.append([name, *(score_cell(s["benchmarks"].get(name)) for s in summaries)])
+        rows.append([name, *(score_cell(s.benchmarks.get(name)) for s in summaries)])
     rows.append(
         [
             "overall",
             *(
-                f"{num(s['overall']['mean'])} {interval(s['overall']['ci95'])} "
-                f"(n={s['overall']['n']}, failed={s['cases_failed']})"
-                if s["overall"]
+                f"{num(s.overall.mean)} {interval(s.overall.ci95)} "
+                f"(n={s.overall.n}, failed={s.cases_failed})"
+                if s.overall
                 else "n/a (benchmark missing)"
                 for s in summaries
             ),

@@ -1,54 +1,51 @@
-"""`bedside-bench report`: logs in, summaries, comparison and human report out.
+"""`bedside-bench report`: logs in, summaries, comparison and human report out, in stages.
 
-The only module that writes files; every number it writes comes from the pure modules. The
-report owns its output folder: it is written beside it and swapped in whole (`owned_output`),
-so the folder holds this report or the previous one, never a mix. Just past 300 lines: the
-analysis (`analyse`) and the write are still one module; the report in stages (compute,
-write, render) is the planned split.
+`compute` (logs -> records -> groups -> documents: `ReportDocuments`, nothing written),
+`render` (the blocks of every section in `sections.SECTIONS`, then Markdown, HTML and the
+terminal text) and `write` (the files, through `owned_output`) are separate functions;
+`build_report` runs them in that order. The only module that writes files; every number it
+writes comes from the pure modules. The report owns its output folder: it is written beside
+it and swapped in whole (`owned_output`), so the folder holds this report or the previous
+one, never a mix. Past 300 lines: the three stages, one function each, with the command's
+options, result and error types beside them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bedside_bench import exit_codes
 from bedside_bench.estimate.document import read_estimate
 from bedside_bench.owned_output import OutputError, check_owned, replacing_folder, write_file
 from bedside_bench.report.comparison import ComparisonRefused, compare, ranked_verdicts
 from bedside_bench.report.comparison_document import Comparison
-from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section
-from bedside_bench.report.document import (
-    PLOT_FILE,
-    SECTIONS,
-    Block,
-    ReportContext,
-    differences_section,
-    report_blocks,
-    unranked_section,
-    usage_section,
-)
+from bedside_bench.report.cost_section import cost_lines
+from bedside_bench.report.document import PLOT_FILE, Block, ReportContext
 from bedside_bench.report.groups import RunGroup, group_labels, group_records, group_slugs
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
-from bedside_bench.report.judges_section import judges_section
 from bedside_bench.report.logs import read_records
 from bedside_bench.report.plot import forest_png
 from bedside_bench.report.records import LogRecord
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
+from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.standing import Standing, rankable, standing
 from bedside_bench.report.summary import BootstrapOptions, summarise
+from bedside_bench.report.summary_model import RunSummary
 from bedside_bench.report.usage import Prices, check_prices
 from bedside_bench.schema_files import validator
 
 if TYPE_CHECKING:
+    from bedside_bench.estimate.document import EstimateDocument
+    from bedside_bench.report.judges_document import JudgesDocument
     from bedside_bench.review.document import ReviewDocument
 
-SUMMARY_SCHEMA = "summary.schema.json"
 COMPARISON_FILE = "comparison.json"
 REVIEW_FILE = "review.json"
 MARKDOWN_FILE = "report.md"
@@ -78,7 +75,7 @@ class ReportOptions:
 
 @dataclass
 class ReportResult:
-    summaries: list[dict[str, Any]]
+    summaries: list[RunSummary]
     labels: list[str]
     files: list[Path]
     comparison: Comparison | None
@@ -100,7 +97,7 @@ def load_prices(path: Path) -> dict[str, dict[str, float]]:
         raise ReportError(f"cannot use prices file {path}: {ex}") from ex
 
 
-def validate(document: Mapping[str, Any], schema: str) -> None:
+def validate(document: Mapping[str, object], schema: str) -> None:
     """A failed validation is a bug in this package, never in the logs: fail loudly."""
     errors = sorted(validator(schema).iter_errors(document), key=lambda e: list(e.path))
     if errors:
@@ -108,12 +105,12 @@ def validate(document: Mapping[str, Any], schema: str) -> None:
         raise AssertionError(f"{schema} violated at {where or '<root>'}: {errors[0].message}")
 
 
-def json_bytes(document: Mapping[str, Any]) -> bytes:
+def json_bytes(document: Mapping[str, object]) -> bytes:
     text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
     return (text + "\n").encode("utf-8")
 
 
-def write_json(path: Path, document: Mapping[str, Any]) -> Path:
+def write_json(path: Path, document: Mapping[str, object]) -> Path:
     return write_file(path, json_bytes(document))
 
 
@@ -124,14 +121,13 @@ def report_file(name: str) -> bool:
 
 @dataclass(frozen=True)
 class Analysis:
-    """Everything the report says, before anything is written: groups and their labels,
-    summary file names and summaries, the comparison (or why it was refused) and the
-    ranking."""
+    """The models' side of the report: groups and their labels, summary file names and
+    summaries, the comparison (or why it was refused) and the ranking."""
 
     groups: list[RunGroup]
     labels: list[str]
     files: list[str]
-    summaries: list[dict[str, Any]]
+    summaries: list[RunSummary]
     comparison: Comparison | None
     refused: str | None
     standing: Standing
@@ -154,8 +150,6 @@ def analyse(
     labels = group_labels(groups)
     files = [f"{s}.summary.json" for s in group_slugs(groups)]
     summaries = [summarise(g, bootstrap, prices, skipped) for g in groups]
-    for summary in summaries:
-        validate(summary, SUMMARY_SCHEMA)
 
     comparison: Comparison | None = None
     refused: str | None = None
@@ -201,24 +195,43 @@ def review_document(options: ReportOptions) -> ReviewDocument | None:
         raise ReportError(f"--labels: {ex}") from ex
 
 
-def review_section(review: ReviewDocument | None) -> list[Block]:
-    if review is None:
-        return []
-    from bedside_bench.review.section import review_blocks
+@dataclass(frozen=True)
+class ReportDocuments:
+    """Every document the report computed from the logs, before anything is rendered or
+    written: the analysis (groups, summaries, comparison, ranking), the judge comparison, the
+    review against physicians' labels, the estimate kept in the log directory, the plot."""
 
-    return review_blocks(review)
+    analysis: Analysis
+    judges: JudgesDocument | None
+    review: ReviewDocument | None
+    estimate: EstimateDocument | None
+    png: bytes | None
+    skipped: list[tuple[str, str]]
+    prices: Prices | None
+
+    def context(self) -> ReportContext:
+        """What every section reads."""
+        a = self.analysis
+        return ReportContext(
+            summaries=a.summaries,
+            labels=a.labels,
+            files=a.files,
+            comparison=a.comparison,
+            refused=a.refused,
+            png=self.png,
+            skipped=self.skipped,
+            groups=a.groups,
+            standing=a.standing,
+            judges=self.judges,
+            review=self.review,
+            estimate=self.estimate,
+            prices=self.prices,
+        )
 
 
-def build_report(
-    options: ReportOptions, out: TextIO | None = None, err: TextIO | None = None
-) -> ReportResult:
-    out = out if out is not None else sys.stdout
-    err = err if err is not None else sys.stderr
+def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
+    """Logs -> records -> groups -> documents. Raises ReportError on unusable inputs."""
     prices = load_prices(options.prices_file) if options.prices_file else None
-    try:  # before any log is read: a folder the report cannot own is refused at once
-        check_owned(Path(os.path.abspath(options.out_dir)), "report", report_file)
-    except OutputError as ex:
-        raise ReportError(str(ex)) from None
     read = read_records(options.log_paths, progress_stream=err)
     for location, reason in read.skipped:
         print(f"report: skipped {location}: {reason}", file=err)
@@ -226,81 +239,117 @@ def build_report(
         raise ReportError(f"no BedsideBench logs in {', '.join(options.log_paths)}")
 
     analysis = analyse(read.records, options.bootstrap, prices, read.skipped, options.force)
-    groups, labels, files = analysis.groups, analysis.labels, analysis.files
-    summaries, comparison, refused = analysis.summaries, analysis.comparison, analysis.refused
     review = review_document(options)
     if review is not None:
         from bedside_bench.review.section import coverage_sentence
 
-        for summary in summaries:
-            summary["notes"].append(f"physician review: {coverage_sentence(review)}")
-            validate(summary, SUMMARY_SCHEMA)
-    png = forest_png(summaries, labels)
-    judges = cross_judge(groups, options.bootstrap)
-
-    context = ReportContext(
-        summaries=summaries,
-        labels=labels,
-        files=files,
-        comparison=comparison,
-        refused=refused,
-        png=png,
-        skipped=read.skipped,
-        groups=groups,
-        standing=analysis.standing,
-    )
-    judge_blocks = judges_section(judges) + review_section(review)
-    sections = list(SECTIONS)
-    # how much the scores depend on the judge, right after the differences between models
-    sections.insert(sections.index(differences_section) + 1, lambda _: judge_blocks)
-    # cost right under the ranking and its verdicts; the estimate, if kept, beside usage
-    sections.insert(sections.index(unranked_section) + 1, cost_headline)
+        note = f"physician review: {coverage_sentence(review)}"
+        analysis = dataclasses.replace(
+            analysis, summaries=[s.with_note(note) for s in analysis.summaries]
+        )
     estimate = next(
         (e for e in (read_estimate(p) for p in options.log_paths) if e is not None), None
     )
-    estimate_blocks = estimate_section(estimate, groups, prices)
-    sections.insert(sections.index(usage_section) + 1, lambda _: estimate_blocks)
-    blocks = report_blocks(context, sections)
+    return ReportDocuments(
+        analysis=analysis,
+        judges=cross_judge(analysis.groups, options.bootstrap),
+        review=review,
+        estimate=estimate,
+        png=forest_png(analysis.summaries, analysis.labels),
+        skipped=read.skipped,
+        prices=prices,
+    )
 
-    # every file in memory first, then one swap: the folder holds this report or the last
+
+@dataclass(frozen=True)
+class Rendered:
+    """The report in words: Markdown, HTML and what the terminal shows."""
+
+    markdown: str
+    html: str
+    table: str  # the terminal table (`render.terminal_table`)
+    lines: tuple[str, ...]  # the terminal's lines after the table: cost, incomplete groups
+
+
+def render(documents: ReportDocuments) -> Rendered:
+    """Every section's blocks, rendered as Markdown and HTML, and the terminal text."""
+    context = documents.context()
+    blocks: list[Block] = report_blocks(context)
+    a = documents.analysis
+    lines = list(cost_lines(a.summaries, a.labels))
+    for label, summary in zip(a.labels, a.summaries, strict=True):
+        if not summary.complete:
+            lines.append(
+                f"{label}: INCOMPLETE ({summary.cases_failed} failed, missing: "
+                f"{', '.join(summary.missing_benchmarks) or 'none'}; "
+                f"{summary.scope.description})"
+            )
+    return Rendered(
+        markdown=to_markdown(blocks),
+        html=to_html(blocks),
+        table=terminal_table(a.summaries, a.labels, documents.skipped, context),
+        lines=tuple(lines),
+    )
+
+
+def report_outputs(documents: ReportDocuments, rendered: Rendered) -> dict[str, bytes]:
+    """Every file of the report by name, in memory (pure)."""
+    a = documents.analysis
     outputs: dict[str, bytes] = {
-        name: json_bytes(s) for name, s in zip(files, summaries, strict=True)
+        name: json_bytes(s.as_json()) for name, s in zip(a.files, a.summaries, strict=True)
     }
     for name, document in (
-        (COMPARISON_FILE, comparison),
-        (JUDGES_FILE, judges),
-        (REVIEW_FILE, review),
+        (COMPARISON_FILE, a.comparison),
+        (JUDGES_FILE, documents.judges),
+        (REVIEW_FILE, documents.review),
     ):
         if document is not None:
             outputs[name] = json_bytes(document.model_dump(mode="json"))
-    if png is not None:
-        outputs[PLOT_FILE] = png
-    outputs[MARKDOWN_FILE] = to_markdown(blocks).encode("utf-8")
-    outputs[HTML_FILE] = to_html(blocks).encode("utf-8")
-    out_dir = options.out_dir
+    if documents.png is not None:
+        outputs[PLOT_FILE] = documents.png
+    outputs[MARKDOWN_FILE] = rendered.markdown.encode("utf-8")
+    outputs[HTML_FILE] = rendered.html.encode("utf-8")
+    return outputs
+
+
+def write(out_dir: Path, outputs: Mapping[str, bytes]) -> list[Path]:
+    """Every file at once, then one swap: the folder holds this report or the last."""
     try:
         with replacing_folder(out_dir, "report", report_file) as stage:
             for name, data in outputs.items():
                 write_file(stage / name, data)
     except OutputError as ex:
         raise ReportError(str(ex)) from None
-    written = [out_dir / name for name in outputs]
+    return [out_dir / name for name in outputs]
 
-    table = terminal_table(summaries, labels, read.skipped, context)
-    print(table, file=out)
-    for line in cost_lines(summaries, labels):
+
+def build_report(
+    options: ReportOptions, out: TextIO | None = None, err: TextIO | None = None
+) -> ReportResult:
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    try:  # before any log is read: a folder the report cannot own is refused at once
+        check_owned(Path(os.path.abspath(options.out_dir)), "report", report_file)
+    except OutputError as ex:
+        raise ReportError(str(ex)) from None
+    documents = compute(options, err)
+    rendered = render(documents)
+    written = write(options.out_dir, report_outputs(documents, rendered))
+
+    print(rendered.table, file=out)
+    for line in rendered.lines:
         print(line, file=out)
-    for label, summary in zip(labels, summaries, strict=True):
-        if not summary["complete"]:
-            print(
-                f"{label}: INCOMPLETE ({summary['cases_failed']} failed, missing: "
-                f"{', '.join(summary['missing_benchmarks']) or 'none'}; "
-                f"{summary['scope']['description']})",
-                file=out,
-            )
-    if refused:
-        print(f"report: {refused}", file=err)
-    print(f"wrote {len(written)} files to {out_dir}", file=out)
+    a = documents.analysis
+    if a.refused:
+        print(f"report: {a.refused}", file=err)
+    print(f"wrote {len(written)} files to {options.out_dir}", file=out)
     return ReportResult(
-        summaries, labels, written, comparison, refused, table, read.skipped, analysis.standing
+        a.summaries,
+        a.labels,
+        written,
+        a.comparison,
+        a.refused,
+        rendered.table,
+        documents.skipped,
+        a.standing,
     )

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bedside_bench.contracts import APPENDED_SCORE_KEY, SCORER_NAME
 from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
+
+if TYPE_CHECKING:  # the report reads Inspect's summaries; importing them here is not needed
+    from inspect_ai.log import EvalSampleSummary
 
 PRIMARY = SCORER_NAME
 MIXED_PREFIX = "mixed: "
@@ -28,14 +31,14 @@ USAGE_FIELDS = (
 )
 
 
-def bool_decisions(value: Any) -> Mapping[str, bool] | None:
+def bool_decisions(value: object) -> Mapping[str, bool] | None:
     """`{item_id: matched}`, or None when absent, thinned out of a summary, or not binary."""
     if not isinstance(value, dict) or not all(isinstance(v, bool) for v in value.values()):
         return None
     return {str(k): bool(v) for k, v in value.items()}
 
 
-def scored_usage(value: Any) -> TokenUsage | None:
+def scored_usage(value: object) -> TokenUsage | None:
     """The judge tokens a score recorded (summed over judge models), None when absent."""
     if not isinstance(value, dict) or not value:
         return None
@@ -50,7 +53,7 @@ def scored_usage(value: Any) -> TokenUsage | None:
     return total
 
 
-def appended_keys(summaries: Iterable[Any]) -> list[str]:
+def appended_keys(summaries: Iterable[EvalSampleSummary]) -> list[str]:
     """Score keys of judges appended after the first, in the order they first appear."""
     keys: dict[str, None] = {}
     for summary in summaries:
@@ -60,7 +63,7 @@ def appended_keys(summaries: Iterable[Any]) -> list[str]:
     return list(keys)
 
 
-def appended_records(record: LogRecord, summaries: Sequence[Any]) -> list[LogRecord]:
+def appended_records(record: LogRecord, summaries: Sequence[EvalSampleSummary]) -> list[LogRecord]:
     """One record per appended judge: same answers and header, read for that judge's scores.
     The answer tokens stay with the first record (they were spent once), and so does the
     per-epoch usage."""

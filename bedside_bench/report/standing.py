@@ -10,9 +10,10 @@ with its scope; it never stands above a full run.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from bedside_bench.report.summary_model import RunSummary
 
 
 @dataclass(frozen=True)
@@ -24,22 +25,21 @@ class Standing:
     unranked: tuple[tuple[int, str], ...]
 
 
-def overall_mean(summary: Mapping[str, Any]) -> float | None:
+def overall_mean(summary: RunSummary) -> float | None:
     """The overall mean when it is a finite number, else None."""
-    overall = summary.get("overall")
-    mean = overall.get("mean") if overall else None
-    if isinstance(mean, int | float) and math.isfinite(mean):
-        return float(mean)
+    overall = summary.overall
+    if overall is not None and math.isfinite(overall.mean):
+        return overall.mean
     return None
 
 
-def rankable(summary: Mapping[str, Any]) -> bool:
+def rankable(summary: RunSummary) -> bool:
     """A full run with an overall score: the only kind the headline ranks."""
-    return bool(summary["scope"]["full"]) and overall_mean(summary) is not None
+    return summary.scope.full and overall_mean(summary) is not None
 
 
 def by_score(
-    summaries: Sequence[Mapping[str, Any]], labels: Sequence[str], indices: Sequence[int]
+    summaries: Sequence[RunSummary], labels: Sequence[str], indices: Sequence[int]
 ) -> list[int]:
     """Indices by overall score, best first; ties (and groups without a score) by label."""
 
@@ -50,12 +50,12 @@ def by_score(
     return sorted(indices, key=key)
 
 
-def _why(summary: Mapping[str, Any], in_pool: bool, refused: bool) -> str:
-    scope = summary["scope"]
+def _why(summary: RunSummary, in_pool: bool, refused: bool) -> str:
+    scope = summary.scope
     if not in_pool:
         return "another judge's scores (see the judge comparison)"
-    if not scope["full"]:
-        if "smoke" in scope["reasons"]:
+    if not scope.full:
+        if "smoke" in scope.reasons:
             return "smoke run: a set-up check, never ranked with full runs"
         return "partial run: not every case ran, never ranked with full runs"
     if overall_mean(summary) is None:
@@ -66,7 +66,7 @@ def _why(summary: Mapping[str, Any], in_pool: bool, refused: bool) -> str:
 
 
 def standing(
-    summaries: Sequence[Mapping[str, Any]],
+    summaries: Sequence[RunSummary],
     labels: Sequence[str],
     pool: Sequence[int] | None = None,
     refused: bool = False,

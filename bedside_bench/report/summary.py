@@ -1,22 +1,23 @@
-"""The per-group summary (protocol section 6) as a JSON-ready dict (pure functions).
+"""The per-group summary (protocol section 6) as a `RunSummary` (pure functions).
 
 The numbers come from `bedside_bench.stats`; this module only decides which case scores go in,
 in which order (registry order of benchmarks, dataset order of cases), and what to write down
 beside them so that a reader can judge comparability. Past 300 lines with the notes every
-condition adds (scope, completeness, failed cases' advice, answer conditions); they move to a
-typed summary model with the planned report contracts.
+condition adds (scope, completeness, failed cases' advice, answer conditions); the document's
+shape is `summary_model`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
 from bedside_bench.agreement import pooled_kappa
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.document_types import BootstrapSettings
 from bedside_bench.judge_failures import judge_failure_notes
 from bedside_bench.protocol import (
     BOOTSTRAP_RESAMPLES,
@@ -35,6 +36,14 @@ from bedside_bench.report.conditions import (
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
+from bedside_bench.report.summary_model import (
+    AnswerConditions,
+    BenchmarkSummary,
+    OverallScore,
+    RunSummary,
+    Scope,
+    Temperature,
+)
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
 from bedside_bench.stats import macro_mean, percentile_bootstrap, stratified_bootstrap
 
@@ -48,7 +57,10 @@ class BootstrapOptions:
     resamples: int = BOOTSTRAP_RESAMPLES
     seed: int = BOOTSTRAP_SEED
 
-    def as_json(self) -> dict[str, Any]:
+    def settings(self) -> BootstrapSettings:
+        return BootstrapSettings(resamples=self.resamples, seed=self.seed)
+
+    def as_json(self) -> dict[str, int | str]:
         return {
             "resamples": self.resamples,
             "seed": self.seed,
@@ -72,47 +84,52 @@ def judge_kappa(cases: Sequence[CaseRecord]) -> float | None:
     return pooled_kappa(r.pass_decisions for r in records if r.pass_decisions)
 
 
+class Diagnostics(TypedDict, total=False):
+    """The keys a benchmark entry has only when they apply: F1's, and several passes'."""
+
+    mean_recall: float | None
+    mean_precision: float | None
+    severe_rate: float | None
+    judge_agreement: float | None
+    judge_kappa: float | None
+
+
 def benchmark_entry(
     evidence: BenchmarkEvidence, options: BootstrapOptions, judge_passes: int
-) -> dict[str, Any]:
+) -> BenchmarkSummary:
     scores = np.array(evidence.scores, dtype=np.float64)
-    entry: dict[str, Any] = {
-        "grading_method": evidence.grading_method,
-        "n": int(scores.size),
-        "failed": len(evidence.failed),
-        "mean": float(scores.mean()) if scores.size else None,
-        "ci95": list(percentile_bootstrap(scores, options.resamples, options.seed).as_tuple())
+    diagnostics: Diagnostics = {}
+    if evidence.grading_method == "f1_weighted_rubric":
+        diagnostics["mean_recall"] = _mean(c.recall for c in evidence.completed)
+        diagnostics["mean_precision"] = _mean(c.precision for c in evidence.completed)
+        diagnostics["severe_rate"] = _mean(c.severe_rate for c in evidence.completed)
+    if judge_passes > 1:
+        diagnostics["judge_agreement"] = _mean(c.judge_agreement for c in evidence.completed)
+        diagnostics["judge_kappa"] = judge_kappa(evidence.completed)
+    return BenchmarkSummary(
+        grading_method=evidence.grading_method,
+        n=int(scores.size),
+        failed=len(evidence.failed),
+        mean=float(scores.mean()) if scores.size else None,
+        ci95=list(percentile_bootstrap(scores, options.resamples, options.seed).as_tuple())
         if scores.size
         else None,
-    }
-    if evidence.grading_method == "f1_weighted_rubric":
-        entry["mean_recall"] = _mean(c.recall for c in evidence.completed)
-        entry["mean_precision"] = _mean(c.precision for c in evidence.completed)
-        entry["severe_rate"] = _mean(c.severe_rate for c in evidence.completed)
-    entry["answer_conditions"] = answer_conditions(evidence.completed)
-    entry["failed_no_answer"] = len(evidence.no_answer)
-    if judge_passes > 1:
-        entry["judge_agreement"] = _mean(c.judge_agreement for c in evidence.completed)
-        entry["judge_kappa"] = judge_kappa(evidence.completed)
-    return entry
+        answer_conditions=AnswerConditions(**answer_conditions(evidence.completed)),
+        failed_no_answer=len(evidence.no_answer),
+        **diagnostics,
+    )
 
 
-def overall_entry(group: RunGroup, options: BootstrapOptions) -> dict[str, Any] | None:
+def overall_entry(group: RunGroup, options: BootstrapOptions) -> OverallScore | None:
     """Macro-average and stratified interval; None unless all ten benchmarks have scores."""
     if group.missing_benchmarks or any(not b.completed for b in group.benchmarks.values()):
         return None
     strata = [np.array(group.benchmarks[name].scores, dtype=np.float64) for name in BENCHMARK_NAMES]
-    interval = stratified_bootstrap(strata, options.resamples, options.seed)
-    return {
-        "mean": macro_mean(strata),
-        "ci95": list(interval.as_tuple()),
-        "n": int(sum(s.size for s in strata)),
-    }
+    lo, hi = stratified_bootstrap(strata, options.resamples, options.seed).as_tuple()
+    return OverallScore(mean=macro_mean(strata), ci95=[lo, hi], n=int(sum(s.size for s in strata)))
 
 
-def single_value(
-    values: Sequence[float | None], what: str, notes: list[str]
-) -> float | None | list[float | None]:
+def single_value(values: Sequence[float | None], what: str, notes: list[str]) -> Temperature:
     """The one value the cases agree on, else the distinct values (and a note saying so)."""
     distinct = sorted(set(values), key=lambda v: (v is None, v or 0.0))
     if not distinct:
@@ -228,8 +245,8 @@ def completeness_notes(group: RunGroup) -> list[str]:
     return notes
 
 
-def scope_notes(group: RunGroup, scope: Mapping[str, Any]) -> list[str]:
-    notes = [] if scope["full"] else [f"scope: {scope['description']}; not a full result"]
+def scope_notes(group: RunGroup, scope: Scope) -> list[str]:
+    notes = [] if scope.full else [f"scope: {scope.description}; not a full result"]
     mixed = sorted({j for log in group.logs for j in log.judges_seen})
     if mixed:
         notes.append(
@@ -273,7 +290,7 @@ def summarise(
     options: BootstrapOptions,
     prices: Prices | None = None,
     skipped: Sequence[tuple[str, str]] = (),
-) -> dict[str, Any]:
+) -> RunSummary:
     """The summary of one run group, keys in the documented order; `skipped` are the logs that
     were found but not used (unreadable or not BedsideBench's), listed in the notes."""
     key = group.key
@@ -309,34 +326,34 @@ def summarise(
         "draw differently"
     )
     started_at, finished_at = _times(group)
-    return {
-        "protocol_version": key.protocol_version,
-        "answer_model": key.answer_model,
-        "judge_model": key.judge_model,
-        "judge_passes_per_answer": key.judge_passes,
-        "answer_temperature": answer_temperature,
-        "judge_temperature": judge_temperature,
-        "dataset_sha256": key.dataset_sha256,
-        "data_source": data_source,
-        "cases_completed": group.cases_completed,
-        "cases_failed": group.cases_failed,
-        "complete": group.complete,
-        "benchmarks": {
+    return RunSummary(
+        protocol_version=key.protocol_version,
+        answer_model=key.answer_model,
+        judge_model=key.judge_model,
+        judge_passes_per_answer=key.judge_passes,
+        answer_temperature=answer_temperature,
+        judge_temperature=judge_temperature,
+        dataset_sha256=key.dataset_sha256,
+        data_source=data_source,
+        cases_completed=group.cases_completed,
+        cases_failed=group.cases_failed,
+        complete=group.complete,
+        benchmarks={
             name: benchmark_entry(evidence, options, key.judge_passes)
             for name, evidence in group.benchmarks.items()
         },
-        "overall": overall_entry(group, options),
-        "missing_benchmarks": group.missing_benchmarks,
-        "bootstrap": options.as_json(),
-        "logs": [log.location for log in group.logs],
-        "started_at": started_at,
-        "finished_at": finished_at,
-        "notes": notes,
-        "usage": usage_json(usage),
-        "cost": cost,
-        "epochs": key.epochs,
-        "release": key.release,
-        "release_case_counts": release_case_counts(group),
-        "scope": scope,
-        "generation_settings": dict(group.logs[-1].generation) if group.logs else {},
-    }
+        overall=overall_entry(group, options),
+        missing_benchmarks=list(group.missing_benchmarks),
+        bootstrap=options.settings(),
+        logs=[log.location for log in group.logs],
+        started_at=started_at,
+        finished_at=finished_at,
+        notes=notes,
+        usage=usage_json(usage),
+        cost=cost,
+        epochs=key.epochs,
+        release=key.release,
+        release_case_counts=release_case_counts(group),
+        scope=scope,
+        generation_settings=dict(group.logs[-1].generation) if group.logs else {},
+    )

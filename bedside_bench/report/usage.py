@@ -14,7 +14,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
 
 from bedside_bench.report.records import (
     LogRecord,
@@ -22,6 +21,15 @@ from bedside_bench.report.records import (
     newest_first,
     parse_time,
     start_key,
+)
+from bedside_bench.report.summary_model import (
+    BatchUse,
+    CostSummary,
+    EpochTokens,
+    FullRunCost,
+    TokenCounts,
+    UsageSummary,
+    WallTime,
 )
 
 PER_MILLION = 1_000_000
@@ -147,31 +155,35 @@ def group_usage(logs: Sequence[LogRecord]) -> GroupUsage:
     )
 
 
-def usage_json(usage: GroupUsage) -> dict[str, Any]:
-    return {
-        "answer": asdict(usage.answer),
-        "judge": asdict(usage.judge) if usage.judge is not None else None,
-        "wall_time_seconds": {
-            "sum_over_logs": usage.wall_time_sum,
-            "first_start_to_last_finish": usage.wall_time_span,
-        },
-        "counted_logs": list(usage.counted_logs),
-        "by_epoch": [
-            {
-                "epoch": epoch,
-                "answer": asdict(answer),
-                "judge": asdict(judge) if judge is not None else None,
-            }
+def token_counts(usage: TokenUsage) -> TokenCounts:
+    return TokenCounts(**asdict(usage))
+
+
+def usage_json(usage: GroupUsage) -> UsageSummary:
+    """The summary's `usage`."""
+    return UsageSummary(
+        answer=token_counts(usage.answer),
+        judge=token_counts(usage.judge) if usage.judge is not None else None,
+        wall_time_seconds=WallTime(
+            sum_over_logs=usage.wall_time_sum, first_start_to_last_finish=usage.wall_time_span
+        ),
+        counted_logs=list(usage.counted_logs),
+        by_epoch=[
+            EpochTokens(
+                epoch=epoch,
+                answer=token_counts(answer),
+                judge=token_counts(judge) if judge is not None else None,
+            )
             for epoch, answer, judge in usage.by_epoch
         ],
-    }
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # cost
 
 
-def check_prices(raw: Any) -> dict[str, dict[str, float]]:
+def check_prices(raw: object) -> dict[str, dict[str, float]]:
     """Validate a prices file: {model: {"input": usd, "output": usd, "cached_input"?: usd,
     "cache_write"?: usd, "batch_input"?: usd, ..., "batch_discount"?: fraction}}."""
     if not isinstance(raw, dict):
@@ -257,12 +269,12 @@ def part_cost(
 
 def cost_json(
     answer_model: str, judge_model: str, usage: GroupUsage, prices: Prices | None
-) -> tuple[dict[str, Any] | None, list[str]]:
+) -> tuple[CostSummary | None, list[str]]:
     """The `cost` object (None without a prices file) and notes on what could not be priced."""
     if prices is None:
         return None, []
     notes: list[str] = []
-    used: dict[str, Mapping[str, float]] = {}
+    used: dict[str, dict[str, float]] = {}
     parts: dict[str, float | None] = {}
     batch: dict[str, bool] = {}
     for part, model, tokens, batch_tokens in (
@@ -278,7 +290,7 @@ def cost_json(
             notes.append(f"judge tokens are not separable: cost.{part} is null")
             parts[part] = None
         else:
-            used[found[0]] = found[1]
+            used[found[0]] = dict(found[1])
             parts[part] = part_cost(tokens, batch_tokens, found[1])
             if parts[part] is None:
                 notes.append(
@@ -287,18 +299,16 @@ def cost_json(
                 )
     answer, judge = parts["answer"], parts["judge"]
     total = answer + judge if answer is not None and judge is not None else None
-    return {
-        "answer": answer,
-        "judge": judge,
-        "total": total,
-        "prices": dict(used),
-        "batch": batch,
-    }, notes
+    return CostSummary(
+        answer=answer,
+        judge=judge,
+        total=total,
+        prices=used,
+        batch=BatchUse(answer=batch["answer"], judge=batch["judge"]),
+    ), notes
 
 
-def full_run_cost(
-    cost: Mapping[str, Any] | None, cases_run: int, full_cases: int
-) -> dict[str, Any] | None:
+def full_run_cost(cost: CostSummary | None, cases_run: int, full_cases: int) -> FullRunCost | None:
     """The cost scaled to a full run of the release (`full_cases` cases, at the same epochs and
     passes): each part times full_cases / cases_run; None without a cost or a case run."""
     if cost is None or cases_run <= 0:
@@ -308,20 +318,20 @@ def full_run_cost(
     def scaled(value: float | None) -> float | None:
         return None if value is None else value * scale
 
-    return {
-        "cases": full_cases,
-        "answer": scaled(cost["answer"]),
-        "judge": scaled(cost["judge"]),
-        "total": scaled(cost["total"]),
-    }
+    return FullRunCost(
+        cases=full_cases,
+        answer=scaled(cost.answer),
+        judge=scaled(cost.judge),
+        total=scaled(cost.total),
+    )
 
 
 def with_full_run(
-    cost: dict[str, Any] | None, cases_run: int, counts: Mapping[str, int] | None
-) -> dict[str, Any] | None:
+    cost: CostSummary | None, cases_run: int, counts: Mapping[str, int] | None
+) -> CostSummary | None:
     """`cost` with its `per_full_run`: a full run is the release's cases (`counts`, as the
     logs record them), else the public release's 250."""
     if cost is None:
         return None
     full = sum(counts.values()) if counts else FULL_RUN_CASES
-    return {**cost, "per_full_run": full_run_cost(cost, cases_run, full)}
+    return cost.model_copy(update={"per_full_run": full_run_cost(cost, cases_run, full)})
