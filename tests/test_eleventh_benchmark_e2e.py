@@ -175,13 +175,6 @@ def run_report(eleventh: Eleventh) -> tuple[Any, Path]:
     return result, out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="the report validates summaries against schemas/summary.schema.json, whose "
-    "benchmark enum is a hand-written copy of the ten: the summary and comparison documents "
-    "become pydantic models with their enums from benchmarks.py",
-)
 def test_the_report_names_the_new_benchmark(eleventh: Eleventh) -> None:
     result, out = run_report(eleventh)
     assert result.returncode == 0, output(result)

@@ -60,7 +60,7 @@ def test_comparison_numbers_equal_numpy_recomputation() -> None:
         }
         assert (
             result["benchmarks"][name]["models"]["test/a"]["mean"]
-            == summaries[0]["benchmarks"][name]["mean"]
+            == summaries[0].benchmarks[name].mean
         )
     (overall,) = result["overall"]["pairs"]
     lo, hi = expected_stratified(strata, 500, 7)
@@ -109,7 +109,7 @@ def test_refuses_to_compare_unlike_groups_and_names_the_field(field: str, value:
     ]
     groups = group_records(a + b)
     labels = group_labels(groups)
-    summaries = [summarise(g, SMALL).as_json() for g in groups]
+    summaries = [summarise(g, SMALL) for g in groups]
     with pytest.raises(ComparisonRefused) as refused:
         compare(groups, labels, summaries, ["a", "b"], SMALL)
     assert f"{field} differs" in str(refused.value)
