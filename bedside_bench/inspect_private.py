@@ -53,6 +53,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from inspect_ai._util.registry import registry_add
+
+# a log's scorer entry (`EvalSpec.scorers`): the type rejudge copies; not exported publicly
+from inspect_ai.log._log import EvalScorer
 from inspect_ai.model._cache import CacheEntry, cache_fetch, cache_store
 from inspect_ai.model._generate_config import active_generate_config
 
@@ -65,6 +68,7 @@ __all__ = [
     "INSPECT_VERSION_CHECKED",
     "PRIVATE_ORIGINS",
     "CacheEntry",
+    "EvalScorer",
     "PrerequisiteError",
     "active_generate_config",
     "active_model",
@@ -106,6 +110,7 @@ PRIVATE_ORIGINS: tuple[str, ...] = (
     "inspect_ai._control.eval_state:stable_task_id_for_eval",
     "inspect_ai._util.rich:truncate_traceback",
     "inspect_ai.log._log:format_traceback",
+    "inspect_ai.log._log:EvalScorer",
 )
 
 T = TypeVar("T")

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
 from bedside_bench.rejudge.output import (
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from inspect_ai.model import Model, ModelUsage
     from inspect_ai.scorer import Score, Scorer
 
+    from bedside_bench.inspect_private import EvalScorer
     from bedside_bench.options import ScorerOptions
 
 
@@ -103,7 +104,7 @@ def capturing(inner: Scorer, judging: Judging) -> Scorer:
     return score
 
 
-def planned_scorers(source: EvalLog, options: ScorerOptions) -> Any:
+def planned_scorers(source: EvalLog, options: ScorerOptions) -> list[EvalScorer] | None:
     """The scorer entry the new log records before Inspect has given its own (a run stopped
     in its first cases): the source's rubric_judge entry with the new options."""
     for entry in source.eval.scorers or []:
