@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 
+from bedside_bench import exit_codes
 from bedside_bench.arguments import Subcommands
 
 # name -> (help in the command list, "module:function" that registers its full parser)
@@ -106,7 +108,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     # no subcommand named (--help, a typo): the list of names needs no subcommand's module
     args = build_parser(chosen or "").parse_args(words)
     handler: Callable[[argparse.Namespace], int] = args.handler
-    return handler(args)
+    try:
+        return handler(args)
+    except BrokenPipeError:
+        # the reader went away (`bedside-bench list | head`): stop quietly, as `ls | head`
+        # does; stdout is pointed at devnull so the interpreter's final flush cannot fail
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return exit_codes.PIPE_CLOSED
 
 
 if __name__ == "__main__":

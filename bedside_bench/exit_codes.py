@@ -12,6 +12,7 @@ USAGE = 2  # the command line itself is wrong (unknown flag, missing or malforme
 INCOMPLETE = 3  # ran, but some cases have no score; the lines above say why and what to do
 REFUSED = 4  # the report is written, but refused to compare groups that are not like for like
 INTERRUPTED = 130  # Ctrl-C (128 + SIGINT); completed cases are kept
+PIPE_CLOSED = 141  # the reader of the output went away (`| head`: 128 + SIGPIPE), no traceback
 TERMINATED = 143  # SIGTERM (128 + SIGTERM), as from a job scheduler; completed cases are kept
 
 MEANINGS: dict[int, str] = {
@@ -21,5 +22,6 @@ MEANINGS: dict[int, str] = {
     INCOMPLETE: "ran, but some cases have no score",
     REFUSED: "the report refused to compare groups that are not like for like (see --force)",
     INTERRUPTED: "interrupted (Ctrl-C); completed cases are kept",
+    PIPE_CLOSED: "the program reading the output stopped reading (`| head`); the output is cut",
     TERMINATED: "stopped by SIGTERM (a job scheduler, `kill`); completed cases are kept",
 }

@@ -31,10 +31,20 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def seconds(command: list[str]) -> float:
+# what each command must exit with: 0, or 2 for an argument error; any other code means it
+# failed at start-up, and a fast failure is no measurement
+EXPECTED_EXIT = {name: 2 if "--no-such-flag" in name else 0 for name in COMMANDS}
+
+
+def seconds(name: str, command: list[str]) -> float:
     start = time.perf_counter()
-    subprocess.run(command, capture_output=True, check=False)
-    return time.perf_counter() - start
+    done = subprocess.run(command, capture_output=True, check=False, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != EXPECTED_EXIT[name]:
+        raise SystemExit(
+            f"{name}: exit {done.returncode}, expected {EXPECTED_EXIT[name]}\n{done.stderr[-2000:]}"
+        )
+    return elapsed
 
 
 def main() -> None:
@@ -44,7 +54,7 @@ def main() -> None:
     times: dict[str, list[float]] = {name: [] for name in COMMANDS}
     for _ in range(runs):  # interleaved, so load changes touch every command alike
         for name, command in COMMANDS.items():
-            times[name].append(seconds(command))
+            times[name].append(seconds(name, command))
     floor = statistics.median(times['python -c "import inspect_ai"'])
     print(f"{'command':<40} {'median s':>9} {'min s':>7} {'/ import':>9}")
     for name, values in times.items():

@@ -89,3 +89,28 @@ def test_render_and_outputs_are_the_documents_as_written() -> None:
         assert RunSummary.model_validate_json(text) == summary
     assert "comparison.json" in outputs
     assert render(docs) == rendered  # rendering twice gives the same report
+
+
+def test_the_sections_come_in_reading_order() -> None:
+    """The verdict and cost first, then the scores; the judges' effect right after the
+    differences between models; the estimate beside usage."""
+    assert [f.__name__ for f in SECTIONS] == [
+        "intro_section",
+        "warnings_section",
+        "headline_section",
+        "verdict_section",
+        "unranked_section",
+        "cost_headline",
+        "scores_section",
+        "f1_section",
+        "agreement_section",
+        "differences_section",
+        "judge_comparison_section",
+        "review_section",
+        "plot_section",
+        "usage_section",
+        "estimate_vs_actual_section",
+        "runs_section",
+        "skipped_section",
+        "notes_section",
+    ]

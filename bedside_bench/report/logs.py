@@ -282,8 +282,10 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         GRADER_ROLE,
     )
     passes = metadata.get("judge_passes", 1)
-    rejudged = metadata.get("rejudge")  # the answers' own run, for a rejudge log
-    answer_source = str(rejudged.get("source_task_id") or "") if rejudged else ""
+    # the answers' own run, for a rejudge log; a log not written by rejudge may hold anything
+    rejudged: object = metadata.get("rejudge")
+    source = rejudged.get("source_task_id") if isinstance(rejudged, dict) else None
+    answer_source = source if isinstance(source, str) else ""
     config = header.eval.config
     return LogRecord(
         location=location,

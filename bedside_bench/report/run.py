@@ -39,7 +39,6 @@ from bedside_bench.report.standing import Standing, rankable, standing
 from bedside_bench.report.summary import BootstrapOptions, summarise
 from bedside_bench.report.summary_model import RunSummary
 from bedside_bench.report.usage import Prices, check_prices
-from bedside_bench.schema_files import validator
 
 if TYPE_CHECKING:
     from bedside_bench.estimate.document import EstimateDocument
@@ -97,21 +96,9 @@ def load_prices(path: Path) -> dict[str, dict[str, float]]:
         raise ReportError(f"cannot use prices file {path}: {ex}") from ex
 
 
-def validate(document: Mapping[str, object], schema: str) -> None:
-    """A failed validation is a bug in this package, never in the logs: fail loudly."""
-    errors = sorted(validator(schema).iter_errors(document), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(str(p) for p in errors[0].path)
-        raise AssertionError(f"{schema} violated at {where or '<root>'}: {errors[0].message}")
-
-
 def json_bytes(document: Mapping[str, object]) -> bytes:
     text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
     return (text + "\n").encode("utf-8")
-
-
-def write_json(path: Path, document: Mapping[str, object]) -> Path:
-    return write_file(path, json_bytes(document))
 
 
 def report_file(name: str) -> bool:

@@ -60,14 +60,6 @@ class BootstrapOptions:
     def settings(self) -> BootstrapSettings:
         return BootstrapSettings(resamples=self.resamples, seed=self.seed)
 
-    def as_json(self) -> dict[str, int | str]:
-        return {
-            "resamples": self.resamples,
-            "seed": self.seed,
-            "method": "percentile",
-            "overall": "stratified",
-        }
-
 
 def _mean(values: Iterable[float | None]) -> float | None:
     present = [v for v in values if v is not None]

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # a `-T` value as YAML reads it (`true`, `3`, `0.5`, text, a list): the task checks its name
 # and type when it is built, before any call (`task_options`), so here it is only carried
-TaskArgs: TypeAlias = Mapping[str, object]
+RawTaskArgs: TypeAlias = Mapping[str, object]
 
 PROG = "bedside-bench sweep"
 DEFAULT_LOG_DIR = "logs/sweep"
@@ -54,7 +54,7 @@ class SweepOptions:
     data_dir: str | None = None
     revision: str | None = None
     judge_retries: int | None = None
-    task_args: TaskArgs = field(default_factory=dict)
+    task_args: RawTaskArgs = field(default_factory=dict)
     max_connections: int | None = None
     judge_max_connections: int | None = None
     max_retries: int | None = None
@@ -101,7 +101,7 @@ class SweepFields(TypedDict, total=False):
     data_dir: str | None
     revision: str | None
     judge_retries: int | None
-    task_args: TaskArgs
+    task_args: RawTaskArgs
     max_connections: int | None
     judge_max_connections: int | None
     max_retries: int | None
