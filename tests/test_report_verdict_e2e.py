@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from inspect_ai import eval as inspect_eval
 
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES
@@ -37,7 +38,7 @@ from tests.independent import read_cases
 from tests.release_factory import write_release
 from tests.report_helpers import expected_stratified
 
-pytestmark = pytest.mark.slow  # sweeps as subprocesses, an Inspect eval and reports, a double
+pytestmark = pytest.mark.slow  # a sweep as a subprocess, Inspect evals and reports, a double
 
 MODELS = ("openai/gpt-4.1-mini", "openai/gpt-4.1-nano")
 SMOKE = "openai/gpt-4.1"
@@ -65,15 +66,24 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
         env = sweep_env(double, root)
         sweep = run_sweep_cli(sweep_args(MODELS, logs, data_dir=release), env, root)
         assert sweep.returncode == 0, output(sweep)
-        args = sweep_args([SMOKE], smoke_logs, "--smoke", "--no-report", data_dir=release)
-        smoke = run_sweep_cli(args, env, root)
-        assert smoke.returncode == 0, output(smoke)
-        # the separate `inspect eval bedside_bench/drug_safety`, through Inspect's `eval()` in
-        # this process (the sweeps are this file's subprocesses)
+        # the smoke run (`sweep --smoke --no-report`: the ten tasks with -T smoke=true) and the
+        # separate `inspect eval bedside_bench/drug_safety`, through Inspect's `eval()` in this
+        # process (the sweep above is this file's subprocess; the smoke sweep has its own tests)
         with pytest.MonkeyPatch.context() as patch:
             double.apply_env(patch)
             reset_inspect_model_cache()
             try:
+                smoke = inspect_eval(
+                    [
+                        getattr(bedside_tasks, b)(data_dir=str(release), smoke=True)
+                        for b in BENCHMARK_NAMES
+                    ],
+                    model=SMOKE,
+                    model_roles={"grader": JUDGE},
+                    log_dir=str(smoke_logs),
+                    display="none",
+                )
+                assert [log.status for log in smoke] == ["success"] * len(BENCHMARK_NAMES)
                 extra = eval_in_process(
                     bedside_tasks.drug_safety(data_dir=str(release)), extra_logs, MODELS[0], JUDGE
                 )
