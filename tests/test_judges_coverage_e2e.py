@@ -1,7 +1,7 @@
 """Judge agreement over every item of the public release: the large rubrics of the safety
 benchmarks make a case's decisions longer than the 1 kB Inspect keeps in a sample summary, so
 `judges.json` must read those samples whole. Three benchmarks of the release are judged by A
-through `inspect eval`, re-judged by B through `bedside-bench rejudge`, and the report's
+through Inspect's `eval()`, re-judged by B through `bedside-bench rejudge`, and the report's
 agreement figures are compared with a computation from the case files (tests/judge_scripts.py).
 A log re-scored by another scorer (`inspect score --scorer match`) is named as such."""
 

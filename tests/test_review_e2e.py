@@ -1,4 +1,4 @@
-"""The physician review loop end to end: answers judged by A (`inspect eval`) and re-judged by
+"""The physician review loop end to end: answers judged by A (Inspect's `eval()`) and re-judged by
 B (`bedside-bench rejudge`) against the provider double; `bedside-bench review export` writes
 the page; headless Chromium (Selenium, Debian's chromium and chromium-driver) loads it from
 disk, marks items with clicks and with keys, reloads and finds the marks kept, downloads
