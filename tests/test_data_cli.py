@@ -44,8 +44,8 @@ def run_data(*args: str, env: dict[str, str] | None = None, cwd: Path | None = N
 
 def data_here(*args: str) -> Result:
     """`bedside-bench data ARGS` in this process: for a second look (`--json`, a repeat) at
-    what the subprocess before it showed; only for arguments that name every path, so the
-    environment cannot matter."""
+    what a subprocess showed, or a refusal of a path given; only for arguments that name every
+    path, so the environment cannot matter."""
     return bedside_bench_in_process("data", *args)
 
 
@@ -180,7 +180,7 @@ def test_check_without_path_uses_the_run_source(tmp_path: Path) -> None:
     assert nothing.returncode == 1
     assert "is not in the Hugging Face cache" in nothing.stderr
     assert "bedside-bench data pull" in nothing.stderr and "Traceback" not in nothing.stderr
-    absent = run_data("check", str(tmp_path / "nowhere"))
+    absent = data_here("check", str(tmp_path / "nowhere"))
     assert absent.returncode == 1 and "nowhere is not a directory" in absent.stderr
 
 
@@ -352,6 +352,6 @@ def data_cli_columns() -> tuple[tuple[str, str], ...]:
 
 def test_export_without_logs_fails_clearly(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
-    result = run_data("export", str(tmp_path / "empty"), "-o", str(tmp_path / "out"))
+    result = data_here("export", str(tmp_path / "empty"), "-o", str(tmp_path / "out"))
     assert result.returncode == 1
     assert "no Inspect logs found under" in result.stderr and "Traceback" not in result.stderr
