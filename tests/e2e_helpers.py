@@ -434,3 +434,28 @@ def stop(
         if process.poll() is None:
             process.kill()
             process.communicate()
+
+
+# --------------------------------------------------------------------------------------------
+# a command in this process
+
+
+def bedside_bench_in_process(*args: str) -> Result:
+    """`bedside-bench ARGS` through the console script's own `main`, in this process, with its
+    exit status and both streams as a subprocess's. For a test that asserts what the command
+    does, not how its process starts: each command keeps its own subprocess test elsewhere,
+    and this saves a process start (Inspect's import) per call."""
+    import contextlib
+    import io
+
+    from bedside_bench.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as stopped:  # argparse's errors and --help
+            code = stopped.code if isinstance(stopped.code, int) else 1
+    return subprocess.CompletedProcess(
+        ["bedside-bench", *args], code, out.getvalue(), err.getvalue()
+    )

@@ -124,28 +124,37 @@ def macro(per_benchmark: Mapping[str, Sequence[float]]) -> float:
 def answer_then_rejudge(
     root: Path, release: Path, benchmarks: Sequence[str], server: ProviderDouble
 ) -> dict[str, str]:
-    """STRONG answers `benchmarks` of `release` once, judged by A (`inspect eval`), and every
-    answer is judged again by B (`bedside-bench rejudge`): logs in root/logs and
+    """STRONG answers `benchmarks` of `release` once, judged by A (`inspect eval`, through
+    Inspect's `eval()` in this process: the command has its own subprocess tests), and every
+    answer is judged again by B (`bedside-bench rejudge`, a subprocess): logs in root/logs and
     root/rejudged. Each case is bought once and judged once by each judge (the ledger).
     Returns the environment the CLIs ran with."""
-    from tests.e2e_helpers import eval_ok, output, run_tool
+    import pytest
+    from inspect_ai import eval as inspect_eval
+
+    from bedside_bench import tasks as bedside_tasks
+    from tests.doubles.fixtures import reset_inspect_model_cache
+    from tests.e2e_helpers import output, run_tool
     from tests.ledger import assert_bought_once
 
     server.script = two_judges()
     env = server.subprocess_env()
     env["XDG_DATA_HOME"] = str(root / "data-home")
-    eval_ok(
-        benchmarks,
-        root / "logs",
-        "--max-connections",
-        "25",
-        env=env,
-        cwd=root,
-        model=STRONG,
-        grader=JUDGE_A,
-        task_args=[f"data_dir={release}"],
-        display="none",
-    )
+    with pytest.MonkeyPatch.context() as patch:
+        server.apply_env(patch)
+        reset_inspect_model_cache()
+        try:
+            logs = inspect_eval(
+                [getattr(bedside_tasks, b)(data_dir=str(release)) for b in benchmarks],
+                model=STRONG,
+                model_roles={"grader": JUDGE_A},
+                max_connections=25,
+                log_dir=str(root / "logs"),
+                display="none",
+            )
+        finally:
+            reset_inspect_model_cache()
+    assert [log.status for log in logs] == ["success"] * len(benchmarks)
     rejudge = run_tool(
         "bedside-bench",
         "rejudge",

@@ -20,12 +20,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
+from bedside_bench import tasks as bedside_tasks
 from bedside_bench.answer_condition import NO_ANSWER_PREFIX
 from tests.doubles import ParsedRequest, ProviderDouble, Reply, Script, scripted_answer
+from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.doubles.script import Stop
 from tests.e2e_helpers import (
+    JUDGE_MODEL,
+    bedside_bench_in_process,
     eval_args,
     ok,
     output,
@@ -108,6 +113,32 @@ def run_eval(
         env=double.subprocess_env(),
     )
     assert result.returncode == 0, output(result)
+    return read_logs(log_dir)
+
+
+def eval_here(
+    double: ProviderDouble,
+    release: Path,
+    log_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    **options: Any,
+) -> list[EvalLog]:
+    """`run_eval`'s run through Inspect's `eval()` in this process, with `options` as its
+    keyword arguments (`token_limit=20` for `--token-limit 20`): the run of this file that
+    starts `inspect eval` is `stops_run` (and the message limit's)."""
+    double.apply_env(monkeypatch)
+    reset_inspect_model_cache()
+    try:
+        inspect_eval(
+            bedside_tasks.drug_safety(data_dir=str(release)),
+            model=CHAT,
+            model_roles={"grader": JUDGE_MODEL},
+            log_dir=str(log_dir),
+            display="none",
+            **options,
+        )
+    finally:
+        reset_inspect_model_cache()
     return read_logs(log_dir)
 
 
@@ -231,7 +262,7 @@ def case_ids(release: Path) -> list[str]:
     ("flags", "expected"),
     [
         (("--message-limit", "1"), "message limit hit before the answer"),
-        (("--token-limit", "20"), "token limit hit during the answer"),
+        ({"token_limit": 20}, "token limit hit during the answer"),  # in this process
     ],
     ids=["message-limit", "token-limit"],
 )
@@ -239,11 +270,15 @@ def test_a_limit_fails_the_case_without_a_judge_call(
     double: ProviderDouble,
     release: Path,
     tmp_path: Path,
-    flags: tuple[str, ...],
+    monkeypatch: pytest.MonkeyPatch,
+    flags: tuple[str, ...] | dict[str, int],
     expected: str,
 ) -> None:
     double.reset()
-    (log,) = run_eval(double, release, tmp_path / "logs", "--limit", "1", *flags)
+    if isinstance(flags, dict):
+        (log,) = eval_here(double, release, tmp_path / "logs", monkeypatch, limit=1, **flags)
+    else:
+        (log,) = run_eval(double, release, tmp_path / "logs", "--limit", "1", *flags)
     (sample,) = log.samples or []
     assert sample.error is not None and not sample.scores
     assert sample.error.message.startswith(NO_ANSWER_PREFIX + expected), sample.error.message
@@ -252,7 +287,7 @@ def test_a_limit_fails_the_case_without_a_judge_call(
     assert answers == (0 if "message" in expected else 1)
     # the report counts it as failed, never as a score
     out = tmp_path / "report"
-    report = run_tool("bedside-bench", "report", str(tmp_path / "logs"), "-o", str(out))
+    report = bedside_bench_in_process("report", str(tmp_path / "logs"), "-o", str(out))
     assert report.returncode == 0, output(report)
     (summary,) = summaries(out).values()
     assert (summary["cases_completed"], summary["cases_failed"]) == (0, 1)
@@ -269,21 +304,23 @@ def test_other_generation_settings_are_another_group_compared_only_with_force(
     release: Path,
     stops_run: tuple[Path, dict[str, EvalLog], dict[tuple[str, int], int]],
     tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     double.reset()
     settings = tmp_path / "logs"
-    run_eval(double, release, settings, "--limit", "1", "--max-tokens", "300", "--seed", "7")
+    # `--limit 1 --max-tokens 300 --seed 7`, in this process
+    eval_here(double, release, settings, monkeypatch, limit=1, max_tokens=300, seed=7)
     max_tokens = [r.request.body.get("max_tokens") for r in double.requests(kind="answer")]
     assert max_tokens == [300]  # the setting reached the answer call
     assert all(r.request.body.get("max_tokens") != 300 for r in double.requests(kind="judge"))
 
     paths = [str(stops_run[0]), str(settings)]
-    refused = run_tool("bedside-bench", "report", *paths, "-o", str(tmp_path / "r1"))
+    refused = bedside_bench_in_process("report", *paths, "-o", str(tmp_path / "r1"))
     assert refused.returncode != 0
     assert "not like for like" in refused.stderr
     assert "generation differs" in refused.stderr and "max_tokens=300, seed=7" in refused.stderr
 
-    forced = run_tool("bedside-bench", "report", *paths, "--force", "-o", str(tmp_path / "r2"))
+    forced = bedside_bench_in_process("report", *paths, "--force", "-o", str(tmp_path / "r2"))
     assert forced.returncode == 0, output(forced)
     groups = [json.loads(p.read_text()) for p in sorted((tmp_path / "r2").glob("*.summary.json"))]
     chat = sorted(

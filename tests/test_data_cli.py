@@ -1,4 +1,5 @@
-"""`bedside-bench data check | pull | path | export`, run as a user runs them (a subprocess).
+"""`bedside-bench data check | pull | path | export`, run as a user runs them (a subprocess; a
+second look at the same input, `--json` or a repeat, in this process).
 
 Expected counts and digests are computed here from the files themselves; the export's rows are
 checked one by one against the provider double's scripted answers and decisions and the
@@ -20,7 +21,7 @@ from bedside_bench import data_cli
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from tests.doubles import ProviderDouble, scripted_answer, scripted_decision
-from tests.e2e_helpers import Result, eval_ok, run_tool
+from tests.e2e_helpers import Result, bedside_bench_in_process, eval_ok, run_tool
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_case, write_release
 
@@ -39,6 +40,13 @@ def run_data(*args: str, env: dict[str, str] | None = None, cwd: Path | None = N
         cwd=cwd,
         timeout=300,
     )
+
+
+def data_here(*args: str) -> Result:
+    """`bedside-bench data ARGS` in this process: for a second look (`--json`, a repeat) at
+    what a subprocess showed, or a refusal of a path given; only for arguments that name every
+    path, so the environment cannot matter."""
+    return bedside_bench_in_process("data", *args)
 
 
 def clean_env(**changes: str) -> dict[str, str]:
@@ -96,7 +104,7 @@ def test_check_the_public_release(real_release: str) -> None:
         f"{HF_DATASET_REPO} at revision {HF_DATASET_REVISION} "
     )
 
-    as_json = run_data("check", real_release, "--json")
+    as_json = data_here("check", real_release, "--json")
     assert as_json.returncode == 0, as_json.stderr
     document = json.loads(as_json.stdout)
     assert document["valid"] is True and document["cases"] == 250
@@ -119,7 +127,7 @@ def test_check_a_valid_unknown_release_and_its_digest(tmp_path: Path) -> None:
     assert document["known_release"] is None and document["cases"] == 20
     assert document["release"] == "unrecognised"
     assert document["release_case_counts"] == {name: 2 for name in BENCHMARK_NAMES}
-    plain = run_data("check", str(tmp_path / "release"))
+    plain = data_here("check", str(tmp_path / "release"))
     assert plain.returncode == 0
     assert plain.stdout.splitlines()[-1].startswith("known release: no")
 
@@ -145,7 +153,7 @@ def test_check_a_corrupted_copy_lists_every_violation(tmp_path: Path, real_relea
     assert f"{broken_json}: cannot be read as JSON" in err
     assert f"{moved}, case {moved.stem}, field benchmark: " in err
 
-    document = json.loads(run_data("check", str(copy), "--json").stdout)
+    document = json.loads(data_here("check", str(copy), "--json").stdout)
     assert document["valid"] is False and "dataset_sha256" not in document
     by_file = {v["file"]: v for v in document["violations"]}
     assert len(document["violations"]) == 3
@@ -172,7 +180,7 @@ def test_check_without_path_uses_the_run_source(tmp_path: Path) -> None:
     assert nothing.returncode == 1
     assert "is not in the Hugging Face cache" in nothing.stderr
     assert "bedside-bench data pull" in nothing.stderr and "Traceback" not in nothing.stderr
-    absent = run_data("check", str(tmp_path / "nowhere"))
+    absent = data_here("check", str(tmp_path / "nowhere"))
     assert absent.returncode == 1 and "nowhere is not a directory" in absent.stderr
 
 
@@ -313,7 +321,7 @@ def test_export_per_item_results_as_parquet(
     loaded = load_dataset("parquet", data_files=str(parquet), split="train")
     assert loaded.column_names == [name for name, _ in data_cli_columns()]
     rows = loaded.to_list()
-    digest = json.loads(run_data("check", str(release), "--json").stdout)["dataset_sha256"]
+    digest = json.loads(data_here("check", str(release), "--json").stdout)["dataset_sha256"]
     for row in rows:
         assert row.pop("dataset_sha256") == digest
         assert row.pop("protocol_version") == "bedside-bench-grading-v1"
@@ -323,7 +331,7 @@ def test_export_per_item_results_as_parquet(
         assert_same_row(got, want)
 
     # a scored case is one row set even when several logs (or paths) hold it
-    again = run_data("export", str(logs), *map(str, logs.glob("*.eval")), "-o", str(out))
+    again = data_here("export", str(logs), *map(str, logs.glob("*.eval")), "-o", str(out))
     assert again.returncode == 0 and f"wrote {len(expected)} rows" in again.stdout
 
 
@@ -344,6 +352,6 @@ def data_cli_columns() -> tuple[tuple[str, str], ...]:
 
 def test_export_without_logs_fails_clearly(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
-    result = run_data("export", str(tmp_path / "empty"), "-o", str(tmp_path / "out"))
+    result = data_here("export", str(tmp_path / "empty"), "-o", str(tmp_path / "out"))
     assert result.returncode == 1
     assert "no Inspect logs found under" in result.stderr and "Traceback" not in result.stderr

@@ -11,9 +11,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from inspect_ai import eval as inspect_eval
 
+from bedside_bench import tasks as bedside_tasks
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
-from tests.e2e_helpers import ANSWER_MODEL, assert_bought_once, eval_ok
+from tests.e2e_helpers import ANSWER_MODEL, JUDGE_MODEL, assert_bought_once
 from tests.independent import case_score, f1_parts, fleiss_kappa, read_cases
 from tests.release_factory import write_release
 
@@ -54,21 +56,25 @@ class EpochScript:
 
 @pytest.mark.slow
 def test_two_epochs_are_judged_apart_and_reduced_per_case(
-    tmp_path: Path, provider_double: ProviderDouble
+    tmp_path: Path, provider_env: ProviderDouble
 ) -> None:
+    provider_double = provider_env
     release = tmp_path / "release"
     write_release(release, per_benchmark=4)
     script = EpochScript()
     provider_double.configure(script=Script(answer=script.answer, judge=script.judge))
-    (log,) = eval_ok(
-        "safety_diagnostic",
-        tmp_path / "logs",
-        "--epochs",
-        "2",
-        task_args=[f"data_dir={release}", "judge_passes=3"],
-        cwd=tmp_path,
-        env=provider_double.subprocess_env(),
-    ).values()
+    # `inspect eval ... --epochs 2 -T judge_passes=3`, through Inspect's `eval()` in this
+    # process (`--epochs` is typed in the `inspect eval` subprocesses of the report's and the
+    # export's tests)
+    task = bedside_tasks.safety_diagnostic(data_dir=str(release), judge_passes=3)
+    (log,) = inspect_eval(
+        task,
+        model=ANSWER_MODEL,
+        model_roles={"grader": JUDGE_MODEL},
+        epochs=2,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
     assert log.status == "success", log.error
     assert log.eval.config.epochs == 2
     cases = {c["case_id"]: c for c in read_cases(release, "safety_diagnostic")}

@@ -8,6 +8,10 @@ import json
 import os
 import socket
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+from operator import eq
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +30,7 @@ from tests.doubles import (
     invalid_judge_first,
     scripted_decision,
 )
+from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import Result, eval_args, eval_in_process, run_cli
 from tests.release_factory import case_path, write_case, write_release
 
@@ -206,18 +211,50 @@ HOSTILE_REPLIES: list[tuple[str, Any, str]] = [
 ]
 
 
+@dataclass(frozen=True)
+class HostileRun:
+    """One eval of drug_safety in which case n's first judge reply is HOSTILE_REPLIES[n] (the
+    last case is judged plainly), with the double that served it."""
+
+    cases: list[dict[str, Any]]
+    log: EvalLog
+    judge_calls: int
+
+
+@pytest.fixture(scope="module")
+def hostile_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostileRun]:
+    root = tmp_path_factory.mktemp("hostile")
+    release = root / "release"
+    cases = write_release(release, per_benchmark=len(HOSTILE_REPLIES) + 1)["drug_safety"]
+    judge = default_judge
+    for (_, reply, _), case in zip(HOSTILE_REPLIES, cases, strict=False):
+        judge = invalid_judge_first(1, partial(eq, case["prompt"]), reply, then=judge)
+    with ProviderDouble(script=Script(judge=judge)) as double, pytest.MonkeyPatch.context() as mp:
+        double.apply_env(mp)
+        reset_inspect_model_cache()
+        try:
+            log = run(release, root / "logs")
+        finally:
+            reset_inspect_model_cache()
+        yield HostileRun(cases, log, double.count(kind="judge"))
+
+
+def test_every_hostile_reply_is_asked_again_once(hostile_run: HostileRun) -> None:
+    assert hostile_run.log.status == "success", hostile_run.log.error
+    # one call per case, and one more for each case that got a hostile reply first
+    assert hostile_run.judge_calls == len(hostile_run.cases) + len(HOSTILE_REPLIES)
+
+
 @pytest.mark.parametrize(
-    ("name", "reply", "reason"), HOSTILE_REPLIES, ids=[h[0] for h in HOSTILE_REPLIES]
+    ("n", "reply", "reason"),
+    [(n, reply, reason) for n, (_, reply, reason) in enumerate(HOSTILE_REPLIES)],
+    ids=[h[0] for h in HOSTILE_REPLIES],
 )
 def test_a_hostile_judge_reply_is_recorded_and_asked_again(
-    tmp_path: Path, provider_env: ProviderDouble, name: str, reply: str, reason: str
+    hostile_run: HostileRun, n: int, reply: str, reason: str
 ) -> None:
-    release = tmp_path / "release"
-    cases = write_release(release, per_benchmark=2)
-    target = cases["drug_safety"][0]
-    provider_env.configure(script=Script(judge=invalid_judge_first(1, target["prompt"], reply)))
-    log = run(release, tmp_path / "logs")
-    assert log.status == "success", log.error
+    target = hostile_run.cases[n]
+    log = hostile_run.log
     sample = next(s for s in log.samples or [] if s.input == target["prompt"])
     meta = sample.scores["rubric_judge"].metadata  # type: ignore[index, union-attr]
     first, second = meta["judge_attempts"]
@@ -229,7 +266,6 @@ def test_a_hostile_judge_reply_is_recorded_and_asked_again(
         i["item_id"]: scripted_decision(sample.output.completion, i["item_id"])
         for i in target["rubric_items"]
     }
-    assert provider_env.count(kind="judge") == 3  # 2 cases, one re-asked
 
 
 def test_judge_replies_are_parsed_off_the_event_loop(
@@ -267,13 +303,12 @@ def test_judge_replies_are_parsed_off_the_event_loop(
 # which release a run evaluated
 
 
-def test_task_metadata_names_the_release(tmp_path: Path, provider_env: ProviderDouble) -> None:
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=2)
-    log = run(release, tmp_path / "logs")
+def test_task_metadata_names_the_release(hostile_run: HostileRun) -> None:
+    log = hostile_run.log
     assert log.eval.metadata is not None
     assert log.eval.metadata["release"] == "unrecognised"
-    assert log.eval.metadata["release_case_counts"] == {name: 2 for name in BENCHMARK_NAMES}
+    counts = {name: len(HOSTILE_REPLIES) + 1 for name in BENCHMARK_NAMES}
+    assert log.eval.metadata["release_case_counts"] == counts
 
 
 def test_the_public_release_is_named_in_the_log(

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.doubles import ProviderDouble
-from tests.e2e_helpers import output, run_tool
+from tests.e2e_helpers import bedside_bench_in_process, output, run_tool
 from tests.independent import case_score, read_cases
 from tests.judge_scripts import (
     JUDGE_A,
@@ -58,8 +58,9 @@ def last_seq(server: ProviderDouble) -> int:
 
 
 def report(logs: Path, out: Path, env: dict[str, str], cwd: Path) -> list[dict[str, object]]:
-    result = run_tool(
-        "bedside-bench",
+    """`bedside-bench report` in this process (`inspect eval` and `inspect score` are this
+    file's subprocesses; the report reads only the logs and the prices file)."""
+    result = bedside_bench_in_process(
         "report",
         str(logs),
         "-o",
@@ -68,8 +69,6 @@ def report(logs: Path, out: Path, env: dict[str, str], cwd: Path) -> list[dict[s
         str(cwd / "prices.json"),
         "--resamples",
         "100",
-        env=env,
-        cwd=cwd,
     )
     assert result.returncode == 0, output(result)
     return [json.loads(p.read_text()) for p in sorted(out.glob("*.summary.json"))]

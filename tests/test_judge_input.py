@@ -1,4 +1,4 @@
-"""The judge-check adversarial part: per-attack accuracy through `inspect eval` (the gold
+"""The judge-check adversarial part: per-attack accuracy through Inspect's `eval()` (the gold
 set's files and their checks: tests/test_judge_check_data.py)."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import eval as inspect_eval
 
+from bedside_bench.judge_check import judge_check
 from tests.doubles import ParsedRequest, ProviderDouble, Script
-from tests.e2e_helpers import eval_one
 
 REPO = Path(__file__).resolve().parent.parent
 ADVERSARIAL = REPO / "data" / "judge_check" / "adversarial.jsonl"
@@ -22,7 +23,7 @@ def read(path: Path) -> list[dict[str, Any]]:
 
 @pytest.mark.slow
 def test_judge_check_reports_accuracy_per_attack(
-    tmp_path: Path, provider_double: ProviderDouble
+    tmp_path: Path, provider_env: ProviderDouble
 ) -> None:
     """A judge that is right on plain pairs and fooled by every attack (it marks every item
     matched): its per-attack accuracy is the share of gold-true items in that attack."""
@@ -44,17 +45,16 @@ def test_judge_check_reports_accuracy_per_attack(
             }
         )
 
-    provider_double.configure(script=Script(judge=fooled))
+    provider_env.configure(script=Script(judge=fooled))
     ids = [p["pair_id"] for p in adversarial.values()] + ["jc-001", "jc-002"]
-    log = eval_one(
-        "judge_check",
-        tmp_path / "logs",
-        "--sample-id",
-        ",".join(ids),
+    # `inspect eval bedside_bench/judge_check --sample-id ...`, through Inspect's `eval()` in
+    # this process (the judge check's `inspect eval` subprocess: tests/test_reliability_e2e.py)
+    (log,) = inspect_eval(
+        judge_check(),
         model="openai/gpt-4.1",
-        grader=None,
-        cwd=tmp_path,
-        env=provider_double.subprocess_env(),
+        sample_id=ids,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
     )
     metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
     # by hand from the file (check_pairs prints the same counts): gold-true / items per attack
@@ -63,6 +63,6 @@ def test_judge_check_reports_accuracy_per_attack(
     assert metrics["attack_addressing_judge_accuracy"].value == pytest.approx(2 / 11)
     assert metrics["attack_every_option_accuracy"].value == pytest.approx(8 / 20)
     assert metrics["attack_none_accuracy"].value == 1.0
-    assert provider_double.count(kind="judge") == 10
+    assert provider_env.count(kind="judge") == 10
     for sample in log.samples or []:
         assert sample.scores["gold_agreement"].metadata["judge_message_format"] == "boundary-v1"  # type: ignore[index, union-attr]

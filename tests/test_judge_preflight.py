@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import eval as inspect_eval
 
+from bedside_bench import tasks as bedside_tasks
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from tests.doubles import DEFAULT_OPENAI_KEY, ProviderDouble
 from tests.e2e_helpers import eval_args, run_cli
@@ -102,41 +104,53 @@ def test_grader_role_key_is_checked_and_no_secret_is_printed(
 
 
 @pytest.mark.slow
-def test_judge_with_key_runs_normally(tmp_path: Path, provider_double: ProviderDouble) -> None:
-    """The check costs nothing when the judge is usable: one answer and one judge call."""
+def test_judge_with_key_runs_normally(tmp_path: Path, provider_env: ProviderDouble) -> None:
+    """The check costs nothing when the judge is usable: one answer and one judge call (through
+    Inspect's `eval()` in this process, `-T judge_model=...` and no grader role)."""
+    provider_double = provider_env
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
-    result = run_cli(
-        eval_args(
-            "drug_safety",
-            tmp_path / "logs",
-            model=ANSWER_MODEL,
-            grader=None,
-            task_args=[f"data_dir={release}", "judge_model=openai/gpt-4.1"],
-        ),
-        cwd=tmp_path,
-        env=provider_double.subprocess_env(),
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    task = bedside_tasks.drug_safety(data_dir=str(release), judge_model="openai/gpt-4.1")
+    (log,) = inspect_eval(task, model=ANSWER_MODEL, log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
     assert provider_double.count(kind="answer") == 1
     assert provider_double.count(kind="judge") == 1
 
 
+OUT_OF_RANGE = [
+    ("judge_passes=0", "judge_passes must be >= 1, got 0"),
+    ("judge_retries=-1", "judge_retries must be >= 0, got -1"),
+    ("grading=five", "grading must be one of binary, three_level, got 'five'"),
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("option", "problem"),
-    [
-        ("judge_passes=0", "judge_passes must be >= 1, got 0"),
-        ("judge_retries=-1", "judge_retries must be >= 0, got -1"),
-        ("grading=five", "grading must be one of binary, three_level, got 'five'"),
-    ],
-)
 def test_a_judge_option_out_of_range_stops_before_any_answer(
-    tmp_path: Path, provider_double: ProviderDouble, option: str, problem: str
+    tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
+    """Through `inspect eval` for the first; the others are the same check of another option
+    (`test_every_judge_option_out_of_range_stops_the_task_being_built`)."""
+    option, problem = OUT_OF_RANGE[0]
     env = {**provider_double.subprocess_env(), "COLUMNS": "400"}
     output = refused(tmp_path, provider_double, env, option, display="none")
     assert [line for line in output.splitlines() if line.startswith("bedside-bench:")] == [
         f"bedside-bench: {problem} (-T or -S option); no case was run"
     ]
     assert "Traceback" not in output
+
+
+@pytest.mark.parametrize(("option", "problem"), OUT_OF_RANGE)
+def test_every_judge_option_out_of_range_stops_the_task_being_built(
+    tmp_path: Path, option: str, problem: str
+) -> None:
+    """What `inspect eval -T OPTION` prints on its one line (above), for every option: the
+    task refuses to be built, so no answer can be bought."""
+    from bedside_bench.scorer import TaskOptionError
+
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    name, value = option.split("=")
+    typed: object = int(value) if value.lstrip("-").isdigit() else value
+    with pytest.raises(TaskOptionError) as caught:
+        bedside_tasks.drug_safety(data_dir=str(release), **{name: typed})
+    assert str(caught.value) == f"bedside-bench: {problem} (-T or -S option); no case was run"

@@ -1,7 +1,7 @@
 """Judge agreement over every item of the public release: the large rubrics of the safety
 benchmarks make a case's decisions longer than the 1 kB Inspect keeps in a sample summary, so
 `judges.json` must read those samples whole. Three benchmarks of the release are judged by A
-through `inspect eval`, re-judged by B through `bedside-bench rejudge`, and the report's
+through Inspect's `eval()`, re-judged by B through `bedside-bench rejudge`, and the report's
 agreement figures are compared with a computation from the case files (tests/judge_scripts.py).
 A log re-scored by another scorer (`inspect score --scorer match`) is named as such."""
 
@@ -17,7 +17,7 @@ from inspect_ai.log import read_eval_log_sample_summaries
 
 from bedside_bench.report.logs import THINNED_VALUE
 from tests.doubles import ProviderDouble
-from tests.e2e_helpers import output, run_cli, run_tool
+from tests.e2e_helpers import bedside_bench_in_process, output, run_cli, run_tool
 from tests.judge_scripts import (
     JUDGE_A,
     JUDGE_B,
@@ -142,16 +142,9 @@ def test_a_log_rescored_by_another_scorer_is_named_not_failed(
     )
     assert score.returncode == 0, output(score)
     assert len(server.requests()) == calls  # `match` calls no model
-    report = run_tool(
-        "bedside-bench",
-        "report",
-        str(tmp_path / "logs"),
-        "-o",
-        str(tmp_path / "report"),
-        "--resamples",
-        "200",
-        env=server.subprocess_env(),
-        cwd=tmp_path,
+    # the report in this process (the module's report is the subprocess)
+    report = bedside_bench_in_process(
+        "report", str(tmp_path / "logs"), "-o", str(tmp_path / "report"), "--resamples", "200"
     )
     assert report.returncode == 0, output(report)
     reason = "scored by `match`, not by this suite's judge (re-score it with this suite's judge)"

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog, EvalSample
 
+from bedside_bench import tasks as bedside_tasks
 from tests.doubles import (
     INVALID_JUDGE_REPLY,
     JudgeInput,
@@ -38,11 +39,13 @@ from tests.doubles import (
     temperature_refusal_error,
     unrelated_bad_request,
 )
+from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import (
     ANSWER_MODEL,
     JUDGE_MODEL,
     Result,
     eval_args,
+    eval_in_process,
     judge_by_call,
     logs_by_task,
     output,
@@ -65,7 +68,7 @@ def prompt_of(n: int, benchmark: str = "drug_safety") -> str:
 @dataclass
 class Run:
     release: Path
-    result: Result
+    result: Result | None  # None: run in this process
     logs: dict[str, EvalLog]
     double: ProviderDouble
     rejudge: Result | None = None
@@ -134,18 +137,26 @@ def temperature_judge(req: ParsedRequest) -> str:
 
 @pytest.fixture(scope="module")
 def temperature_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
+    """In this process (Inspect's retry of a refused temperature is the same there; the
+    hostile run below is the `inspect eval` subprocess of this file)."""
+    root = tmp_path_factory.mktemp("temperature")
+    release = root / "release"
+    write_release(release, per_benchmark=TEMPERATURE_CASES)
     script = Script(answer=temperature_answer, judge=temperature_judge)
-    with ProviderDouble(script=script) as double:
-        yield run_eval(
-            tmp_path_factory.mktemp("temperature"), double, ["drug_safety"], TEMPERATURE_CASES
-        )
+    with ProviderDouble(script=script) as double, pytest.MonkeyPatch.context() as patch:
+        double.apply_env(patch)
+        reset_inspect_model_cache()
+        try:
+            eval_in_process(bedside_tasks.drug_safety(data_dir=str(release)), root / "logs")
+        finally:
+            reset_inspect_model_cache()
+        yield Run(release, None, logs_by_task(root / "logs"), double)
 
 
 def test_a_refused_answer_temperature_is_asked_again_without_it_and_recorded_null(
     temperature_run: Run,
 ) -> None:
     run = temperature_run
-    assert run.result.returncode == 0, output(run.result)
     sample = run.sample(ANSWER_REFUSES)
     assert sample.error is None
     score = sample.scores[SCORER]  # type: ignore[index]
@@ -304,7 +315,7 @@ def test_the_hostile_judge_ends_only_its_own_case_with_a_readable_error(hostile_
 
 def test_every_other_case_runs_and_is_scored(hostile_run: Run) -> None:
     run = hostile_run
-    assert run.result.returncode == 0, output(run.result)
+    assert run.result is not None and run.result.returncode == 0, output(run.result)
     for benchmark in ("drug_safety", "guideline_adherence"):
         assert len(run.logs[benchmark].samples or []) == HOSTILE_CASES  # none lost or cancelled
     scored = [(n, "drug_safety") for n in range(1, HOSTILE_CASES)]
@@ -344,6 +355,7 @@ def test_the_log_ends_as_for_a_plain_judge_failure(hostile_run: Run) -> None:
 
 
 def test_the_terminal_shows_no_traceback(hostile_run: Run) -> None:
+    assert hostile_run.result is not None
     text = run_text = hostile_run.result.stdout + hostile_run.result.stderr
     for word in ("Traceback", "UnicodeEncodeError", "MarkupError"):
         assert word not in text, run_text[-3000:]

@@ -7,9 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from inspect_ai import eval as inspect_eval
 
+from bedside_bench import tasks as bedside_tasks
 from tests.doubles import ProviderDouble
-from tests.e2e_helpers import eval_args, only_log, run_cli
+from tests.doubles.fixtures import reset_inspect_model_cache
+from tests.e2e_helpers import ANSWER_MODEL, JUDGE_MODEL, eval_args, only_log, run_cli
 from tests.release_factory import write_release
 
 
@@ -77,14 +80,22 @@ def test_a_misspelt_scorer_option_stops_inspect_score_before_any_judge_call(
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
     env = env_of(provider_double)
-    answered = run_cli(
-        eval_args(
-            "drug_safety", tmp_path / "logs", "--no-score", task_args=[f"data_dir={release}"]
-        ),
-        cwd=tmp_path,
-        env=env,
-    )
-    assert answered.returncode == 0, answered.stderr[-3000:]
+    # `inspect eval ... --no-score` through Inspect's `eval()` in this process
+    with pytest.MonkeyPatch.context() as patch:
+        provider_double.apply_env(patch)
+        reset_inspect_model_cache()
+        try:
+            (answered,) = inspect_eval(
+                bedside_tasks.drug_safety(data_dir=str(release)),
+                model=ANSWER_MODEL,
+                model_roles={"grader": JUDGE_MODEL},
+                score=False,
+                log_dir=str(tmp_path / "logs"),
+                display="none",
+            )
+        finally:
+            reset_inspect_model_cache()
+    assert answered.status == "success", answered.error
     log = only_log(tmp_path / "logs")
     before = len(provider_double.requests())
     for option, problem in [

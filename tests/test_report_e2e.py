@@ -1,6 +1,7 @@
 """End to end on the real public release: two scripted models through `inspect_ai.eval` on all
-250 cases (no network), then `bedside-bench report` and `python -m bedside_bench.report` as
-subprocesses; every figure must equal a recomputation from the logs.
+250 cases (no network), then `bedside-bench report` (in this process) and
+`python -m bedside_bench.report` (a subprocess); every figure must equal a recomputation from
+the logs.
 
 Runs only with BEDSIDE_BENCH_DATA set to the public release (skipped otherwise).
 """
@@ -17,7 +18,7 @@ import pytest
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.schema_files import validator
 from tests import report_helpers as helpers
-from tests.e2e_helpers import run_tool
+from tests.e2e_helpers import bedside_bench_in_process
 
 pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
 
@@ -29,7 +30,9 @@ def test_report_on_real_logs_of_the_ten_tasks(real_release: str, tmp_path: Path)
     results = helpers.run_tasks(real_release, [A, B], logs)
     assert [r.status for r in results] == ["success"] * 20
 
-    cli = run_tool("bedside-bench", "report", str(logs), "-o", str(tmp_path / "cli"), timeout=300)
+    # `bedside-bench report` in this process (its console script has subprocess tests in other
+    # files); `python -m bedside_bench.report` as a subprocess
+    cli = bedside_bench_in_process("report", str(logs), "-o", str(tmp_path / "cli"))
     assert cli.returncode == 0, cli.stderr
     module = subprocess.run(  # default OUT_DIR: reports/ under the current directory
         [sys.executable, "-m", "bedside_bench.report", str(logs)],

@@ -1,5 +1,7 @@
-"""Inspect habits end to end, as a user types them: `inspect eval ... --limit 1`, `-T smoke=true`
-and `--epochs 3` against the local provider double, then `bedside-bench report` as a subprocess.
+"""Inspect habits end to end: `inspect eval ... --epochs 3` against the local provider double,
+then `bedside-bench report`, as subprocesses, as a user types them; `--limit 1` and
+`-T smoke=true` (their flags are typed in other files' subprocesses) and their reports in this
+process.
 
 Each result must say exactly what it is: a limited or smoke run is never `complete` and says so
 at the top of every output; with epochs a case's score is the mean over its epochs, recomputed
@@ -20,11 +22,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from inspect_ai import eval as eval_in_inspect
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
+from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.schema_files import validator
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
+from tests.doubles.fixtures import reset_inspect_model_cache
+from tests.e2e_helpers import bedside_bench_in_process
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_release
 from tests.report_helpers import expected_interval, expected_stratified
@@ -123,23 +129,55 @@ def bedside_report(logs: Path, out: Path, env: dict[str, str]) -> subprocess.Com
     )
 
 
+def eval_here(release: Path, logs: Path, model: str, **options: Any) -> None:
+    """`inspect_eval`'s run through Inspect's `eval()` in this process (the double's env set),
+    `options` as its keyword arguments (`limit=1` for `--limit 1`)."""
+    task_args = options.pop("task_args", {})
+    tasks = [getattr(bedside_tasks, b)(data_dir=str(release), **task_args) for b in BENCHMARK_NAMES]
+    reset_inspect_model_cache()
+    try:
+        done = eval_in_inspect(
+            tasks,
+            model=model.split(","),
+            model_roles={"grader": JUDGE},
+            log_dir=str(logs),
+            display="none",
+            **options,
+        )
+    finally:
+        reset_inspect_model_cache()
+    assert all(log.status == "success" for log in done), [log.error for log in done]
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
+    """`--limit 1` and `-T smoke=true` (and their reports) run in this process; `--epochs 3`
+    as a user types it, `inspect eval` and `bedside-bench report` as subprocesses."""
     root = tmp_path_factory.mktemp("scope")
     release = root / "release"
     write_release(release, per_benchmark=PER_BENCHMARK)
-    with ProviderDouble(script=Script(answer=AttemptAnswers())) as double:
+    with (
+        ProviderDouble(script=Script(answer=AttemptAnswers())) as double,
+        pytest.MonkeyPatch.context() as patch,
+    ):
         env = double.subprocess_env()
+        double.apply_env(patch)
         made = {}
-        for name, args in (
-            ("limited", ("--model", ",".join(LIMITED), "--limit", "1")),
-            ("smoke", ("--model", SMOKE, "-T", "smoke=true")),
-            ("epochs", ("--model", EPOCHS_MODEL, "--epochs", str(EPOCHS))),
+        for name, model, options in (
+            ("limited", ",".join(LIMITED), {"limit": 1}),
+            ("smoke", SMOKE, {"task_args": {"smoke": True}}),
         ):
             logs = root / name / "logs"
-            inspect_eval(release, logs, env, *args)
+            eval_here(release, logs, model, **options)
             out = root / name / "report"
-            made[name] = Run(logs, out, bedside_report(logs, out, env))
+            report = bedside_bench_in_process(
+                "report", str(logs), "-o", str(out), "--resamples", "2000"
+            )
+            made[name] = Run(logs, out, report)
+        logs = root / "epochs" / "logs"
+        inspect_eval(release, logs, env, "--model", EPOCHS_MODEL, "--epochs", str(EPOCHS))
+        out = root / "epochs" / "report"
+        made["epochs"] = Run(logs, out, bedside_report(logs, out, env))
         yield Runs(release, made["limited"], made["smoke"], made["epochs"], double)
 
 

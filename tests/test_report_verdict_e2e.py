@@ -17,17 +17,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from inspect_ai import eval as inspect_eval
 
+from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from tests.doubles import ProviderDouble
+from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import (
     Result,
-    eval_args,
+    bedside_bench_in_process,
+    eval_in_process,
     expected_scores,
     output,
-    run_cli,
     run_sweep_cli,
-    run_tool,
     summaries,
     sweep_args,
     sweep_env,
@@ -36,7 +38,7 @@ from tests.independent import read_cases
 from tests.release_factory import write_release
 from tests.report_helpers import expected_stratified
 
-pytestmark = pytest.mark.slow  # sweeps, `inspect eval` and reports as subprocesses, a double
+pytestmark = pytest.mark.slow  # a sweep as a subprocess, Inspect evals and reports, a double
 
 MODELS = ("openai/gpt-4.1-mini", "openai/gpt-4.1-nano")
 SMOKE = "openai/gpt-4.1"
@@ -64,28 +66,36 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
         env = sweep_env(double, root)
         sweep = run_sweep_cli(sweep_args(MODELS, logs, data_dir=release), env, root)
         assert sweep.returncode == 0, output(sweep)
-        args = sweep_args([SMOKE], smoke_logs, "--smoke", "--no-report", data_dir=release)
-        smoke = run_sweep_cli(args, env, root)
-        assert smoke.returncode == 0, output(smoke)
-        extra = run_cli(
-            eval_args(
-                "drug_safety",
-                extra_logs,
-                model=MODELS[0],
-                grader=JUDGE,
-                task_args=[f"data_dir={release}"],
-            ),
-            cwd=root,
-            env=env,
-        )
-        assert extra.returncode == 0, output(extra)
+        # the smoke run (`sweep --smoke --no-report`: the ten tasks with -T smoke=true) and the
+        # separate `inspect eval bedside_bench/drug_safety`, through Inspect's `eval()` in this
+        # process (the sweep above is this file's subprocess; the smoke sweep has its own tests)
+        with pytest.MonkeyPatch.context() as patch:
+            double.apply_env(patch)
+            reset_inspect_model_cache()
+            try:
+                smoke = inspect_eval(
+                    [
+                        getattr(bedside_tasks, b)(data_dir=str(release), smoke=True)
+                        for b in BENCHMARK_NAMES
+                    ],
+                    model=SMOKE,
+                    model_roles={"grader": JUDGE},
+                    log_dir=str(smoke_logs),
+                    display="none",
+                )
+                assert [log.status for log in smoke] == ["success"] * len(BENCHMARK_NAMES)
+                extra = eval_in_process(
+                    bedside_tasks.drug_safety(data_dir=str(release)), extra_logs, MODELS[0], JUDGE
+                )
+            finally:
+                reset_inspect_model_cache()
+        assert extra.status == "success", extra.error
     yield Runs(root, release, logs, smoke_logs, extra_logs, sweep)
 
 
 def report(runs: Runs, out: str, *log_dirs: Path) -> Result:
-    result = run_tool(
-        "bedside-bench", "report", *map(str, log_dirs), "-o", str(runs.root / out), timeout=300
-    )
+    """`bedside-bench report` in this process (the sweep ran it in its own)."""
+    result = bedside_bench_in_process("report", *map(str, log_dirs), "-o", str(runs.root / out))
     assert result.returncode == 0, output(result)
     return result
 

@@ -1,4 +1,4 @@
-"""The physician review loop end to end: answers judged by A (`inspect eval`) and re-judged by
+"""The physician review loop end to end: answers judged by A (Inspect's `eval()`) and re-judged by
 B (`bedside-bench rejudge`) against the provider double; `bedside-bench review export` writes
 the page; headless Chromium (Selenium, Debian's chromium and chromium-driver) loads it from
 disk, marks items with clicks and with keys, reloads and finds the marks kept, downloads
@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from tests.doubles import ProviderDouble, scripted_answer
-from tests.e2e_helpers import output, run_tool
+from tests.e2e_helpers import bedside_bench_in_process, output, run_tool
 from tests.independent import read_cases
 from tests.judge_scripts import JUDGE_A, JUDGE_B, STRONG, answer_then_rejudge, decision, wire
 from tests.release_factory import write_release
@@ -232,8 +232,8 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         assert got["ci95"] == pytest.approx(want["ci95"])
     assert document["labels"]["items"] == 8 and document["labels"]["unsure_or_tied"] == 2
 
-    report = run_tool(
-        "bedside-bench",
+    # the report in this process (review export and score above are the subprocesses)
+    report = bedside_bench_in_process(
         "report",
         str(root / "logs"),
         str(root / "rejudged"),
@@ -243,8 +243,6 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         str(labels_file),
         "--resamples",
         "200",
-        env=env,
-        cwd=tmp_path,
     )
     assert report.returncode == 0, output(report)
     text = (tmp_path / "report" / "report.md").read_text()
@@ -255,7 +253,7 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
 def test_labels_for_items_not_in_the_logs_are_refused(
     judged: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
-    root, env = judged
+    root, _ = judged
     bogus = tmp_path / "labels.json"
     bogus.write_text(
         json.dumps(
@@ -275,16 +273,9 @@ def test_labels_for_items_not_in_the_logs_are_refused(
             }
         )
     )
-    result = run_tool(
-        "bedside-bench",
-        "review",
-        "score",
-        str(bogus),
-        str(root / "logs"),
-        "-o",
-        str(tmp_path / "out"),
-        env=env,
-        cwd=tmp_path,
+    # in this process: the browser test runs `review score` as a subprocess
+    result = bedside_bench_in_process(
+        "review", "score", str(bogus), str(root / "logs"), "-o", str(tmp_path / "out")
     )
     assert result.returncode == 1
     assert result.stderr.strip() == (

@@ -1,5 +1,6 @@
 """Every task takes every option and does what it says: the ten tasks share one option set,
-and a run of all ten through `inspect eval` with non-default options shows each one applied."""
+and a run of all ten through Inspect's `eval()` with non-default options shows each one
+applied."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import eval as inspect_eval
 from inspect_ai.util import registry_info
 
 from bedside_bench import tasks as bedside_tasks
@@ -20,7 +22,7 @@ from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
 from bedside_bench.scorer import TaskOptionError, rubric_judge
 from bedside_bench.task_options import TaskOptions, task_options
 from tests.doubles import ProviderDouble, scripted_answer, scripted_three_level
-from tests.e2e_helpers import eval_ok
+from tests.e2e_helpers import ANSWER_MODEL, JUDGE_MODEL, logs_by_task
 from tests.independent import f1_parts, points_score, read_cases, three_level_matches
 from tests.release_factory import write_release
 
@@ -112,24 +114,29 @@ def expected_gated_three_level(case: dict[str, Any], answer: str) -> tuple[Fract
 
 @pytest.mark.slow
 def test_all_ten_tasks_apply_judge_passes_severe_gate_and_grading(
-    tmp_path: Path, provider_double: ProviderDouble
+    tmp_path: Path, provider_env: ProviderDouble
 ) -> None:
+    """`-T judge_passes=3 -T severe_gate=true -T grading=three_level -T judge_retries=0` as
+    Inspect hands them to a task whose signature ends in `**options` (every name, typed by
+    its YAML reading of -T: other files type -T values in `inspect eval` subprocesses), in
+    this process."""
+    provider_double = provider_env
     release = tmp_path / "release"
     write_release(release, per_benchmark=2)
     logs = tmp_path / "logs"
-    by_task = eval_ok(
-        BENCHMARK_NAMES,
-        logs,
-        task_args=[
-            f"data_dir={release}",
-            "judge_passes=3",
-            "severe_gate=true",
-            "grading=three_level",
-            "judge_retries=0",
-        ],
-        cwd=tmp_path,
-        env=provider_double.subprocess_env(),
+    options = {"judge_passes": 3, "severe_gate": True, "grading": "three_level"}
+    tasks = [
+        getattr(bedside_tasks, b)(data_dir=str(release), judge_retries=0, **options)
+        for b in BENCHMARK_NAMES
+    ]
+    inspect_eval(
+        tasks,
+        model=ANSWER_MODEL,
+        model_roles={"grader": JUDGE_MODEL},
+        log_dir=str(logs),
+        display="none",
     )
+    by_task = logs_by_task(logs)
     assert sorted(by_task) == sorted(BENCHMARK_NAMES)
     # what the provider saw: per case one answer and exactly three three-level judge calls
     judge_calls = Counter(r.request.judge.prompt for r in provider_double.requests(kind="judge"))
