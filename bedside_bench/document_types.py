@@ -40,6 +40,10 @@ Interval = Annotated[
 ]
 
 
+# a mean of case scores: every case score is in [0, 1] (points rubric clamped, weighted F1)
+Share = Annotated[float, Field(ge=0, le=1)]
+
+
 class Document(BaseModel):
     """A written JSON document or a part of one: immutable, no key it does not declare, and
     every key it always writes required by its schema."""
@@ -54,5 +58,10 @@ class BootstrapSettings(Document):
 
     resamples: int = Field(ge=1)
     seed: int = Field(ge=0)
-    method: Literal["percentile"] = "percentile"
-    overall: Literal["stratified"] = "stratified"
+    method: Literal["percentile"]
+    overall: Literal["stratified"]
+
+    @classmethod
+    def of(cls, resamples: int, seed: int) -> BootstrapSettings:
+        """The settings of a run of the protocol's bootstrap with these resamples and seed."""
+        return cls(resamples=resamples, seed=seed, method="percentile", overall="stratified")

@@ -228,25 +228,3 @@ def test_only_temporaries_of_dead_writers_are_removed(tmp_path: Path) -> None:
     assert sorted(os.listdir(tmp_path)) == sorted([mine, *others])
     assert remove_dead_temps(str(tmp_path / "missing")) == []
     assert remove_dead_temps("s3://bucket/out") == []
-
-
-@pytest.mark.parametrize(
-    ("provenance", "source"),
-    [
-        ({"source_task_id": "answers-run"}, "answers-run"),
-        ("x", "task-1"),
-        (3, "task-1"),
-        (["a"], "task-1"),
-        ({"source_task_id": 7}, "task-1"),
-    ],
-)
-def test_the_report_reads_a_rejudge_provenance_and_ignores_anything_else(
-    provenance: object, source: str
-) -> None:
-    """A log's `rejudge` key names the run whose answers it judged; in a log not written by
-    rejudge it may hold anything, and the log is then its own answers' run (no crash)."""
-    from bedside_bench.report.logs import header_record
-
-    log = eval_log([sample("c1")], metadata={"rejudge": provenance})
-    assert log.eval.task_id == "task-1"
-    assert header_record("/logs/a.eval", log).answer_source == source

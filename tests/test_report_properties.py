@@ -132,12 +132,11 @@ def degenerate(entry: Mapping[str, Any] | None, how: str) -> dict[str, Any] | No
         return {**entry, "ci95": [math.nextafter(mean, 2.0)] * 2}
     if how == "hi below mean":
         return {**entry, "ci95": [math.nextafter(mean, -1.0)] * 2}
-    if how == "nan":
-        return {**entry, "mean": math.nan, "ci95": [math.nan, math.nan]}
     return {**entry, "mean": None, "ci95": None}  # an empty group
 
 
-HOW = st.sampled_from(["zero width", "lo above mean", "hi below mean", "nan", "empty", "keep"])
+# (a NaN mean is no longer among them: the summary model refuses a mean outside [0, 1])
+HOW = st.sampled_from(["zero width", "lo above mean", "hi below mean", "empty", "keep"])
 
 
 @st.composite

@@ -16,7 +16,7 @@ from bedside_bench.report.groups import group_records
 from bedside_bench.report.summary import BootstrapOptions, summarise
 from bedside_bench.report.summary_model import SCOPE_REASONS, BenchmarkSummary, RunSummary
 from bedside_bench.schema_files import validator
-from tests.report_helpers import case_record, full_group, log_record
+from tests.report_helpers import case_record, full_group, log_record, run_summary
 
 OPTIONS = BootstrapOptions(resamples=50, seed=3)
 PRICES = {"test/a": {"input": 1.0, "output": 2.0}, "test/judge": {"input": 0.5, "output": 1.0}}
@@ -149,3 +149,14 @@ def test_the_generated_schema_accepts_the_documents_and_refuses_what_the_models_
 
 def test_scope_reasons_are_the_groups_reasons() -> None:
     assert SCOPE_REASONS == groups.SCOPE_REASONS
+
+
+@pytest.mark.parametrize("mean", [float("nan"), -0.01, 1.01, 7.0])
+def test_a_mean_outside_zero_to_one_is_refused(mean: float) -> None:
+    """Every case score is in [0, 1], so a mean outside it (or NaN) is a bug, never written."""
+    written = run_summary().as_json()
+    benchmarks = written["benchmarks"]
+    assert isinstance(benchmarks, dict)
+    entry = {**benchmarks["drug_safety"], "mean": mean}
+    with pytest.raises(pydantic.ValidationError, match="mean"):
+        RunSummary.model_validate({**written, "benchmarks": {**benchmarks, "drug_safety": entry}})

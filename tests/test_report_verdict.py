@@ -358,7 +358,6 @@ def test_a_case_answered_in_two_runs_counts_once_and_the_notes_say_which() -> No
         (0.6168650793650793, [0.6168650793650794, 0.6168650793650794]),  # lo above the mean
         (0.6168650793650794, [0.6168650793650793, 0.6168650793650793]),  # hi below the mean
         (0.5, [0.6, 0.7]),  # an interval that leaves out its mean is drawn as it is
-        (float("nan"), [float("nan"), float("nan")]),
     ],
 )
 def test_the_plot_draws_a_bound_a_bit_off_its_mean(mean: float, ci: list[float]) -> None:

@@ -185,7 +185,7 @@ def compare(
     return Comparison(
         like_for_like=not mismatches,
         mismatches=mismatches,
-        bootstrap=BootstrapSettings(resamples=options.resamples, seed=options.seed),
+        bootstrap=BootstrapSettings.of(options.resamples, options.seed),
         models=[
             ComparedModel(
                 label=label,

@@ -7,7 +7,13 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from bedside_bench.document_types import BenchmarkName, BootstrapSettings, Document, Interval
+from bedside_bench.document_types import (
+    BenchmarkName,
+    BootstrapSettings,
+    Document,
+    Interval,
+    Share,
+)
 from bedside_bench.report.groups import GroupKey
 
 # the value of one run-group field (`GroupKey`)
@@ -41,7 +47,7 @@ class ComparedModel(Document):
 class BenchmarkScore(Document):
     """A group's score on one benchmark, as its summary gives it."""
 
-    mean: float | None
+    mean: Share | None
     ci95: Interval | None
     n: int
     failed: int
@@ -50,7 +56,7 @@ class BenchmarkScore(Document):
 class OverallScore(Document):
     """A group's overall score (macro-average), as its summary gives it."""
 
-    mean: float | None
+    mean: Share | None
     ci95: Interval | None
     n: int
 

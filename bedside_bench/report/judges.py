@@ -476,7 +476,7 @@ def judge_comparison(
             )
         )
     return JudgesDocument(
-        bootstrap=BootstrapSettings(resamples=options.resamples, seed=options.seed),
+        bootstrap=BootstrapSettings.of(options.resamples, options.seed),
         comparisons=comparisons,
         excluded=[ExcludedGroup(group=g, reason=r) for g, r in excluded],
     )

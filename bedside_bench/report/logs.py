@@ -192,13 +192,19 @@ def case_record(
         return CaseRecord(case_id=case_id, score=None, error=foreign_scores_reason(scores))
     if error is not None or score is None:
         return CaseRecord(case_id=case_id, score=None, error=error or f"no {scorer} score")
-    value = _number(score.value)
+    number = _number(score.value)
+    # every case score is in [0, 1]: anything else was not written by this suite's scorer
+    value = number if number is not None and 0.0 <= number <= 1.0 else None
     # a log's values are checked one by one below; the keys are the scorer's
     meta = cast(ScoreMetadata, score.metadata or {})
     return CaseRecord(
         case_id=case_id,
         score=value,
-        error=None if value is not None else f"score value {score.value!r} is not a number",
+        error=None
+        if value is not None
+        else f"score value {score.value!r} is not a number"
+        if number is None
+        else f"score value {score.value!r} is outside [0, 1]",
         recall=_number(meta.get("recall")),
         precision=_number(meta.get("precision")),
         severe_rate=_number(meta.get("severe_rate")),

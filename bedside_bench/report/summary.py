@@ -58,7 +58,7 @@ class BootstrapOptions:
     seed: int = BOOTSTRAP_SEED
 
     def settings(self) -> BootstrapSettings:
-        return BootstrapSettings(resamples=self.resamples, seed=self.seed)
+        return BootstrapSettings.of(self.resamples, self.seed)
 
 
 def _mean(values: Iterable[float | None]) -> float | None:

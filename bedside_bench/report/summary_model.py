@@ -14,12 +14,13 @@ written when it was set, even to null, and left out otherwise (`OnlyWhenSet`).
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from pydantic import (
     ConfigDict,
     Field,
     JsonValue,
+    NonNegativeFloat,
     NonNegativeInt,
     PositiveInt,
     SerializerFunctionWrapHandler,
@@ -33,11 +34,12 @@ from bedside_bench.document_types import (
     BootstrapSettings,
     Document,
     Interval,
+    Share,
 )
 
 ScopeReason = Literal["smoke", "limit", "sample_id", "unknown"]
 SCOPE_REASONS: tuple[ScopeReason, ...] = ("smoke", "limit", "sample_id", "unknown")
-Temperature = float | None | list[float | None]
+Temperature: TypeAlias = float | None | Annotated[list[float | None], Field(min_length=2)]
 """The value every scored case recorded (None: none was sent); the distinct values when
 cases disagree."""
 
@@ -91,7 +93,7 @@ class BenchmarkSummary(OnlyWhenSet):
     grading_method: GradingMethod
     n: NonNegativeInt = Field(description="completed cases the mean is over")
     failed: NonNegativeInt = Field(description="cases with no successful score (not in the mean)")
-    mean: float | None
+    mean: Share | None
     ci95: Interval | None
     mean_recall: float | None = None
     mean_precision: float | None = None
@@ -131,7 +133,7 @@ class BenchmarkSummary(OnlyWhenSet):
 class OverallScore(Document):
     """The macro-average of the ten benchmark means with its stratified interval."""
 
-    mean: float
+    mean: Share
     ci95: Interval
     n: PositiveInt
 
@@ -194,7 +196,7 @@ class CostSummary(OnlyWhenSet):
     answer: float | None
     judge: float | None
     total: float | None
-    prices: dict[str, dict[str, float]]
+    prices: dict[str, dict[str, NonNegativeFloat]]
     batch: BatchUse | None = None
     per_full_run: FullRunCost | None = None
 
@@ -245,7 +247,7 @@ class RunSummary(Document):
     overall: OverallScore | None
     missing_benchmarks: list[BenchmarkName]
     bootstrap: BootstrapSettings
-    logs: list[str]
+    logs: list[str] = Field(min_length=1)
     started_at: str | None
     finished_at: str | None
     notes: list[str]
