@@ -79,7 +79,7 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
     case completed before it again, and the last completes every case exactly once."""
     release = tmp_path / "release"
     cases = write_release(release, per_benchmark=2)  # 20 cases per model
-    latency = 0.25
+    latency = 0.5  # 20 cases a model: slow enough to stop mid-way
     logs = tmp_path / "logs"
     args = sweep_args(
         MODELS, logs, "--judge", "openai/gpt-4.1", "--max-connections", "4", data_dir=release

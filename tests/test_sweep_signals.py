@@ -62,7 +62,7 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
         # SIGINT comes after some cases finished; SIGTERM while the first requests are held
         # (answers kept from the first run make the second quick: it could end before a late
         # hold took effect)
-        provider_double.configure(latency=0.25 if how == signal.SIGINT else 3600)
+        provider_double.configure(latency=0.5 if how == signal.SIGINT else 3600)
         process = subprocess.Popen(
             [str(BEDSIDE_BENCH), "sweep", *args],
             env=env,
