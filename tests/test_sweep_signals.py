@@ -33,6 +33,7 @@ from tests.release_factory import write_release
 pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and a provider double
 
 MODELS = ["openai/gpt-4.1-mini"]
+BENCHMARKS = ("drug_safety", "safety_diagnostic")
 STOP_WITHIN = (
     30.0  # seconds from the signal to the exit (the 10 s target: benchmarks/bench_sweep_sigint.py)
 )
@@ -52,9 +53,18 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     release = tmp_path / "release"
-    write_release(release, per_benchmark=2)  # 20 cases
+    write_release(release, per_benchmark=20)
     logs = tmp_path / "logs"
-    args = sweep_args(MODELS, logs, "--judge", "openai/gpt-4.1", "--no-report", data_dir=release)
+    args = sweep_args(
+        MODELS,
+        logs,
+        "--judge",
+        "openai/gpt-4.1",
+        "--benchmarks",
+        ",".join(BENCHMARKS),  # 40 cases
+        "--no-report",
+        data_dir=release,
+    )
     env = sweep_env(provider_double, tmp_path)
     done: set[tuple[str, str]] = set()
     for how in (signal.SIGINT, signal.SIGTERM):
@@ -62,7 +72,7 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
         # SIGINT comes after some cases finished; SIGTERM while the first requests are held
         # (answers kept from the first run make the second quick: it could end before a late
         # hold took effect)
-        provider_double.configure(latency=0.5 if how == signal.SIGINT else 3600)
+        provider_double.configure(latency=0.25 if how == signal.SIGINT else 3600)
         process = subprocess.Popen(
             [str(BEDSIDE_BENCH), "sweep", *args],
             env=env,
@@ -94,7 +104,7 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
         # flight at the hold may still all finish before the signal
         statuses = {log.status for log in read_logs(logs)}
         assert "started" not in statuses
-        assert "cancelled" in statuses or len(done) == 20
+        assert "cancelled" in statuses or len(done) == 40
 
     seen = provider_double.count()
     provider_double.configure(latency=0.0)
@@ -107,5 +117,5 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
     answers = [
         (r.model, r.request.user) for r in ok(provider_double.requests()) if r.kind == "answer"
     ]
-    assert len(answers) == len(set(answers)) == 20
-    assert_scored_once(read_logs(logs), expected_scores(release, MODELS), cases=20)
+    assert len(answers) == len(set(answers)) == 40
+    assert_scored_once(read_logs(logs), expected_scores(release, MODELS, BENCHMARKS), cases=40)
