@@ -354,7 +354,9 @@ def two_providers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoProvi
         )
         # the public release through BEDSIDE_BENCH_DATA (as CI runs it), else --data-dir
         data = [] if REAL_RELEASE else ["--data-dir", str(DATA)]
-        args = sweep_args(TWO_PROVIDERS, logs, "--max-connections", "100", *data)
+        args = sweep_args(
+            TWO_PROVIDERS, logs, "--max-connections", "100", "--display", "none", *data
+        )
         first = run_sweep_cli(args, env, root, timeout=600)
         assert first.returncode == 0, output(first)
         print(first.stdout.strip().splitlines()[-3:])

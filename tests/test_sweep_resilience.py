@@ -40,7 +40,6 @@ from tests.release_factory import write_release
 pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
 
 MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
-KILLED_BENCHMARKS = ("drug_safety", "safety_diagnostic")  # one of each grading method
 
 
 @pytest.mark.slow
@@ -79,20 +78,11 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
     one killed outright (SIGKILL) half-way, then the same command once more: no run asks a
     case completed before it again, and the last completes every case exactly once."""
     release = tmp_path / "release"
-    written = write_release(release, per_benchmark=20)
-    cases = [c for b in KILLED_BENCHMARKS for c in written[b]]  # 40 cases per model
+    cases = write_release(release, per_benchmark=4)  # 40 cases per model
     latency = 0.25
     logs = tmp_path / "logs"
     args = sweep_args(
-        MODELS,
-        logs,
-        "--judge",
-        "openai/gpt-4.1",
-        "--max-connections",
-        "4",
-        "--benchmarks",
-        ",".join(KILLED_BENCHMARKS),
-        data_dir=release,
+        MODELS, logs, "--judge", "openai/gpt-4.1", "--max-connections", "4", data_dir=release
     )
     env = sweep_env(provider_double, tmp_path)
     done: set[tuple[str, str]] = set()  # (model, case) judged before the run being started
@@ -133,10 +123,10 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
     # a kill is read back, not bought again
     assert_bought_once(provider_double, cases, MODELS)
     final = read_logs(logs)
-    assert_scored_once(final, expected_scores(release, MODELS, KILLED_BENCHMARKS), cases=80)
+    assert_scored_once(final, expected_scores(release, MODELS), cases=80)
     # one finished log per (benchmark, model): cancelled logs were resumed into their
     # successors, and a killed run's "started" logs removed once superseded
-    assert len(final) == 4 and {log.status for log in final} == {"success"}
+    assert len(final) == 20 and {log.status for log in final} == {"success"}
     for model, summary in summaries(logs / "report").items():
         assert wire_name(model) in {wire_name(m) for m in MODELS}
         assert (summary["cases_completed"], summary["cases_failed"]) == (40, 0)
