@@ -89,6 +89,7 @@ def pytest_configure(config: pytest.Config) -> None:
         targets.append((inner[0], inner[1], "an Inspect eval"))
     for owner, name, what in targets:
         setattr(owner, name, _guarded(what, getattr(owner, name)))
+    keep_file_order_for_xdist(config)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -109,3 +110,48 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
     if _unmarked_test and _started_unmarked:  # started in a thread, so not raised in the test
         pytest.fail(_started_unmarked[0], pytrace=False)
     return result
+
+
+# ---------------------------------------------------------------------------------------------
+# The order of the files under `-n 2 --dist loadfile`. Each file runs whole in one process, so
+# the wall time is that of the busier process: the slowest files start first (longest first
+# is what balances two queues) and the many quick files fill the gaps at the end. pytest-xdist
+# would otherwise order files by their number of tests, which puts the few-test end-to-end
+# files, the slowest ones, last. A new file whose run takes more than ~20 s gets a line here.
+
+SLOWEST_FILES_FIRST = (
+    "test_sweep.py",
+    "test_batch_e2e.py",
+    "test_s3.py",
+    "test_report_e2e.py",
+    "test_estimate_e2e.py",
+    "test_shard.py",
+    "test_rejudge.py",
+    "test_sweep_resilience.py",
+    "test_sweep_signals.py",
+    "test_sweep_lock.py",
+    "test_tasks_e2e.py",
+    "test_review_e2e.py",
+    "test_model_faults_e2e.py",
+    "test_reliability_e2e.py",
+    "test_cli_conventions.py",
+    "test_answer_reuse_e2e.py",
+    "test_cache.py",
+    "test_rejudge_signals.py",
+    "test_inputs_e2e.py",
+    "test_answer_conditions_e2e.py",
+    "test_owned_output_e2e.py",
+)
+
+
+def keep_file_order_for_xdist(config: pytest.Config) -> None:
+    """Tell pytest-xdist's loadfile scheduler to keep the collection order (below)."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slowest files first, in SLOWEST_FILES_FIRST's order; every other file after them in
+    its usual order (a stable sort: the tests of a file keep theirs)."""
+    rank = {name: n for n, name in enumerate(SLOWEST_FILES_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

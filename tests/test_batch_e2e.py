@@ -50,8 +50,8 @@ JUDGE = "openai/gpt-5.6-sol"  # the Responses API
 BENCHMARKS = ["drug_safety", "guideline_adherence"]
 PER_BENCHMARK = 3
 CASES = len(MODELS) * len(BENCHMARKS) * PER_BENCHMARK  # (model, case) pairs
-BATCH_LATENCY = 1.0  # seconds a batch stays in progress at the double
-FAST = {"send_delay": 0.5, "tick": 0.5}  # Inspect's defaults are 15 s each
+BATCH_LATENCY = 0.5  # seconds a batch stays in progress at the double
+FAST = {"send_delay": 0.25, "tick": 0.25}  # Inspect's defaults are 15 s each
 
 
 @dataclass
@@ -322,7 +322,8 @@ def test_plain_inspect_eval_batches_the_judge_through_the_grader_role_config(
     """The README's recipe: `--batch` batches the eval's model only; the grader role is
     batched by its own config in `--model-role`."""
     model, benchmark = MODELS[1], BENCHMARKS[0]
-    role = f"grader={{model: {JUDGE}, batch: {{send_delay: 0.5, tick: 0.5}}}}"
+    batch = ", ".join(f"{name}: {value}" for name, value in FAST.items())
+    role = f"grader={{model: {JUDGE}, batch: {{{batch}}}}}"
     logs = tmp_path / "logs"
     with ProviderDouble(batch_latency=BATCH_LATENCY) as double:
         env = sweep_env(double, tmp_path)

@@ -61,7 +61,9 @@ OUTPUTS = st.dictionaries(
 )
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(previous=OUTPUTS, new=OUTPUTS, room_for=st.integers(min_value=0, max_value=6))
 def test_the_folder_holds_the_new_output_or_the_previous_one(
     tmp_path_factory: pytest.TempPathFactory,

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ import pytest
 
 from bedside_bench import sweep
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from tests.conftest import REAL_RELEASE, SYNTHETIC_RELEASE
 from tests.doubles import (
     ProviderDouble,
     RecordedRequest,
@@ -31,6 +34,7 @@ from tests.e2e_helpers import (
     ANTHROPIC_SECRET,
     OPENAI_SECRET,
     SCORER,
+    Result,
     answered_model,
     assert_bought_once,
     assert_scored_once,
@@ -169,67 +173,69 @@ def most_in_flight(requests: Iterable[RecordedRequest], slack: float = 0.0) -> i
     return peak
 
 
-def answers_and_judge_calls(
-    tmp_path: Path, double: ProviderDouble, per_benchmark: int, *flags: str
-) -> tuple[list[Any], list[Any]]:
-    """One answer model's sweep (no report) on a small release, with an answer model 20x
-    faster than the judge; the answer and judge requests that succeeded."""
-    release = tmp_path / "release"
-    write_release(release, per_benchmark=per_benchmark)
-    double.configure(latency=0.05, judge_latency=1.0)
-    args = sweep_args(
-        ["openai/gpt-4.1-mini"],
-        tmp_path / "logs",
-        "--judge",
-        "openai/gpt-4.1",
-        *flags,
-        "--no-report",
-        data_dir=release,
-    )
-    result = run_sweep_cli(args, sweep_env(double, tmp_path), tmp_path)
-    assert result.returncode == 0, output(result)
-    return ok(double.requests(kind="answer")), ok(double.requests(kind="judge"))
+POOL_CASES = 8  # more than both pools and the cases waiting for an answer connection hold
+ANSWER_POOL, JUDGE_POOL = 1, 4
+ANSWER_LATENCY, JUDGE_LATENCY = 0.2, 2.0  # seconds: a judge 10x slower than the answers
+
+
+@dataclass(frozen=True)
+class Pools:
+    answers: list[RecordedRequest]
+    judges: list[RecordedRequest]
+
+
+@pytest.fixture(scope="module")
+def pools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pools]:
+    """One answer model's sweep (no report) of one benchmark, with an answer model 10x faster
+    than the judge, --max-connections 1 and --judge-max-connections 4; the answer and judge
+    requests that succeeded."""
+    tmp = tmp_path_factory.mktemp("pools")
+    release = tmp / "release"
+    write_release(release, per_benchmark=POOL_CASES)
+    with ProviderDouble(latency=ANSWER_LATENCY, judge_latency=JUDGE_LATENCY) as double:
+        args = sweep_args(
+            ["openai/gpt-4.1-mini"],
+            tmp / "logs",
+            "--judge",
+            "openai/gpt-4.1",
+            "--benchmarks",
+            "drug_safety",
+            "--max-connections",
+            str(ANSWER_POOL),
+            "--judge-max-connections",
+            str(JUDGE_POOL),
+            "--no-report",
+            data_dir=release,
+        )
+        result = run_sweep_cli(args, sweep_env(double, tmp), tmp)
+        assert result.returncode == 0, output(result)
+        yield Pools(ok(double.requests(kind="answer")), ok(double.requests(kind="judge")))
 
 
 @pytest.mark.slow
 def test_judge_max_connections_sizes_the_judge_pool_apart_from_the_answers(
-    tmp_path: Path, provider_double: ProviderDouble
+    pools: Pools,
 ) -> None:
     """A judge slower than the answer model: its pool is sized by --judge-max-connections,
     the answer model's by --max-connections, each reached and never exceeded."""
-    answers, judges = answers_and_judge_calls(
-        tmp_path, provider_double, 2, "--max-connections", "1", "--judge-max-connections", "4"
-    )
-    assert len(answers) == len(judges) == 20
-    assert most_in_flight(answers, slack=0.02) == 1  # answers take 0.05 s
-    assert most_in_flight(judges, slack=0.2) == 4  # judge calls take 1 s
+    assert len(pools.answers) == len(pools.judges) == POOL_CASES
+    assert most_in_flight(pools.answers, slack=0.1) == ANSWER_POOL  # answers take 0.2 s
+    assert most_in_flight(pools.judges, slack=0.5) == JUDGE_POOL  # judge calls take 2 s
 
 
 @pytest.mark.slow
-def test_cases_wait_on_the_answer_pool_beyond_both_pools(
-    tmp_path: Path, provider_double: ProviderDouble
-) -> None:
+def test_cases_wait_on_the_answer_pool_beyond_both_pools(pools: Pools) -> None:
     """A task with more cases than both pools hold keeps --max-connections more of them set
     up and waiting for an answer connection, so a freed one is taken at once. A judge much
     slower than the answers makes that count visible: every case Inspect lets in is answered
     before the first judge call ends, and no other is."""
-    answers, judges = answers_and_judge_calls(
-        tmp_path,
-        provider_double,
-        7,
-        "--benchmarks",
-        "drug_safety",
-        "--max-connections",
-        "2",
-        "--judge-max-connections",
-        "1",
-    )
-    assert len(answers) == len(judges) == 7
-    first_judged = min(r.time + (r.duration or 0.0) for r in judges)
-    # 2 x 2 answer connections + 1 judge connection let 5 cases in; by the time the first
-    # judge call ends all 5 are answered (1 being judged, 4 waiting for the judge), and the
-    # others start only as judged cases leave (Inspect's default would let in 2)
-    assert sum(1 for r in answers if r.time < first_judged) == 5
+    first_judged = min(r.time + (r.duration or 0.0) for r in pools.judges)
+    # 2 x 1 answer connection + 4 judge connections let 6 cases in; by the time the first
+    # judge call ends all 6 are answered (4 being judged, 2 waiting for the judge), and the
+    # others start only as judged cases leave (Inspect's default would let in 1)
+    let_in = 2 * ANSWER_POOL + JUDGE_POOL
+    assert let_in < POOL_CASES
+    assert sum(1 for r in pools.answers if r.time < first_judged) == let_in
 
 
 @pytest.mark.slow
@@ -313,47 +319,93 @@ def test_missing_credential_fails_before_any_call(
 
 
 # --------------------------------------------------------------------------------------------
-# the two-provider sweep
+# the two-provider sweep: every case of the release (the public one when BEDSIDE_BENCH_DATA
+# names it, else the synthetic one), OpenAI through the OPENAI_ACCESS_TOKEN alias and
+# Anthropic, judged by the default judge; then the same command again. One run serves every
+# test of this section.
+
+DATA = Path(REAL_RELEASE) if REAL_RELEASE else SYNTHETIC_RELEASE
+TWO_PROVIDERS = ["openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"]
+
+
+@dataclass
+class TwoProviders:
+    first: Result
+    second: Result
+    double: ProviderDouble  # stopped; its records stay readable
+    calls_after_first: int
+    calls_after_second: int
+    root: Path
+    logs: Path
+    cases: list[dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def two_providers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoProviders]:
+    root = tmp_path_factory.mktemp("two-providers")
+    logs = root / "logs"
+    with ProviderDouble() as double:
+        env = sweep_env(
+            double,
+            root,
+            openai_key=None,
+            openai_access_token=OPENAI_SECRET,
+            anthropic_key=ANTHROPIC_SECRET,
+        )
+        # the public release through BEDSIDE_BENCH_DATA (as CI runs it), else --data-dir
+        data = [] if REAL_RELEASE else ["--data-dir", str(DATA)]
+        args = sweep_args(
+            TWO_PROVIDERS, logs, "--max-connections", "100", "--display", "none", *data
+        )
+        first = run_sweep_cli(args, env, root, timeout=600)
+        assert first.returncode == 0, output(first)
+        print(first.stdout.strip().splitlines()[-3:])
+        after_first = double.count()
+        second = run_sweep_cli(args, env, root)
+        assert second.returncode == 0, output(second)
+        cases = [c for b in BENCHMARK_NAMES for c in read_cases(DATA, b)]
+        yield TwoProviders(first, second, double, after_first, double.count(), root, logs, cases)
 
 
 @pytest.mark.slow
-def test_two_provider_smoke_sweep_resumes_and_never_writes_a_secret(
-    tmp_path: Path, provider_double: ProviderDouble
+def test_two_provider_sweep_scores_every_case_once_and_a_rerun_asks_nothing(
+    two_providers: TwoProviders,
 ) -> None:
-    """Smoke mode over all ten benchmarks, OpenAI (through the OPENAI_ACCESS_TOKEN alias) and
-    Anthropic, judged by the default judge; then the same command again."""
-    release = tmp_path / "release"
-    written = write_release(release, per_benchmark=2)
-    logs = tmp_path / "logs"
-    models = ["openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"]
-    env = sweep_env(
-        provider_double,
-        tmp_path,
-        openai_key=None,
-        openai_access_token=OPENAI_SECRET,
-        anthropic_key=ANTHROPIC_SECRET,
-    )
-    args = sweep_args(models, logs, "--smoke", data_dir=release)
-    first = run_sweep_cli(args, env, tmp_path)
-    assert first.returncode == 0, output(first)
-
-    # every benchmark for every model, one case each, scored as the protocol says
-    final = read_logs(logs)
+    run = two_providers
+    cases = len(run.cases)
+    if REAL_RELEASE:
+        assert cases == 250
+    final = read_logs(run.logs)
     assert len(final) == 20 and all(log.status == "success" for log in final)
-    expected = expected_scores(release, models)
-    smoke_cases = {(log.eval.model, str(s.id)) for log in final for s in log.samples or []}
-    assert_scored_once(final, {k: expected[k] for k in smoke_cases}, cases=20)
+    expected = expected_scores(DATA, TWO_PROVIDERS)
+    assert_scored_once(final, expected, 2 * cases)
+    assert "sweep: 20/20 benchmark runs complete" in run.first.stdout
+    # the same command again: everything is complete, nothing is asked again
+    assert run.calls_after_second == run.calls_after_first
+    assert "sweep: 20/20 benchmark runs complete" in run.second.stdout
+    assert_bought_once(run.double, run.cases, TWO_PROVIDERS)
 
-    # the credentials reached the provider, from the alias for OpenAI
-    openai_requests = provider_double.requests(api="responses")
+
+@pytest.mark.slow
+def test_two_provider_sweep_sends_each_providers_credential_from_its_variable(
+    two_providers: TwoProviders,
+) -> None:
+    """The credentials reached the provider, from the alias for OpenAI."""
+    openai_requests = two_providers.double.requests(api="responses")
     assert {credential_sent(r) for r in openai_requests} == {OPENAI_SECRET}
-    anthropic_requests = provider_double.requests(api="anthropic")
+    anthropic_requests = two_providers.double.requests(api="anthropic")
     assert {credential_sent(r) for r in anthropic_requests} == {ANTHROPIC_SECRET}
 
-    # temperatures: what the provider received, as the logs and summaries record it
-    answers = ok(provider_double.requests(kind="answer"))
-    judges = ok(provider_double.requests(kind="judge"))
-    assert len(answers) == len(judges) == 20
+
+@pytest.mark.slow
+def test_two_provider_sweep_records_the_temperatures_the_provider_received(
+    two_providers: TwoProviders,
+) -> None:
+    """Temperatures: what the provider received, as the logs and summaries record it."""
+    double = two_providers.double
+    answers = ok(double.requests(kind="answer"))
+    judges = ok(double.requests(kind="judge"))
+    assert len(answers) == len(judges) == 2 * len(two_providers.cases)
     sent_answer = {(r.model, r.request.user): r.temperature for r in answers}
     sent_judge = {(answered_model(r), r.request.judge.prompt): r.temperature for r in judges}
     assert {(r.model, r.temperature) for r in answers} == {
@@ -361,51 +413,54 @@ def test_two_provider_smoke_sweep_resumes_and_never_writes_a_secret(
         ("claude-sonnet-4-6", None),  # Inspect drops temperature for Anthropic models
     }
     assert {r.temperature_present for r in judges} == {False}  # gpt-5.6 reasons: dropped
-    for log in final:
+    for log in read_logs(two_providers.logs):
         for sample in log.samples or []:
             meta = sample.scores[SCORER].metadata or {}  # type: ignore[index]
             key = (wire_name(log.eval.model), str(sample.input))
             assert meta["answer_temperature"] == sent_answer[key]
             assert meta["judge_temperature"] == sent_judge[key]
             assert meta["judge_model"] == "openai/gpt-5.6-sol"
-
-    # the report compares the two models
-    report_dir = logs / "report"
-    by_model = summaries(report_dir)
-    assert set(by_model) == set(models)
-    for summary in by_model.values():
-        assert summary["cases_completed"] == 10 and summary["cases_failed"] == 0
-        # a smoke run has an overall score but is never a complete (publishable) run
-        assert summary["complete"] is False and summary["overall"] is not None
-        assert summary["scope"]["full"] is False and summary["scope"]["reasons"] == ["smoke"]
-        assert summary["judge_model"] == "openai/gpt-5.6-sol"
-        assert summary["judge_temperature"] is None
-        assert summary["cost"] is None  # no prices given: never 0
-        assert summary["usage"]["answer"]["input_tokens"] > 0
+    by_model = summaries(two_providers.logs / "report")
     assert by_model["openai/gpt-5.4-mini"]["answer_temperature"] == 1.0
     assert by_model["anthropic/claude-sonnet-4-6"]["answer_temperature"] is None
+    for summary in by_model.values():
+        assert summary["judge_temperature"] is None
+
+
+@pytest.mark.slow
+def test_two_provider_sweep_reports_and_compares_the_two_models(
+    two_providers: TwoProviders,
+) -> None:
+    report_dir = two_providers.logs / "report"
+    cases = len(two_providers.cases)
+    by_model = summaries(report_dir)
+    assert set(by_model) == set(TWO_PROVIDERS)
+    for summary in by_model.values():
+        assert summary["cases_completed"] == cases and summary["cases_failed"] == 0
+        assert summary["overall"]["n"] == cases
+        assert summary["data_source"] == str(DATA)
+        if REAL_RELEASE:  # the whole public release: a complete (publishable) run
+            assert summary["complete"] is True and summary["scope"]["full"] is True
+        assert summary["judge_model"] == "openai/gpt-5.6-sol"
+        assert summary["cost"] is None  # no prices given: never 0
+        assert summary["usage"]["answer"]["input_tokens"] > 0
     comparison = json.loads((report_dir / "comparison.json").read_text())
-    assert {m["answer_model"] for m in comparison["models"]} == set(models)
+    assert comparison["like_for_like"] is True
+    assert {m["answer_model"] for m in comparison["models"]} == set(TWO_PROVIDERS)
+    assert comparison["overall"] is not None
     assert (report_dir / "report.md").exists() and (report_dir / "report.html").exists()
-    assert "sweep: 20/20 benchmark runs complete" in first.stdout
 
-    # the same command again: everything is complete, nothing is asked again
-    before = provider_double.count()
-    second = run_sweep_cli(args, env, tmp_path)
-    assert second.returncode == 0, output(second)
-    assert provider_double.count() == before
-    assert_scored_once(read_logs(logs), {k: expected[k] for k in smoke_cases}, cases=20)
-    smoke_ids = {case_id for _, case_id in smoke_cases}
-    ran = [c for cases in written.values() for c in cases if c["case_id"] in smoke_ids]
-    assert_bought_once(provider_double, ran, models)
 
-    # no key anywhere: logs (inside the .eval zips), report, Inspect's data folder, terminal
+@pytest.mark.slow
+def test_two_provider_sweep_never_writes_a_secret(two_providers: TwoProviders) -> None:
+    """No key anywhere: logs (inside the .eval zips), report, Inspect's data folder, terminal."""
+    root = two_providers.root
     secrets = [OPENAI_SECRET, ANTHROPIC_SECRET]
-    written = list(file_texts(tmp_path / "logs")) + list(file_texts(tmp_path / "data-home"))
+    written = list(file_texts(root / "logs")) + list(file_texts(root / "data-home"))
     assert len(written) > 40
     terminal = [
         (f"run {n} {stream}", text.encode())
-        for n, run in enumerate((first, second))
+        for n, run in enumerate((two_providers.first, two_providers.second))
         for stream, text in (("stdout", run.stdout), ("stderr", run.stderr))
     ]
     assert leaks(secrets, written + terminal) == []
@@ -417,9 +472,10 @@ def test_temperature_sent_or_null_and_prices_give_a_cost(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     """Chat Completions models take temperature 1 (answers) and 0 (judge); a provider that
-    refuses it is asked again without it and the logs and summary say null."""
+    refuses it is asked again without it and the logs and summary say null. A smoke sweep
+    (one case of each benchmark) with prices: an overall score and a cost, never complete."""
     release = tmp_path / "release"
-    written = write_release(release, per_benchmark=1)
+    written = write_release(release, per_benchmark=2)
     provider_double.configure(refuse_temperature_for={"gpt-4o-mini"})
     logs = tmp_path / "logs"
     models = ["openai/gpt-4.1-mini", "openai/gpt-4o-mini"]
@@ -432,34 +488,37 @@ def test_temperature_sent_or_null_and_prices_give_a_cost(
         logs,
         "--judge",
         "openai/gpt-4.1",
-        "--benchmarks",
-        "drug_safety,safety_diagnostic",
         "--prices",
         str(prices),
+        "--smoke",
         data_dir=release,
     )
     result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path)
     assert result.returncode == 0, output(result)
+    assert "sweep: 20/20 benchmark runs complete" in result.stdout
 
     final = read_logs(logs)
     assert sorted((log.eval.task.split("/")[-1], log.eval.model) for log in final) == sorted(
-        (b, m) for b in ("drug_safety", "safety_diagnostic") for m in models
+        (b, m) for b in BENCHMARK_NAMES for m in models
     )
+    # one case of each benchmark, scored as the protocol says
+    smoke_cases = {(log.eval.model, str(s.id)) for log in final for s in log.samples or []}
+    expected = expected_scores(release, models)
+    assert_scored_once(final, {k: expected[k] for k in smoke_cases}, cases=20)
+    smoke_ids = {case_id for _, case_id in smoke_cases}
+    ran = [c for cases in written.values() for c in cases if c["case_id"] in smoke_ids]
+    assert len(ran) == 10
+    assert_bought_once(provider_double, ran, models)
+
     answers = provider_double.requests(kind="answer")
-    assert sorted((r.model, r.status, r.temperature) for r in answers) == [
-        ("gpt-4.1-mini", 200, 1.0),
-        ("gpt-4.1-mini", 200, 1.0),
-        ("gpt-4o-mini", 200, None),  # asked again without it
-        ("gpt-4o-mini", 200, None),
-        ("gpt-4o-mini", 400, 1.0),  # refused
-        ("gpt-4o-mini", 400, 1.0),
-    ]
+    assert Counter((r.model, r.status, r.temperature) for r in answers) == {
+        ("gpt-4.1-mini", 200, 1.0): 10,
+        ("gpt-4o-mini", 200, None): 10,  # asked again without it
+        ("gpt-4o-mini", 400, 1.0): 10,  # refused
+    }
     assert {(r.status, r.temperature) for r in provider_double.requests(kind="judge")} == {
         (200, 0.0)
     }
-    assert_bought_once(
-        provider_double, written["drug_safety"] + written["safety_diagnostic"], models
-    )
     for log in final:
         for sample in log.samples or []:
             meta = sample.scores[SCORER].metadata or {}  # type: ignore[index]
@@ -472,6 +531,10 @@ def test_temperature_sent_or_null_and_prices_give_a_cost(
     for summary in by_model.values():
         assert summary["judge_temperature"] == 0.0
         assert summary["cost"] is not None and summary["cost"]["total"] > 0
+        # a smoke run has an overall score but is never a complete (publishable) run
+        assert summary["cases_completed"] == 10 and summary["cases_failed"] == 0
+        assert summary["complete"] is False and summary["overall"] is not None
+        assert summary["scope"]["full"] is False and summary["scope"]["reasons"] == ["smoke"]
 
 
 @pytest.mark.slow
@@ -530,32 +593,3 @@ def test_invalid_judge_reply_is_asked_again_and_an_always_invalid_one_fails_the_
     )
     summary = summaries(logs / "report")["openai/gpt-4.1-mini"]
     assert (summary["cases_completed"], summary["cases_failed"]) == (2, 0)
-
-
-@pytest.mark.slow
-def test_full_public_release_two_providers(
-    tmp_path: Path, provider_double: ProviderDouble, real_release: str
-) -> None:
-    """All ten benchmarks of the public release (250 cases) for two providers."""
-    logs = tmp_path / "logs"
-    models = ["openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"]
-    args = sweep_args(models, logs, "--max-connections", "100", "--display", "none")
-    result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path, timeout=600)
-    assert result.returncode == 0, output(result)
-
-    cases = sum(len(read_cases(Path(real_release), b)) for b in BENCHMARK_NAMES)
-    assert cases == 250
-    assert_scored_once(read_logs(logs), expected_scores(Path(real_release), models), 2 * cases)
-    release_cases = [c for b in BENCHMARK_NAMES for c in read_cases(Path(real_release), b)]
-    assert_bought_once(provider_double, release_cases, models)
-
-    by_model = summaries(logs / "report")
-    for model in models:
-        summary = by_model[model]
-        assert summary["cases_completed"] == cases and summary["cases_failed"] == 0
-        assert summary["complete"] is True and summary["overall"]["n"] == cases
-        assert summary["data_source"] == real_release
-    comparison = json.loads((logs / "report" / "comparison.json").read_text())
-    assert comparison["like_for_like"] is True
-    assert {m["answer_model"] for m in comparison["models"]} == set(models)
-    assert comparison["overall"] is not None

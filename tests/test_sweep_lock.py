@@ -217,10 +217,11 @@ def test_second_sweep_on_a_busy_log_dir_refuses_without_a_call_then_takes_over(
     models = ["openai/gpt-4.1-mini"]
     logs = tmp_path / "logs"
     args = sweep_args(
-        models, logs, "--judge", "openai/gpt-4.1", "--max-connections", "2", data_dir=release
+        models, logs, "--judge", "openai/gpt-4.1", "--max-connections", "1", data_dir=release
     )
     env = sweep_env(provider_double, tmp_path)
-    provider_double.configure(latency=3600)  # the first sweep's calls hang: it stays busy
+    # the first sweep's one answer connection hangs: it stays busy, and asks nothing more
+    provider_double.configure(latency=3600)
     first = start_sweep(args, env, tmp_path)
     try:
         wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
