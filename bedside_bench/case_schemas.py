@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 
 from bedside_bench.benchmarks import BENCHMARKS
 from bedside_bench.contracts import GradingMethod
-from bedside_bench.schema_files import load_schema
+from bedside_bench.schema_files import checked_validator, load_schema
 
 CASE_SCHEMA_FILES: dict[GradingMethod, str] = {
     "points_rubric": "case.points_rubric.schema.json",
@@ -40,6 +40,4 @@ def case_schema(method: GradingMethod) -> dict[str, Any]:
 
 @cache
 def case_validator(method: GradingMethod) -> Draft202012Validator:
-    schema = case_schema(method)
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return checked_validator(case_schema(method))

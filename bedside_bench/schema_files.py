@@ -17,8 +17,13 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
-@cache
-def validator(name: str) -> Draft202012Validator:
-    schema = load_schema(name)
+def checked_validator(schema: dict[str, Any]) -> Draft202012Validator:
+    """A validator of `schema`, once the schema itself is checked (a broken schema file is a
+    bug here, and would otherwise pass every document)."""
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    return checked_validator(load_schema(name))
