@@ -43,8 +43,10 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.report.document import ReportContext
 from bedside_bench.report.groups import RunGroup, group_records
 from bedside_bench.report.records import CaseRecord, LogRecord
+from bedside_bench.report.run import Analysis, ReportDocuments
 from bedside_bench.report.summary import BootstrapOptions, summarise
 from bedside_bench.report.summary_model import RunSummary
 from tests.doubles.script import parse_judge_user
@@ -371,3 +373,17 @@ def run_summary(**fields: Any) -> RunSummary:
     validated as the summary's own field would be."""
     base = summarise(full_group(n=1), BootstrapOptions(resamples=10, seed=1))
     return RunSummary.model_validate({**dict(base), **fields})
+
+
+def context_of(analysis: Analysis, png: bytes | None = None) -> ReportContext:
+    """What the report's sections read for `analysis` alone (no judges, review, estimate or
+    prices), built the way `bedside-bench report` builds it."""
+    return ReportDocuments(
+        analysis=analysis,
+        judges=None,
+        review=None,
+        estimate=None,
+        png=png,
+        skipped=[],
+        prices=None,
+    ).context()

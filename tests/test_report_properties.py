@@ -24,7 +24,7 @@ from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.standing import overall_mean
 from bedside_bench.report.summary import BootstrapOptions
 from bedside_bench.report.summary_model import RunSummary
-from tests.report_helpers import log_record
+from tests.report_helpers import context_of, log_record
 
 OPTIONS = BootstrapOptions(resamples=30, seed=3)
 MODELS = ("test/a", "test/b", "test/c", "test/d")
@@ -64,19 +64,6 @@ def a_run(draw: st.DrawFn, model: str) -> list[LogRecord]:
 def runs(draw: st.DrawFn) -> list[LogRecord]:
     k = draw(st.integers(1, len(MODELS)))
     return [r for model in MODELS[:k] for r in draw(a_run(model))]
-
-
-def context_of(analysis: Analysis, png: bytes | None = None) -> ReportContext:
-    return ReportContext(
-        summaries=analysis.summaries,
-        labels=analysis.labels,
-        files=analysis.files,
-        comparison=analysis.comparison,
-        refused=analysis.refused,
-        png=png,
-        groups=analysis.groups,
-        standing=analysis.standing,
-    )
 
 
 def render_everything(context: ReportContext) -> tuple[str, str, str]:

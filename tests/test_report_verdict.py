@@ -14,7 +14,7 @@ import pytest
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.report.answers import answered_again
 from bedside_bench.report.comparison import verdict_positions
-from bedside_bench.report.document import ReportContext, verdict_lines
+from bedside_bench.report.document import verdict_lines
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.plot import forest_png, matplotlib_available
 from bedside_bench.report.records import LogRecord
@@ -23,7 +23,13 @@ from bedside_bench.report.run import Analysis, analyse
 from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.summary import BootstrapOptions
 from bedside_bench.report.summary_model import OverallScore
-from tests.report_helpers import expected_stratified, log_record, run_summary, scores_for
+from tests.report_helpers import (
+    context_of,
+    expected_stratified,
+    log_record,
+    run_summary,
+    scores_for,
+)
 
 SMALL = BootstrapOptions(resamples=400, seed=7)
 
@@ -56,18 +62,6 @@ def written(analysis: Analysis) -> dict[str, Any]:
     """comparison.json as the report writes it."""
     assert analysis.comparison is not None
     return analysis.comparison.model_dump(mode="json")
-
-
-def context_of(analysis: Analysis) -> ReportContext:
-    return ReportContext(
-        summaries=analysis.summaries,
-        labels=analysis.labels,
-        files=analysis.files,
-        comparison=analysis.comparison,
-        refused=analysis.refused,
-        groups=analysis.groups,
-        standing=analysis.standing,
-    )
 
 
 def expected_pair(
