@@ -29,6 +29,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from bedside_bench import credentials
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from tests import warm_cli
 from tests.doubles import (
     DEFAULT_ANTHROPIC_KEY,
     JudgeInput,
@@ -63,10 +64,12 @@ def run_tool(
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
     timeout: float = 600,
+    warm: bool = True,
 ) -> Result:
-    """A console script beside this interpreter (`inspect`, `bedside-bench`), as typed."""
+    """A console script beside this interpreter (`inspect`, `bedside-bench`), as typed;
+    started warm (tests/warm_cli) unless `warm` is False."""
     return subprocess.run(
-        [str(BIN / tool), *args],
+        [*warm_cli.command(str(tool), env, warm), *args],
         env=None if env is None else dict(env),
         cwd=cwd,
         capture_output=True,
@@ -339,8 +342,8 @@ def leaks(secrets: Iterable[str], named: Iterable[tuple[str, bytes]]) -> list[st
 # bedside-bench sweep
 
 
-def sweep_command() -> tuple[str, ...]:
-    return (str(BEDSIDE_BENCH), "sweep")
+def sweep_command(env: Mapping[str, str] | None = None, warm: bool = True) -> list[str]:
+    return [*warm_cli.command("bedside-bench", env, warm), "sweep"]
 
 
 def sweep_env(
@@ -381,7 +384,7 @@ def run_sweep_cli(
     args: list[str], env: Mapping[str, str], cwd: Path, timeout: float = 300
 ) -> Result:
     return subprocess.run(
-        [*sweep_command(), *args],
+        [*sweep_command(env), *args],
         env=dict(env),
         cwd=cwd,
         capture_output=True,
@@ -390,10 +393,13 @@ def run_sweep_cli(
     )
 
 
-def start_sweep(args: list[str], env: Mapping[str, str], cwd: Path) -> subprocess.Popen[str]:
-    """`bedside-bench sweep ARGS` in the background (stop it with `stop`)."""
+def start_sweep(
+    args: list[str], env: Mapping[str, str], cwd: Path, warm: bool = True
+) -> subprocess.Popen[str]:
+    """`bedside-bench sweep ARGS` in the background (stop it with `stop`); `warm=False` for
+    a test that needs the command's own pid."""
     return subprocess.Popen(
-        [*sweep_command(), *args],
+        [*sweep_command(env, warm), *args],
         env=dict(env),
         cwd=cwd,
         text=True,

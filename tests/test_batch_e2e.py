@@ -22,9 +22,9 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import BatchConfig
 
+from tests import warm_cli
 from tests.doubles import ProviderDouble, RecordedRequest
 from tests.e2e_helpers import (
-    INSPECT,
     answered_model,
     assert_scored_once,
     expected_scores,
@@ -329,7 +329,7 @@ def test_plain_inspect_eval_batches_the_judge_through_the_grader_role_config(
         env = sweep_env(double, tmp_path)
         result = subprocess.run(
             [
-                str(INSPECT),
+                *warm_cli.command("inspect", env),
                 "eval",
                 f"bedside_bench/{benchmark}",
                 "--model",

@@ -18,9 +18,9 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from tests import warm_cli
 from tests.doubles import ProviderDouble, RecordedRequest
 from tests.e2e_helpers import (
-    BEDSIDE_BENCH,
     eval_one,
     expected_scores,
     local_path,
@@ -113,7 +113,7 @@ def test_interrupted_rejudge_keeps_every_judged_case_and_resumes(
     since = last_seq(double)
     double.configure(latency=0.5, stall_seconds=3600)
     process = subprocess.Popen(
-        [str(BEDSIDE_BENCH), "rejudge", *rejudge_args(logs, out)],
+        [*warm_cli.command("bedside-bench", source.env), "rejudge", *rejudge_args(logs, out)],
         env=source.env,
         cwd=tmp_path,
         text=True,

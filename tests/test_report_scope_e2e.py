@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.schema_files import validator
+from tests import warm_cli
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import bedside_bench_in_process
@@ -89,14 +89,10 @@ class Runs:
     double: ProviderDouble
 
 
-def bin_path(name: str) -> str:
-    return str(Path(sys.executable).parent / name)
-
-
 def inspect_eval(release: Path, logs: Path, env: dict[str, str], *args: str) -> None:
     result = subprocess.run(
         [
-            bin_path("inspect"),
+            *warm_cli.command("inspect", env),
             "eval",
             *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
             "--model-role",
@@ -120,7 +116,15 @@ def inspect_eval(release: Path, logs: Path, env: dict[str, str], *args: str) -> 
 
 def bedside_report(logs: Path, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [bin_path("bedside-bench"), "report", str(logs), "-o", str(out), "--resamples", "2000"],
+        [
+            *warm_cli.command("bedside-bench", env),
+            "report",
+            str(logs),
+            "-o",
+            str(out),
+            "--resamples",
+            "2000",
+        ],
         env=env,
         capture_output=True,
         text=True,

@@ -222,7 +222,7 @@ def test_second_sweep_on_a_busy_log_dir_refuses_without_a_call_then_takes_over(
     env = sweep_env(provider_double, tmp_path)
     # the first sweep's one answer connection hangs: it stays busy, and asks nothing more
     provider_double.configure(latency=3600)
-    first = start_sweep(args, env, tmp_path)
+    first = start_sweep(args, env, tmp_path, warm=False)  # its pid is asserted
     try:
         wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
         before = provider_double.count()
@@ -326,7 +326,7 @@ def test_second_sweep_on_a_busy_s3_store_refuses_without_a_call(
     }
     # the first sweep's one answer call is held until the second sweep has been refused
     provider_double.configure(hold_until_in_flight=2)
-    first = start_sweep(args, env, tmp_path)
+    first = start_sweep(args, env, tmp_path, warm=False)  # its pid is asserted
     try:
         wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
         before = provider_double.count()

@@ -1,0 +1,84 @@
+"""Console scripts started warm: the end-to-end tests' commands without Inspect's import each.
+
+Every `inspect` or `bedside-bench` command a test runs would spend 3 to 5 s of a 2-core
+machine's CPU importing Inspect, the providers' SDKs and the tasks before doing anything:
+about 170 commands, a third of the suite's CPU. So, per test process, one server imports them
+once (server.py) and forks a child per command; the child runs the console script's own `main`
+with the command's argv, working folder, environment and standard streams. What a test starts
+is a small client (client.py) that stands in for the command: its exit status is the
+command's, the signals it gets reach the command, and killing it kills the command.
+
+What the warm start changes is when the modules were imported, nothing else; a command whose
+start itself is tested, or that needs its own process (its pid asserted, another package
+on PYTHONPATH, other PYTHON* settings), runs cold, as does every command when
+BEDSIDE_BENCH_TESTS_COLD=1 (the way to rule the warm start out when a test fails).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+HERE = Path(__file__).resolve().parent
+COLD = "BEDSIDE_BENCH_TESTS_COLD"
+WARM_TOOLS = ("inspect", "bedside-bench")
+
+_server: subprocess.Popen[str] | None = None
+_socket: str | None = None
+_server_env: dict[str, str] = {}
+
+
+def _python_settings(env: Mapping[str, str]) -> dict[str, str]:
+    return {name: value for name, value in env.items() if name.startswith("PYTHON")}
+
+
+def _start() -> str:
+    global _server, _socket, _server_env
+    if _socket is not None and _server is not None and _server.poll() is None:
+        return _socket
+    folder = tempfile.mkdtemp(prefix="warm-cli-")
+    path = os.path.join(folder, "s")
+    _server_env = dict(os.environ)
+    _server = subprocess.Popen(
+        [sys.executable, str(HERE / "server.py"), path],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert _server.stdout is not None
+    line = _server.stdout.readline()
+    if not line.startswith("ready"):
+        raise RuntimeError(f"the warm start server did not start: {line!r}")
+    atexit.register(_stop)
+    _socket = path
+    return path
+
+
+def _stop() -> None:
+    if _server is not None and _server.poll() is None:
+        assert _server.stdin is not None
+        _server.stdin.close()  # the server ends when its standard input closes
+        try:
+            _server.wait(10)
+        except subprocess.TimeoutExpired:
+            _server.kill()
+
+
+def command(tool: str, env: Mapping[str, str] | None = None, warm: bool = True) -> list[str]:
+    """How to start console script `tool` (then its arguments) with environment `env`
+    (None: this process's): warm through the server where that changes nothing but the
+    import, otherwise the script itself."""
+    script = str(BIN / tool)
+    environment = os.environ if env is None else env
+    if not warm or tool not in WARM_TOOLS or os.environ.get(COLD) or environment.get(COLD):
+        return [script]
+    path = _start()
+    if _python_settings(environment) != _python_settings(_server_env):
+        return [script]
+    return [sys.executable, "-S", "-E", str(HERE / "client.py"), path, script]
