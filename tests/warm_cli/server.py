@@ -10,8 +10,10 @@ SIGCHLD, and ends when its standard input (a pipe from the test process) closes.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
+import pkgutil
 import selectors
 import signal
 import socket
@@ -23,16 +25,20 @@ from types import FunctionType
 from typing import Any
 
 # what a console script imports, and what its commands import later (the providers' SDKs,
-# the tasks), so that a forked command finds them loaded
+# the S3 file system, the plot, the export's Parquet, every module of the package), so that
+# a forked command finds them loaded
 PRELOAD = (
     "inspect_ai._cli.main",
     "inspect_ai.model._providers.openai",
     "inspect_ai.model._providers.anthropic",
     "openai",
     "anthropic",
+    "s3fs",
+    "pyarrow.parquet",
     "bedside_bench.cli",
     "bedside_bench._registry",
 )
+PACKAGE = "bedside_bench"
 # where the server stands while it imports: a folder of its own, so that a module that keeps
 # the working folder of its import (a default argument `root_dir=Path.cwd()`, a module-level
 # constant) can be found and given each command's working folder instead
@@ -222,7 +228,18 @@ def main(path: str) -> None:
     folder = os.getcwd()
     for module in PRELOAD:
         importlib.import_module(module)
+    import matplotlib
+
+    matplotlib.use("Agg")  # as the report's plot does before its pyplot
+    importlib.import_module("matplotlib.pyplot")
+    package = importlib.import_module(PACKAGE)
+    for found in pkgutil.walk_packages(package.__path__, f"{PACKAGE}."):
+        if not found.name.endswith("__main__"):
+            importlib.import_module(found.name)
     kept = kept_folders(folder)
+    # what the imports made is never collected: out of the collector's sight, a child's
+    # collections do not touch (and so copy) every page of it
+    gc.freeze()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)

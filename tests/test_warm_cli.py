@@ -1,0 +1,127 @@
+"""The warm start (tests/warm_cli) changes nothing a test can see but the time: a command
+started warm prints, exits and answers signals as the console script started cold does, and
+killing the stand-in kills the command."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests import warm_cli
+from tests.doubles import ProviderDouble
+from tests.e2e_helpers import eval_args, read_logs, run_tool, stop, sweep_env
+from tests.release_factory import write_release
+
+pytestmark = pytest.mark.slow  # subprocesses, a provider double
+
+SAME_AS_COLD = (
+    ("bedside-bench", "--help"),
+    ("bedside-bench", "list"),
+    ("bedside-bench", "report", "missing-logs"),
+    ("bedside-bench", "sweep", "--no-such-flag"),
+    ("inspect", "list", "tasks", "bedside_bench"),
+    ("inspect", "eval", "bedside_bench/drug_safety", "--model", "openai/x", "-T", "data_dir=x"),
+)
+
+
+def test_a_warm_command_prints_and_exits_as_the_cold_one(tmp_path: Path) -> None:
+    """Including what depends on the working folder (Inspect keeps its import's folder as a
+    default argument: the server gives each command its own) and the program's name."""
+    (tmp_path / "bedside_bench").mkdir()  # a folder `inspect list tasks` would search
+    (tmp_path / "bedside_bench" / "here.py").write_text(
+        "from inspect_ai import task\n\n@task\ndef here():\n    pass\n"
+    )
+    for tool, *args in SAME_AS_COLD:
+        warm = run_tool(tool, *args, cwd=tmp_path, timeout=120)
+        cold = run_tool(tool, *args, cwd=tmp_path, timeout=120, warm=False)
+        assert warm.args[:2] != cold.args[:2]  # one went through the server
+        assert (warm.returncode, warm.stdout, warm.stderr) == (
+            cold.returncode,
+            cold.stdout,
+            cold.stderr,
+        ), " ".join(args)
+    listed = run_tool("inspect", "list", "tasks", "bedside_bench", cwd=tmp_path)
+    assert listed.stdout.split() == ["bedside_bench/here.py@here"]
+
+
+def server_children() -> list[psutil.Process]:
+    assert warm_cli._server is not None
+    return psutil.Process(warm_cli._server.pid).children()
+
+
+def ended(process: psutil.Process) -> bool:
+    """Dead: gone, or a zombie its parent (the server) has yet to reap."""
+    try:
+        return not process.is_running() or process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def no_children_left() -> bool:
+    deadline = time.monotonic() + 5
+    while any(not ended(child) for child in server_children()):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def interrupt(
+    tmp_path: Path, double: ProviderDouble, how: signal.Signals, warm: bool
+) -> tuple[int, list[psutil.Process]]:
+    """`inspect eval` of one case whose answer never comes, sent `how` once it has asked; its
+    exit status, and the server's children it had (the command, when warm)."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    env = sweep_env(double, tmp_path)
+    double.configure(latency=3600)
+    seen = double.count()
+    args = eval_args("drug_safety", tmp_path / f"logs-{warm}", "-T", f"data_dir={release}")
+    process = subprocess.Popen(
+        [*warm_cli.command("inspect", env, warm), *args],
+        env=env,
+        cwd=tmp_path,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while double.count() == seen:
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        children = server_children() if warm else []
+        stop(process, how, timeout=60)
+    finally:
+        stop(process)
+    return process.returncode, children
+
+
+def test_sigint_reaches_the_command_and_its_exit_comes_back(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """The answer never comes, so only the signal ends the command: warm as cold, with the
+    same exit status and the same log."""
+    cold, _ = interrupt(tmp_path, provider_double, signal.SIGINT, warm=False)
+    warm, (command,) = interrupt(tmp_path, provider_double, signal.SIGINT, warm=True)
+    assert warm == cold != 255  # 255: the stand-in lost the server
+    assert ended(command)
+    (cold_log,) = read_logs(tmp_path / "logs-False")
+    (warm_log,) = read_logs(tmp_path / "logs-True")
+    assert warm_log.status == cold_log.status == "cancelled"
+
+
+def test_sigkill_of_the_stand_in_kills_the_command(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """SIGKILL cannot be forwarded: the server kills the command when its stand-in is gone,
+    before the stand-in's output ends (so a test reading it to the end finds it dead)."""
+    code, (command,) = interrupt(tmp_path, provider_double, signal.SIGKILL, warm=True)
+    assert code == -signal.SIGKILL
+    assert ended(command)
+    assert no_children_left()
