@@ -440,6 +440,7 @@ def stop(
         if process.poll() is None:
             process.kill()
             process.communicate()
+        warm_cli.wait_for_command(process.pid)  # a warm command outlives its killed stand-in
 
 
 # --------------------------------------------------------------------------------------------

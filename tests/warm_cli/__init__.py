@@ -21,6 +21,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -45,16 +46,20 @@ def _start() -> str:
     folder = tempfile.mkdtemp(prefix="warm-cli-")
     path = os.path.join(folder, "s")
     _server_env = dict(os.environ)
-    _server = subprocess.Popen(
-        [sys.executable, str(HERE / "server.py"), path],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    errors = os.path.join(folder, "stderr")
+    with open(errors, "w") as stderr:
+        _server = subprocess.Popen(
+            [sys.executable, str(HERE / "server.py"), path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
     assert _server.stdout is not None
     line = _server.stdout.readline()
     if not line.startswith("ready"):
-        raise RuntimeError(f"the warm start server did not start: {line!r}")
+        with open(errors) as written:
+            raise RuntimeError(f"the warm start server did not start:\n{written.read()}")
     atexit.register(_stop)
     _socket = path
     return path
@@ -68,6 +73,19 @@ def _stop() -> None:
             _server.wait(10)
         except subprocess.TimeoutExpired:
             _server.kill()
+
+
+def wait_for_command(stand_in: int, timeout: float = 30) -> None:
+    """Wait until the command that client `stand_in` stood for has ended and been reaped: a
+    client killed outright ends at once, its command a moment later (the server kills it)."""
+    if _socket is None:
+        return
+    named = os.path.join(os.path.dirname(_socket), "commands", str(stand_in))
+    deadline = time.monotonic() + timeout
+    while os.path.exists(named):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the command of stand-in {stand_in} is still running")
+        time.sleep(0.01)
 
 
 def command(tool: str, env: Mapping[str, str] | None = None, warm: bool = True) -> list[str]:

@@ -76,14 +76,25 @@ def receive(connection: socket.socket) -> Command:
     return Command(request["script"], request["args"], request["cwd"], request["env"], fds)
 
 
-def serve(listener: socket.socket) -> Command:
-    """Fork a child per request; return only in a child, with its command."""
+def client_pid(connection: socket.socket) -> int:
+    pid, _uid, _gid = struct.unpack(
+        "3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    )
+    return int(pid)
+
+
+def serve(listener: socket.socket, commands: str) -> Command:
+    """Fork a child per request; return only in a child, with its command. While a command
+    runs, file `commands/<client pid>` holds its pid: a test that killed the client waits for
+    the file to go (warm_cli.wait_for_command), as it would wait for a cold command's exit."""
     selector = selectors.DefaultSelector()
     selector.register(listener, selectors.EVENT_READ, "listen")
     selector.register(sys.stdin, selectors.EVENT_READ, "parent")
     children: dict[int, socket.socket] = {}  # pid -> its client's connection
+    stand_ins: dict[int, str] = {}  # pid -> the file naming it after its client
 
     def reap(pid: int, status: int) -> None:
+        os.unlink(stand_ins.pop(pid))
         connection = children.pop(pid)
         selector.unregister(connection)
         with contextlib.suppress(OSError):  # the client may be gone
@@ -111,6 +122,9 @@ def serve(listener: socket.socket) -> Command:
                 for fd in command.streams:
                     os.close(fd)
                 children[pid] = connection
+                stand_ins[pid] = os.path.join(commands, str(client_pid(connection)))
+                with open(stand_ins[pid], "w") as named:
+                    named.write(str(pid))
                 selector.register(connection, selectors.EVENT_READ, pid)
                 connection.sendall(f"pid {pid}\n".encode())
             else:  # a client forwards a signal, or has gone (killed): its command goes too
@@ -245,7 +259,9 @@ def main(path: str) -> None:
     listener.listen(64)
     sys.stdout.write(f"ready, keeping {len(kept)} import folders\n")
     sys.stdout.flush()
-    command = serve(listener)
+    commands = os.path.join(os.path.dirname(path), "commands")
+    os.mkdir(commands)
+    command = serve(listener, commands)
     become(command, kept)
     entry = importlib.import_module(ENTRY_POINTS[os.path.basename(command.script)])
     sys.exit(entry.main())
