@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import Score
 
 from bedside_bench.answer_condition import ANSWER_CONDITIONS
@@ -454,3 +455,39 @@ def test_a_score_judged_once_in_a_log_run_with_two_passes_counts() -> None:
     c1 = record.cases["c1"]
     assert c1.completed and c1.pass_decisions is None and c1.judge_agreement is None
     assert read.refused_values() == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    where=st.sampled_from(["model", "role", "sample model", "sample role"]),
+    field=st.sampled_from(["input_tokens", "output_tokens", "total_tokens", "reasoning_tokens"]),
+    count=st.integers(-3, 3),
+)
+def test_token_usage_that_is_negative_skips_its_log(where: str, field: str, count: int) -> None:
+    """Token counts are Inspect's own typed fields, but a negative one would pass its check
+    and lower a cost: the log is skipped, naming where."""
+    log = _log()
+    usage = {JUDGE_A: ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)}
+    setattr(usage[JUDGE_A], field, count)
+    samples = log.samples or []
+    if where == "model":
+        log.stats.model_usage = usage
+    elif where == "role":
+        log.stats.role_usage = {"grader": usage[JUDGE_A]}
+    elif where == "sample model":
+        samples[0].model_usage = usage
+    else:
+        samples[0].role_usage = {"grader": usage[JUDGE_A]}
+    read, location = _read(log)
+    if count >= 0:
+        assert len(read.records) == 1 and read.skipped == []
+        return
+    assert read.records == []
+    ((skipped, reason),) = read.skipped
+    name = JUDGE_A if where.endswith("model") else "grader"
+    prefix = "sample c1 epoch 1 " if where.startswith("sample") else ""
+    kind = where.split()[-1]
+    assert (skipped, reason) == (
+        location,
+        f"{prefix}{kind} usage of {name}: {field} must be >= 0, got {count}",
+    )

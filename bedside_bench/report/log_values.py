@@ -202,3 +202,18 @@ def task_arg_values(task_args: Mapping[str, object]) -> TaskArgValues | str:
         return TaskArgValues.model_validate(dict(task_args))
     except ValidationError as ex:
         return problem(ex, "task argument", task_args)
+
+
+# the token counts of Inspect's `ModelUsage` the report adds up (Inspect types them, but a
+# negative count would pass its check and lower a cost)
+USAGE_COUNTS: tuple[str, ...] = tuple(TokenCounts.model_fields)
+
+
+def negative_usage(usage: Mapping[str, object], where: str) -> str | None:
+    """Why token usage by model (`{model: ModelUsage}`) cannot be added up, or None."""
+    for model, counts in usage.items():
+        for name in USAGE_COUNTS:
+            value = getattr(counts, name, None)
+            if isinstance(value, int) and value < 0:
+                return f"{where} usage of {model}: {name} must be >= 0, got {value}"
+    return None

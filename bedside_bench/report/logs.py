@@ -47,6 +47,7 @@ from bedside_bench.report.log_values import (
     THINNED_VALUE,
     ScoreValues,
     TaskValues,
+    negative_usage,
     required_score_fields,
     score_values,
     task_arg_values,
@@ -300,6 +301,17 @@ def skip_reason(header: EvalLog) -> str | None:
     for checked in (task_values(metadata), task_arg_values(header.eval.task_args or {})):
         if isinstance(checked, str):
             return checked
+    stats = header.stats
+    return negative_usage(stats.model_usage, "model") or negative_usage(stats.role_usage, "role")
+
+
+def sample_usage_reason(summaries: Iterable[EvalSampleSummary]) -> str | None:
+    """Why the samples' token usage cannot be added up (a negative count), or None."""
+    for s in summaries:
+        for usage, kind in ((s.model_usage, "model"), (s.role_usage, "role")):
+            reason = negative_usage(usage, f"sample {s.id} epoch {s.epoch} {kind}")
+            if reason is not None:
+                return reason
     return None
 
 
@@ -508,6 +520,9 @@ async def read_record(location: str) -> list[Outcome] | str:
         return reason
     record = header_record(location, header)
     summaries = await read_eval_log_sample_summaries_async(location)
+    bad_usage = sample_usage_reason(summaries)
+    if bad_usage is not None:
+        return bad_usage
     foreign = foreign_scorers(summaries)
     if foreign is not None:
         return foreign_scores_reason(foreign) + " (re-score it with this suite's judge)"
