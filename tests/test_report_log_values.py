@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ModelUsage
@@ -363,7 +363,7 @@ def _assert_case_refused(read: ReadResult, location: str, case: str, field: str)
     assert record.cases["c2"] == _honest_case("c2")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(sorted(SCORE_KEYS)), value=VALUES)
 def test_any_score_metadata_value_is_read_honestly_or_fails_its_case(
     key: str, value: object
@@ -387,7 +387,7 @@ def test_any_score_metadata_value_is_read_honestly_or_fails_its_case(
     assert record.cases == {"c1": honest, "c2": _honest_case("c2")}
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(sorted(TASK_KEYS)), value=VALUES)
 def test_any_task_metadata_value_is_read_honestly_or_skips_its_log(key: str, value: object) -> None:
     read, location = _read(_log(task=_mutated(HONEST_TASK, key, value)))
@@ -416,7 +416,18 @@ def test_any_task_metadata_value_is_read_honestly_or_skips_its_log(key: str, val
         assert getattr(record, name) == getattr(HONEST_RECORD, name), name
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# every key absent, always (besides what hypothesis draws)
+for _key in SCORE_KEYS:
+    test_any_score_metadata_value_is_read_honestly_or_fails_its_case = example(
+        key=_key, value=ABSENT
+    )(test_any_score_metadata_value_is_read_honestly_or_fails_its_case)
+for _key in TASK_KEYS:
+    test_any_task_metadata_value_is_read_honestly_or_skips_its_log = example(
+        key=_key, value=ABSENT
+    )(test_any_task_metadata_value_is_read_honestly_or_skips_its_log)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=VALUES)
 def test_a_judge_model_task_argument_is_text_or_skips_its_log(value: object) -> None:
     args = _mutated({"smoke": False, "judge_model": JUDGE_A}, "judge_model", value)
@@ -457,7 +468,7 @@ def test_a_score_judged_once_in_a_log_run_with_two_passes_counts() -> None:
     assert read.refused_values() == []
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
     where=st.sampled_from(["model", "role", "sample model", "sample role"]),
     field=st.sampled_from(["input_tokens", "output_tokens", "total_tokens", "reasoning_tokens"]),
