@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from bedside_bench.answer_condition import AnswerCondition
 from bedside_bench.contracts import Decision, Grading, RejudgeSource
@@ -148,14 +148,21 @@ def _path(value: object, parts: tuple[int | str, ...]) -> list[str]:
     return path
 
 
-def problem(error: ValidationError, what: str, values: Mapping[str, object]) -> str:
+def problem(
+    error: ValidationError,
+    what: str,
+    values: Mapping[str, object],
+    prefix: tuple[int | str, ...] = (),
+) -> str:
     """The first problem of `error` in one line: "<what> <key>: <why>, got <the key's value>"
-    (the key's whole value; a problem inside it names where)."""
+    (the key's whole value; a problem inside it names where). `prefix`: the location of what
+    was validated, when it is one key's value."""
     first = error.errors()[0]
-    key = str(first["loc"][0])
+    loc = (*prefix, *first["loc"])
+    key = str(loc[0])
     if key not in values:
         return f"{what} {key}: missing"
-    inner = _path(values[key], tuple(first["loc"][1:]))
+    inner = _path(values[key], tuple(loc[1:]))
     why = first["msg"][:1].lower() + first["msg"][1:]
     if first["type"] == "missing":
         why = "missing"
@@ -217,3 +224,25 @@ def negative_usage(usage: Mapping[str, object], where: str) -> str | None:
             if isinstance(value, int) and value < 0:
                 return f"{where} usage of {model}: {name} must be >= 0, got {value}"
     return None
+
+
+class StoredRubricItem(BaseModel):
+    """One of a sample's rubric items (`contracts.RubricItem`, as `SampleMetadata` stores
+    them), read back strictly: `data export` takes its rows from them."""
+
+    model_config = _STRICT
+
+    item_id: Text
+    text: str
+    points: int
+
+
+_RUBRIC_ITEMS: TypeAdapter[list[StoredRubricItem]] = TypeAdapter(list[StoredRubricItem])
+
+
+def rubric_items(listed: object) -> list[StoredRubricItem] | str:
+    """A sample's stored rubric items, or why they cannot be used (one line)."""
+    try:
+        return _RUBRIC_ITEMS.validate_python(listed)
+    except ValidationError as ex:
+        return problem(ex, "sample metadata", {"rubric_items": listed}, prefix=("rubric_items",))
