@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import itertools
 import math
 import shutil
 import tempfile
@@ -310,14 +311,15 @@ def _mutated(base: Mapping[str, object], key: str, value: object) -> dict[str, o
     return out
 
 
-# one place for every example's log (hypothesis examples cannot take pytest's tmp_path), so
-# that records read from different examples differ only where the log does
+# one folder for every example's log (hypothesis examples cannot take pytest's tmp_path); a
+# new file each time: Inspect may answer a read of a rewritten file from its cache
 LOG_DIR = Path(tempfile.mkdtemp(prefix="report-log-values-"))
 atexit.register(shutil.rmtree, LOG_DIR, True)
+_written = itertools.count()
 
 
 def _read(log: EvalLog) -> tuple[ReadResult, str]:
-    location = write(log, LOG_DIR / "run.eval")
+    location = write(log, LOG_DIR / f"run-{next(_written)}.eval")
     return read_records([location]), location
 
 
@@ -412,7 +414,8 @@ def test_any_task_metadata_value_is_read_honestly_or_skips_its_log(key: str, val
     assert record.cases == HONEST_RECORD.cases
     if attribute is not None:
         assert getattr(record, attribute) == expected
-    for name in {f.name for f in dataclasses.fields(LogRecord)} - {attribute}:
+    assert record.location == location
+    for name in {f.name for f in dataclasses.fields(LogRecord)} - {attribute, "location"}:
         assert getattr(record, name) == getattr(HONEST_RECORD, name), name
 
 
