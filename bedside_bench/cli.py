@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Callable, Sequence
 
-from bedside_bench import exit_codes
 from bedside_bench.arguments import Subcommands
+from bedside_bench.entry import entry_point
 
 # name -> (help in the command list, "module:function" that registers its full parser)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -102,19 +101,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+@entry_point  # a reader that stops reading (`| head`): exit 141, no traceback
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = chosen_command(words)
     # no subcommand named (--help, a typo): the list of names needs no subcommand's module
     args = build_parser(chosen or "").parse_args(words)
     handler: Callable[[argparse.Namespace], int] = args.handler
-    try:
-        return handler(args)
-    except BrokenPipeError:
-        # the reader went away (`bedside-bench list | head`): stop quietly, as `ls | head`
-        # does; stdout is pointed at devnull so the interpreter's final flush cannot fail
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return exit_codes.PIPE_CLOSED
+    return handler(args)
 
 
 if __name__ == "__main__":

@@ -10,13 +10,12 @@ the dataset writes it, the solver adds the answer temperature, the scorer reads 
 `state.metadata_as(SampleMetadata)`, its rubric items already typed.
 
 Score and task metadata stay TypedDicts: each key is named once here, and mypy checks every
-writer and every reader's literal key against it, at no cost at run time. A model is not the
-right reader for them. The report reads logs it did not write (earlier versions, scores
-appended by `inspect score`, other tools) and checks each value on its own, so that an odd
-value costs that value, not the log; a model validates the record as a whole, and would reject
-such a log (a store whose `judge_attempts` is a count, say). Validation time is not the reason:
-25,000 realistic score records validate in about 0.25 s (about a tenth of the 100-log report).
-Inspect's `Score` has no `metadata_as` either.
+writer's literal key against it, at no cost at run time. The report reads logs it did not
+write (earlier versions, scores appended by `inspect score`, other tools, hand edits), so it
+reads them back through strict models of only the keys it reads (`report/log_values.py`,
+whose field names a test keeps within these TypedDicts): a malformed value fails its case
+(score metadata) or its log (task metadata), named in one line; keys it does not read may hold
+anything. Inspect's `Score` has no `metadata_as`.
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from pathlib import Path
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 
+from bedside_bench.entry import entry_point
 from bedside_bench.estimate.document import EstimateDocument
 from bedside_bench.report.comparison_document import Comparison
 from bedside_bench.report.judges_document import JudgesDocument
@@ -132,6 +133,7 @@ def write_schemas(directory: Path) -> list[str]:
     return changed
 
 
+@entry_point
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bedside_bench.document_schemas",

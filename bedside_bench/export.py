@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bedside_bench.contracts import RUBRIC_ITEMS_KEY, SCORER_NAME, ScoreMetadata, TaskMetadata
 from bedside_bench.owned_output import check_owned, replacing_folder, write_file
+from bedside_bench.report.log_values import rubric_items, score_values
 from bedside_bench.report.logs import (
     benchmark_of,
     display_location,
@@ -113,14 +114,21 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
     location = display_location(header.location)
     where = f"{location}, case {sample.id}, epoch {sample.epoch}"
     meta = cast(ScoreMetadata, score.metadata or {})
+    # the values a row takes from the log, checked as the report checks them (`log_values`)
+    checked = score_values(meta)
+    if isinstance(checked, str):
+        raise ExportError(f"{where}: {checked}")
     decisions = meta.get("decisions")
-    items = (sample.metadata or {}).get(RUBRIC_ITEMS_KEY)
-    if not isinstance(decisions, dict) or not isinstance(items, list):
+    listed = (sample.metadata or {}).get(RUBRIC_ITEMS_KEY)
+    if not isinstance(decisions, dict) or not isinstance(listed, list):
         raise ExportError(f"{where}: the score has no decisions or the sample no rubric_items")
+    items = rubric_items(listed)
+    if isinstance(items, str):
+        raise ExportError(f"{where}: {items}")
     task_meta = cast(TaskMetadata, header.eval.metadata or {})
     rows = []
     for item in items:
-        item_id = item.get("item_id")
+        item_id = item.item_id
         if item_id not in decisions:
             raise ExportError(f"{where}, item {item_id}: no judge decision for this item")
         decision, value = _decision(decisions[item_id], f"{where}, item {item_id}")
@@ -134,7 +142,7 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
                 "case_id": str(sample.id),
                 "epoch": sample.epoch,
                 "item_id": item_id,
-                "points": item.get("points"),
+                "points": item.points,
                 "decision": decision,
                 "match_value": value,
                 "case_score": float(score.value),

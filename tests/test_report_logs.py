@@ -44,6 +44,7 @@ from bedside_bench.report.records import LogRecord
 from bedside_bench.report.run import ReportResult
 from bedside_bench.schema_files import validator
 from tests import report_helpers as helpers
+from tests.e2e_helpers import run_tool
 from tests.release_factory import write_release
 from tests.report_helpers import case_record, log_record
 
@@ -686,3 +687,49 @@ def test_prices_that_are_not_prices_stop_before_anything_is_written(
     assert "prices['bbscript/answer-a']['output']" in err
     assert "Traceback" not in err
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_a_tampered_log_fails_its_case_or_is_skipped_through_the_cli(
+    runs: Runs, tmp_path: Path
+) -> None:
+    """Real logs edited by hand, then `bedside-bench report` as a user runs it: a malformed
+    score metadata value fails that case (one stderr line naming log, case and field) and the
+    benchmark's mean is the other cases' own; a malformed task metadata value skips that log
+    (named in the summary's notes too). Nothing is pooled from either, nothing crashes."""
+    logs = copy_logs(runs.other_judge, tmp_path / "logs")
+    by_benchmark = {read_eval_log(str(p), header_only=True).eval.task: p for p in logs.iterdir()}
+    tampered_case = by_benchmark["drug_safety"]
+    log = read_eval_log(str(tampered_case))
+    samples = log.samples or []
+    assert len(samples) == 3 and all(s.error is None and s.scores for s in samples)
+    first = samples[0]
+    assert first.scores is not None and first.scores["rubric_judge"].metadata is not None
+    first.scores["rubric_judge"].metadata["judge_model"] = 7
+    write_eval_log(log, str(tampered_case))
+    honest = [float(s.scores["rubric_judge"].value) for s in samples[1:] if s.scores]  # type: ignore[arg-type]
+    skipped = by_benchmark["health_equity"]
+    header = read_eval_log(str(skipped))
+    assert header.eval.metadata is not None
+    header.eval.metadata["judge_passes"] = "three"
+    write_eval_log(header, str(skipped))
+
+    out = tmp_path / "out"
+    result = run_tool("bedside-bench", "report", str(logs), "-o", str(out), "--resamples", "200")
+    assert "Traceback" not in result.stderr
+    assert result.returncode == exit_codes.OK, result.stderr
+    lines = result.stderr.splitlines()
+    assert (
+        f"report: failed {tampered_case}: case {first.id}: score metadata judge_model: input "
+        "should be a valid string, got 7 (the case counts as failed)"
+    ) in lines
+    assert (
+        f"report: skipped {skipped}: task metadata judge_passes: input should be a valid "
+        "integer, got 'three'"
+    ) in lines
+    (summary,) = [json.loads(p.read_text()) for p in out.glob("*.summary.json")]
+    drug_safety = summary["benchmarks"]["drug_safety"]
+    assert (drug_safety["n"], drug_safety["failed"]) == (2, 1)
+    assert drug_safety["mean"] == pytest.approx(float(np.mean(honest)), abs=1e-12)
+    assert "health_equity" not in summary["benchmarks"]
+    assert f"skipped log {skipped}: task metadata judge_passes: " in " ".join(summary["notes"])

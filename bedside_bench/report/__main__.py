@@ -6,9 +6,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from bedside_bench.entry import entry_point
 from bedside_bench.report_cli import configure_report_parser, run_report_command
 
 
+@entry_point
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bedside_bench.report", description=configure_report_parser.__doc__

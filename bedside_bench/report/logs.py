@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, TextIO, cast
+from typing import TYPE_CHECKING, TextIO
 from urllib.parse import unquote, urlsplit
 
 from inspect_ai.log import (
@@ -37,26 +37,28 @@ from inspect_ai.log import (
 from inspect_ai.model import ModelUsage
 
 from bedside_bench.benchmarks import BENCHMARKS_BY_NAME
-from bedside_bench.contracts import (
-    GRADER_ROLE,
-    SCORE_KEY,
-    SCORER_NAME,
-    Decision,
-    ScoreMetadata,
-    TaskMetadata,
-)
+from bedside_bench.contracts import GRADER_ROLE, SCORE_KEY, SCORER_NAME, Decision
 from bedside_bench.credentials import redact_credentials
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.report.epochs import reduce_epochs
 from bedside_bench.report.generation import answer_settings
+from bedside_bench.report.log_values import (
+    ALWAYS_REQUIRED,
+    THINNED_VALUE,
+    ScoreValues,
+    TaskValues,
+    negative_usage,
+    required_score_fields,
+    score_values,
+    task_arg_values,
+    task_values,
+)
 from bedside_bench.report.records import FOREIGN_SCORES_MARK, CaseRecord, LogRecord, TokenUsage
 from bedside_bench.report.scorers import (
     appended_records,
-    bool_decisions,
     case_judge,
     case_judges,
     rescored_judge_usage,
-    scored_usage,
 )
 from bedside_bench.report.usage import split_usage
 
@@ -69,9 +71,6 @@ LOG_EXTENSIONS = (".eval", ".json")
 READ_CONCURRENCY = 8
 # sample fields a score does not need; skipping them keeps full-sample reads cheap
 HEAVY_FIELDS = {"messages", "events", "attachments", "store", "output", "metadata"}
-# what Inspect puts in a sample summary in place of a metadata value over 1 kB
-# (`inspect_ai.log._util.thin_metadata`)
-THINNED_VALUE = "Key removed from summary (> 1k)"
 # the score metadata keys `case_record` reads whose values can exceed 1 kB
 LARGE_KEYS: tuple[str, ...] = ("decisions", "pass_decisions", "judge_usage")
 
@@ -83,6 +82,19 @@ EpochCases = dict[tuple[str, int], CaseRecord]
 class ReadResult:
     records: list[LogRecord]
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (location, reason)
+
+    def refused_values(self) -> list[str]:
+        """One line per case (per epoch) that failed on a malformed value of its log, naming
+        the log, the case and the field (`log_values`); the report prints them."""
+        lines = []
+        for record in self.records:
+            for case in record.cases.values():
+                epochs = case.epoch_records or (case,)
+                for epoch, r in enumerate(epochs, start=1):
+                    if r.refused and r.error is not None:
+                        at = f" epoch {epoch}" if len(epochs) > 1 else ""
+                        lines.append(f"{record.location}: case {r.case_id}{at}: {r.error}")
+        return lines
 
 
 class Progress:
@@ -148,22 +160,29 @@ def _number(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _pass_decisions(value: object) -> tuple[Mapping[str, Decision], ...] | None:
+def _pass_decisions(values: ScoreValues) -> tuple[Mapping[str, Decision], ...] | None:
     """Each pass's {item_id: matched} (reference grading) or {item_id: level} (three-level)."""
-    if not isinstance(value, list) or not value:
+    if not isinstance(values.pass_decisions, list):
         return None
-    passes: list[Mapping[str, Decision]] = []
-    for entry in value:
-        if not isinstance(entry, dict) or not all(
-            isinstance(v, bool | str) for v in entry.values()
-        ):
-            return None
-        passes.append({str(k): v for k, v in entry.items()})
-    return tuple(passes)
+    return tuple(values.pass_decisions)
+
+
+def _bool_decisions(values: ScoreValues) -> Mapping[str, bool] | None:
+    """`{item_id: matched}`, or None when absent, thinned out of a summary, or not binary."""
+    decisions = values.decisions
+    if not isinstance(decisions, dict) or not all(isinstance(v, bool) for v in decisions.values()):
+        return None
+    return {k: bool(v) for k, v in decisions.items()}
+
+
+def _scored_usage(values: ScoreValues) -> TokenUsage | None:
+    """The judge tokens a score recorded (summed over judge models), None when absent."""
+    if not isinstance(values.judge_usage, dict) or not values.judge_usage:
+        return None
+    total = TokenUsage()
+    for counts in values.judge_usage.values():
+        total = total + TokenUsage(**counts.model_dump())
+    return total
 
 
 def _token_usage(usage: ModelUsage | None) -> TokenUsage:
@@ -180,9 +199,14 @@ def _token_usage(usage: ModelUsage | None) -> TokenUsage:
 
 
 def case_record(
-    case_id: str, error: str | None, scores: Mapping[str, Score] | None, scorer: str = SCORER
+    case_id: str,
+    error: str | None,
+    scores: Mapping[str, Score] | None,
+    scorer: str = SCORER,
+    required: tuple[str, ...] = ALWAYS_REQUIRED,
 ) -> CaseRecord:
-    """A case from one sample's error and scores (summary or full sample alike)."""
+    """A case from one sample's error and scores (summary or full sample alike); a score whose
+    value or metadata is malformed (`log_values`), or lacks a `required` key, fails the case."""
     score = None
     for name, candidate in (scores or {}).items():
         if name == scorer or name.endswith("/" + scorer):
@@ -194,30 +218,31 @@ def case_record(
         return CaseRecord(case_id=case_id, score=None, error=error or f"no {scorer} score")
     number = _number(score.value)
     # every case score is in [0, 1]: anything else was not written by this suite's scorer
-    value = number if number is not None and 0.0 <= number <= 1.0 else None
-    # a log's values are checked one by one below; the keys are the scorer's
-    meta = cast(ScoreMetadata, score.metadata or {})
+    if number is None or not 0.0 <= number <= 1.0:
+        why = "is not a number" if number is None else "is outside [0, 1]"
+        return CaseRecord(
+            case_id=case_id, score=None, error=f"score value {score.value!r} {why}", refused=True
+        )
+    metadata = score.metadata or {}
+    values = score_values(metadata, required)
+    if isinstance(values, str):
+        return CaseRecord(case_id=case_id, score=None, error=values, refused=True)
     return CaseRecord(
         case_id=case_id,
-        score=value,
-        error=None
-        if value is not None
-        else f"score value {score.value!r} is not a number"
-        if number is None
-        else f"score value {score.value!r} is outside [0, 1]",
-        recall=_number(meta.get("recall")),
-        precision=_number(meta.get("precision")),
-        severe_rate=_number(meta.get("severe_rate")),
-        judge_model=_text(meta.get("judge_model")),
-        judge_temperature=_number(meta.get("judge_temperature")),
-        answer_temperature=_number(meta.get("answer_temperature")),
-        judge_agreement=_number(meta.get("judge_agreement")),
-        pass_decisions=_pass_decisions(meta.get("pass_decisions")),
-        decisions=bool_decisions(meta.get("decisions")),
-        judge_usage=scored_usage(meta.get("judge_usage")),
-        thinned=tuple(k for k in LARGE_KEYS if meta.get(k) == THINNED_VALUE),
-        answer_stop_reason=_text(meta.get("answer_stop_reason")),
-        answer_condition=_text(meta.get("answer_condition")),
+        score=number,
+        recall=values.recall,
+        precision=values.precision,
+        severe_rate=values.severe_rate,
+        judge_model=values.judge_model,
+        judge_temperature=values.judge_temperature,
+        answer_temperature=values.answer_temperature,
+        judge_agreement=values.judge_agreement,
+        pass_decisions=_pass_decisions(values),
+        decisions=_bool_decisions(values),
+        judge_usage=_scored_usage(values),
+        thinned=tuple(k for k in LARGE_KEYS if metadata.get(k) == THINNED_VALUE),
+        answer_stop_reason=values.answer_stop_reason,
+        answer_condition=values.answer_condition,
     )
 
 
@@ -259,23 +284,47 @@ def judge_of(header: EvalLog) -> str:
         role = role[0] if role else None
     if role is not None:
         return role.model
-    judge = (header.eval.task_args or {}).get("judge_model")
-    return judge if isinstance(judge, str) and judge else DEFAULT_JUDGE_MODEL
+    args = task_arg_values(header.eval.task_args or {})
+    judge = args.judge_model if not isinstance(args, str) else None
+    return judge or DEFAULT_JUDGE_MODEL
 
 
 def skip_reason(header: EvalLog) -> str | None:
+    """Why a log is not read: not a benchmark of this suite, not written by its tasks, or a
+    task metadata value or task argument the report reads is malformed (`log_values`)."""
     metadata = header.eval.metadata or {}
     if benchmark_of(header) is None:
         return f"task {header.eval.task!r} is not a BedsideBench benchmark"
     for key in ("protocol_version", "dataset_sha256"):
         if not metadata.get(key):
             return f"task metadata has no {key!r} (not written by bedside_bench tasks)"
+    for checked in (task_values(metadata), task_arg_values(header.eval.task_args or {})):
+        if isinstance(checked, str):
+            return checked
+    stats = header.stats
+    return negative_usage(stats.model_usage, "model") or negative_usage(stats.role_usage, "role")
+
+
+def sample_usage_reason(summaries: Iterable[EvalSampleSummary]) -> str | None:
+    """Why the samples' token usage cannot be added up (a negative count), or None."""
+    for s in summaries:
+        for usage, kind in ((s.model_usage, "model"), (s.role_usage, "role")):
+            reason = negative_usage(usage, f"sample {s.id} epoch {s.epoch} {kind}")
+            if reason is not None:
+                return reason
     return None
 
 
+def _checked_task_values(header: EvalLog) -> TaskValues:
+    values = task_values(header.eval.metadata or {})
+    if isinstance(values, str):  # `skip_reason` keeps such a log out
+        raise ValueError(values)
+    return values
+
+
 def header_record(location: str, header: EvalLog) -> LogRecord:
-    """Everything a log says about its run, before any sample is read."""
-    metadata = cast(TaskMetadata, header.eval.metadata or {})
+    """Everything a log says about its run, before any sample is read (`skip_reason` first)."""
+    metadata = _checked_task_values(header)
     benchmark = benchmark_of(header)
     assert benchmark is not None
     answer_model = header.eval.model
@@ -287,26 +336,21 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         judge_model,
         GRADER_ROLE,
     )
-    passes = metadata.get("judge_passes", 1)
-    # the answers' own run, for a rejudge log; a log not written by rejudge may hold anything
-    rejudged: object = metadata.get("rejudge")
-    source = rejudged.get("source_task_id") if isinstance(rejudged, dict) else None
-    answer_source = source if isinstance(source, str) else ""
+    # the answers' own run, for a rejudge log
+    answer_source = metadata.rejudge["source_task_id"] if metadata.rejudge else ""
     config = header.eval.config
     return LogRecord(
         location=location,
         benchmark=benchmark,
         answer_model=answer_model,
         judge_model=judge_model,
-        dataset_sha256=str(metadata["dataset_sha256"]),
-        protocol_version=str(metadata["protocol_version"]),
-        data_source=redact_credentials(str(metadata["data_source"]))
-        if metadata.get("data_source")
-        else None,
-        severe_gate=bool(metadata.get("severe_gate", False)),
-        judge_passes=passes if isinstance(passes, int) and passes >= 1 else 1,
-        grading=str(metadata.get("grading", "binary")),
-        smoke=bool(metadata.get("smoke", False)),
+        dataset_sha256=metadata.dataset_sha256,
+        protocol_version=metadata.protocol_version,
+        data_source=redact_credentials(metadata.data_source) if metadata.data_source else None,
+        severe_gate=metadata.severe_gate,
+        judge_passes=metadata.judge_passes,
+        grading=metadata.grading,
+        smoke=metadata.smoke,
         status=header.status,
         started_at=header.stats.started_at or header.eval.created or None,
         completed_at=header.stats.completed_at or None,
@@ -317,8 +361,8 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         dataset_samples=header.eval.dataset.samples,
         limit=_limit_text(config.limit),
         sample_id=config.sample_id is not None,
-        release=_text(metadata.get("release")),
-        release_case_counts=_case_counts(metadata.get("release_case_counts")),
+        release=metadata.release,
+        release_case_counts=metadata.release_case_counts,
         answer_usage=answer_usage,
         judge_usage=judge_usage,
         answer_source=answer_source or header.eval.task_id,
@@ -371,22 +415,39 @@ def _limit_text(value: object) -> str | None:
     return str(value)
 
 
-def _case_counts(value: object) -> dict[str, int] | None:
-    """{benchmark: cases the release holds}, or None unless every entry is a count."""
-    if not isinstance(value, dict) or not all(
-        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value.values()
-    ):
-        return None
-    return {str(k): int(n) for k, n in value.items()}
-
-
 # --------------------------------------------------------------------------------------------
 # samples
 
 
-def _summary_cases(summaries: Iterable[EvalSampleSummary], scorer: str = SCORER) -> EpochCases:
+def required_of(record: LogRecord) -> tuple[str, ...]:
+    """The score metadata keys each case of `record`'s log must hold (`log_values`)."""
+    f1 = BENCHMARKS_BY_NAME[record.benchmark].grading_method == "f1_weighted_rubric"
+    return required_score_fields(f1)
+
+
+def sample_case(
+    sample_id: int | str,
+    error: str | None,
+    scores: Mapping[str, Score] | None,
+    scorer: str,
+    required: tuple[str, ...],
+) -> CaseRecord:
+    """`case_record` of one sample; a sample id that is not text (the tasks' case ids are)
+    fails its case, so a number is never taken for a case of the release."""
+    if not isinstance(sample_id, str):
+        why = f"sample id {sample_id!r} is not text (case ids are)"
+        return CaseRecord(case_id=str(sample_id), score=None, error=why, refused=True)
+    return case_record(sample_id, error, scores, scorer, required)
+
+
+def _summary_cases(
+    summaries: Iterable[EvalSampleSummary],
+    scorer: str = SCORER,
+    required: tuple[str, ...] = ALWAYS_REQUIRED,
+) -> EpochCases:
     return {
-        (str(s.id), s.epoch): case_record(str(s.id), s.error, s.scores, scorer) for s in summaries
+        (str(s.id), s.epoch): sample_case(s.id, s.error, s.scores, scorer, required)
+        for s in summaries
     }
 
 
@@ -411,7 +472,12 @@ def _epoch_usage(
     return tuple((e, *totals[e]) for e in sorted(totals))
 
 
-def full_cases(location: str, ids: Sequence[tuple[str, int]], scorer: str = SCORER) -> EpochCases:
+def full_cases(
+    location: str,
+    ids: Sequence[tuple[str, int]],
+    scorer: str = SCORER,
+    required: tuple[str, ...] = ALWAYS_REQUIRED,
+) -> EpochCases:
     """Re-read samples whose summary is not enough (thinned metadata, invalidation).
 
     Synchronous on purpose: Inspect's sync reader sets up the async filesystem it needs, which
@@ -423,8 +489,8 @@ def full_cases(location: str, ids: Sequence[tuple[str, int]], scorer: str = SCOR
         error = sample.error.message if sample.error else None
         if sample.invalidation is not None:
             error = "sample invalidated"
-        cases[(str(sample.id), sample.epoch)] = case_record(
-            str(sample.id), error, sample.scores, scorer
+        cases[(str(sample.id), sample.epoch)] = sample_case(
+            sample.id, error, sample.scores, scorer, required
         )
     return cases
 
@@ -454,14 +520,18 @@ async def read_record(location: str) -> list[Outcome] | str:
         return reason
     record = header_record(location, header)
     summaries = await read_eval_log_sample_summaries_async(location)
+    bad_usage = sample_usage_reason(summaries)
+    if bad_usage is not None:
+        return bad_usage
     foreign = foreign_scorers(summaries)
     if foreign is not None:
         return foreign_scores_reason(foreign) + " (re-score it with this suite's judge)"
-    base_cases = _summary_cases(summaries)
+    required = required_of(record)
+    base_cases = _summary_cases(summaries, SCORER, required)
     record = replace(record, usage_by_epoch=_epoch_usage(summaries, record))
     outcomes: list[Outcome] = []
     for r in [record, *appended_records(record, summaries)]:
-        cases = base_cases if r.scorer == SCORER else _summary_cases(summaries, r.scorer)
+        cases = base_cases if r.scorer == SCORER else _summary_cases(summaries, r.scorer, required)
         outcomes.append((r, cases, needs_full_read(r, cases, bool(header.invalidated))))
     return outcomes
 
@@ -472,7 +542,8 @@ def finish_record(
     """The record with one result per case (the mean over its epochs) and the judge the scores
     name; a log whose scores name several judges is labelled so, never filed under one."""
     if reread:
-        cases = {**cases, **full_cases(record.location, reread, record.scorer)}
+        reread_cases = full_cases(record.location, reread, record.scorer, required_of(record))
+        cases = {**cases, **reread_cases}
     reduced = reduce_epochs(cases, record.epochs)
     judges = case_judges(reduced.values())
     judge = case_judge(reduced.values()) or record.judge_model

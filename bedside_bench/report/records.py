@@ -85,6 +85,8 @@ class CaseRecord:
     # score metadata keys the report reads that a sample summary left out (over 1 kB): the
     # sample is then read in full, so no figure is computed from a thinned record
     thinned: tuple[str, ...] = ()
+    # the error is a malformed value of the log (`report.log_values`): the report names it
+    refused: bool = False
 
     @property
     def completed(self) -> bool:

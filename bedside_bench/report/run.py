@@ -222,6 +222,8 @@ def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
     read = read_records(options.log_paths, progress_stream=err)
     for location, reason in read.skipped:
         print(f"report: skipped {location}: {reason}", file=err)
+    for line in read.refused_values():
+        print(f"report: failed {line} (the case counts as failed)", file=err)
     if not read.records:
         raise ReportError(f"no BedsideBench logs in {', '.join(options.log_paths)}")
 

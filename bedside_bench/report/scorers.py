@@ -9,7 +9,7 @@ tokens from the scores themselves (`judge_usage` in the score metadata).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -21,36 +21,6 @@ if TYPE_CHECKING:  # the report reads Inspect's summaries; importing them here i
 
 PRIMARY = SCORER_NAME
 MIXED_PREFIX = "mixed: "
-USAGE_FIELDS = (
-    "input_tokens",
-    "output_tokens",
-    "input_tokens_cache_read",
-    "input_tokens_cache_write",
-    "reasoning_tokens",
-    "total_tokens",
-)
-
-
-def bool_decisions(value: object) -> Mapping[str, bool] | None:
-    """`{item_id: matched}`, or None when absent, thinned out of a summary, or not binary."""
-    if not isinstance(value, dict) or not all(isinstance(v, bool) for v in value.values()):
-        return None
-    return {str(k): bool(v) for k, v in value.items()}
-
-
-def scored_usage(value: object) -> TokenUsage | None:
-    """The judge tokens a score recorded (summed over judge models), None when absent."""
-    if not isinstance(value, dict) or not value:
-        return None
-    total = TokenUsage()
-    for entry in value.values():
-        if not isinstance(entry, dict):
-            return None
-        counts = {k: entry.get(k, 0) for k in USAGE_FIELDS}
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in counts.values()):
-            return None
-        total = total + TokenUsage(**counts)
-    return total
 
 
 def appended_keys(summaries: Iterable[EvalSampleSummary]) -> list[str]:

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bedside_bench.contracts import APPENDED_SCORE_KEY, RUBRIC_ITEMS_KEY, SCORE_KEY
+from bedside_bench.report.log_values import rubric_items, score_values
 from bedside_bench.review.records import (
     AnsweredCase,
     ItemKey,
@@ -60,17 +61,15 @@ def _prompt(sample: EvalSample) -> str:
     return "\n\n".join(str(m.text) for m in sample.input if m.role == "user")
 
 
-def _items(metadata: Mapping[str, object]) -> tuple[ReviewItem, ...]:
-    items = []
+def _items(metadata: Mapping[str, object]) -> tuple[ReviewItem, ...] | str:
+    """The sample's rubric items (none when it stores none), or why they cannot be used."""
     listed = metadata.get(RUBRIC_ITEMS_KEY)
-    for item in listed if isinstance(listed, list) else []:
-        if (
-            isinstance(item, dict)
-            and isinstance(item.get("item_id"), str)
-            and isinstance(item.get("points"), int)
-        ):
-            items.append(ReviewItem(item["item_id"], str(item.get("text", "")), item["points"]))
-    return tuple(items)
+    if listed is None:
+        return ()
+    items = rubric_items(listed)
+    if isinstance(items, str):
+        return items
+    return tuple(ReviewItem(i.item_id, i.text, i.points) for i in items)
 
 
 def add_log(source: ReviewSource, location: str) -> None:
@@ -94,6 +93,13 @@ def add_log(source: ReviewSource, location: str) -> None:
         answer = next((s.answer for s in scores.values() if isinstance(s.answer, str)), None)
         if sample.error is not None or not scores or answer is None:
             continue
+        # what a reviewer is shown and scored against, checked as the report checks it
+        where = f"{shown}: case {sample.id} epoch {sample.epoch}"
+        items = _items(sample.metadata or {})
+        problems = [items] + [score_values(s.metadata or {}) for s in scores.values()]
+        problem = next((p for p in problems if isinstance(p, str)), None)
+        if problem is not None or isinstance(items, str):
+            raise ReviewInputError(f"{where}: {problem}")
         case = AnsweredCase(
             answer_model=header.eval.model,
             benchmark=benchmark,
@@ -101,7 +107,7 @@ def add_log(source: ReviewSource, location: str) -> None:
             epoch=sample.epoch,
             prompt=_prompt(sample),
             answer=answer,
-            items=_items(sample.metadata or {}),
+            items=items,
         )
         known = source.cases.setdefault(case.key, case)
         if known.answer_sha256 != case.answer_sha256:

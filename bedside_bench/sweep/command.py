@@ -26,6 +26,7 @@ from bedside_bench.arguments import (
 )
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.credentials import CredentialError, redact
+from bedside_bench.entry import entry_point
 from bedside_bench.estimate.run import add_estimate_arguments, estimate_if_asked
 from bedside_bench.judge_failures import judge_failure_sentence
 from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
@@ -381,6 +382,7 @@ def register(subparsers: Subcommands) -> None:
     )
 
 
+@entry_point
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description=configure_parser.__doc__)
     configure_parser(parser)
