@@ -123,7 +123,6 @@ SLOWEST_FILES_FIRST = (
     "test_sweep.py",
     "test_batch_e2e.py",
     "test_s3.py",
-    "test_report_e2e.py",
     "test_estimate_e2e.py",
     "test_shard.py",
     "test_rejudge.py",

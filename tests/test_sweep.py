@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ import pytest
 
 from bedside_bench import sweep
 from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.schema_files import validator
 from tests.conftest import REAL_RELEASE, SYNTHETIC_RELEASE
 from tests.doubles import (
     ProviderDouble,
@@ -47,6 +50,7 @@ from tests.e2e_helpers import (
     read_logs,
     run_cli,
     run_sweep_cli,
+    run_tool,
     summaries,
     sweep_args,
     sweep_env,
@@ -54,6 +58,7 @@ from tests.e2e_helpers import (
 )
 from tests.independent import read_cases
 from tests.release_factory import write_release
+from tests.report_helpers import expected_paired, expected_summary_numbers
 
 # --------------------------------------------------------------------------------------------
 # units
@@ -449,6 +454,78 @@ def test_two_provider_sweep_reports_and_compares_the_two_models(
     assert {m["answer_model"] for m in comparison["models"]} == set(TWO_PROVIDERS)
     assert comparison["overall"] is not None
     assert (report_dir / "report.md").exists() and (report_dir / "report.html").exists()
+
+
+@pytest.mark.slow
+def test_report_of_the_sweep_equals_a_recomputation_from_its_logs(
+    two_providers: TwoProviders,
+) -> None:
+    """`bedside-bench report` and `python -m bedside_bench.report` over the sweep's logs (the
+    whole public release in CI): the same files, and every figure equal to a recomputation
+    from the logs; token usage equal to what the double reported."""
+    run, logs = two_providers, two_providers.logs
+    out, again = run.root / "cli", run.root / "reports"
+    cli = run_tool("bedside-bench", "report", str(logs), "-o", str(out), cwd=run.root)
+    assert cli.returncode == 0, output(cli)
+    module = subprocess.run(  # default OUT_DIR: reports/ under the current directory
+        [sys.executable, "-m", "bedside_bench.report", str(logs)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=run.root,
+    )
+    assert module.returncode == 0, module.stderr
+    assert cli.stdout.splitlines()[:15] == module.stdout.splitlines()[:15]
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(p.name for p in again.iterdir())
+    files = [f"{m.replace('/', '_')}.summary.json" for m in TWO_PROVIDERS]
+    assert set(names) == {*files, "comparison.json", "forest.png", "report.html", "report.md"}
+    for name in (*files, "comparison.json", "report.md"):
+        assert (out / name).read_bytes() == (again / name).read_bytes(), name
+
+    cases = len(run.cases)
+    for model, name in zip(TWO_PROVIDERS, files, strict=True):
+        summary = json.loads((out / name).read_text())
+        validator("summary.schema.json").validate(summary)
+        expected = expected_summary_numbers(logs, model)
+        assert (summary["cases_completed"], summary["cases_failed"]) == (cases, 0)
+        for benchmark in BENCHMARK_NAMES:
+            entry = summary["benchmarks"][benchmark]
+            assert {k: entry[k] for k in ("n", "failed", "mean", "ci95")} == expected["benchmarks"][
+                benchmark
+            ], benchmark
+        assert summary["overall"] == expected["overall"]
+        if REAL_RELEASE:
+            assert summary["notes"][0] == (
+                "public split: n = 25 per benchmark; not comparable with 50-case results"
+            )
+        answers = [r for r in ok(run.double.requests(kind="answer")) if r.model == wire_name(model)]
+        judged = [
+            r
+            for r in ok(run.double.requests(kind="judge"))
+            if answered_model(r) == wire_name(model)
+        ]
+        assert summary["usage"]["answer"]["output_tokens"] == sum(
+            r.usage.output_tokens for r in answers if r.usage is not None
+        )
+        assert summary["usage"]["judge"]["output_tokens"] == sum(
+            r.usage.output_tokens for r in judged if r.usage is not None
+        )
+
+    comparison = json.loads((out / "comparison.json").read_text())
+    (pair,) = comparison["overall"]["pairs"]
+    expected_pairs = expected_paired(logs, pair["a"], pair["b"])
+    for benchmark in BENCHMARK_NAMES:
+        assert comparison["benchmarks"][benchmark]["pairs"] == [
+            {"a": pair["a"], "b": pair["b"], **expected_pairs[benchmark]}
+        ]
+    assert pair == {"a": pair["a"], "b": pair["b"], **expected_pairs["overall"]}
+    assert pair["n"] == cases
+    page = (out / "report.html").read_text()
+    assert "data:image/png;base64," in page
+    if REAL_RELEASE:
+        assert "public split: n = 25" in page
 
 
 @pytest.mark.slow
