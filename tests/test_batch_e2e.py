@@ -50,8 +50,8 @@ JUDGE = "openai/gpt-5.6-sol"  # the Responses API
 BENCHMARKS = ["drug_safety", "guideline_adherence"]
 PER_BENCHMARK = 3
 CASES = len(MODELS) * len(BENCHMARKS) * PER_BENCHMARK  # (model, case) pairs
-BATCH_LATENCY = 0.5  # seconds a batch stays in progress at the double
-FAST = {"send_delay": 0.25, "tick": 0.25}  # Inspect's defaults are 15 s each
+BATCH_LATENCY = 0.2  # seconds a batch stays in progress at the double
+FAST = {"send_delay": 0.1, "tick": 0.1}  # Inspect's defaults are 15 s each
 
 
 @dataclass
