@@ -51,13 +51,14 @@ def test_faults_are_retried_and_every_case_is_scored_exactly_once(
     release = tmp_path / "release"
     cases = write_release(release, per_benchmark=1)
     models = ["openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"]
-    provider_double.configure(fault_rate=0.2, faults=FAULTS, seed=7, stall_seconds=6)
+    provider_double.configure(fault_rate=0.2, faults=FAULTS, seed=7, stall_seconds=12)
     for kind in ("answer", "judge"):
         provider_double.inject(*FAULTS, kind=kind)
     logs = tmp_path / "logs"
-    # stalls (6 s) outlast the attempt timeout; an ordinary call on a loaded machine must not
-    # (at 2 s, one sometimes did: it was paid, then asked again)
-    args = sweep_args(models, logs, "--attempt-timeout", "4", data_dir=release)
+    # stalls (12 s) outlast the attempt timeout; an ordinary call on a loaded machine must not
+    # (at 2 s and at 4 s, with three test processes on two cores, some did: each was paid,
+    # then asked again)
+    args = sweep_args(models, logs, "--attempt-timeout", "10", data_dir=release)
     result = run_sweep_cli(args, sweep_env(provider_double, tmp_path), tmp_path)
     assert result.returncode == 0, output(result)
 
