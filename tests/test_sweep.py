@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ import pytest
 from bedside_bench import sweep
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.schema_files import validator
+from tests import warm_cli
 from tests.conftest import REAL_RELEASE, SYNTHETIC_RELEASE
 from tests.doubles import (
     ProviderDouble,
@@ -468,7 +468,7 @@ def test_report_of_the_sweep_equals_a_recomputation_from_its_logs(
     cli = run_tool("bedside-bench", "report", str(logs), "-o", str(out), cwd=run.root)
     assert cli.returncode == 0, output(cli)
     module = subprocess.run(  # default OUT_DIR: reports/ under the current directory
-        [sys.executable, "-m", "bedside_bench.report", str(logs)],
+        [*warm_cli.module_command("bedside_bench.report"), str(logs)],
         capture_output=True,
         text=True,
         timeout=300,

@@ -29,6 +29,13 @@ SAME_AS_COLD = (
 )
 
 
+SAME_AS_COLD_MODULES = (
+    ("bedside_bench.report", "--no-such-flag"),
+    ("bedside_bench.document_schemas", "--check"),  # a module with a __main__ block
+    ("bedside_bench.sweep", "--help"),
+)
+
+
 def test_a_warm_command_prints_and_exits_as_the_cold_one(tmp_path: Path) -> None:
     """Including what depends on the working folder (Inspect keeps its import's folder as a
     default argument: the server gives each command its own) and the program's name."""
@@ -45,6 +52,22 @@ def test_a_warm_command_prints_and_exits_as_the_cold_one(tmp_path: Path) -> None
             cold.stdout,
             cold.stderr,
         ), " ".join(args)
+    for module, *args in SAME_AS_COLD_MODULES:
+        warm, cold = (
+            subprocess.run(
+                [*warm_cli.module_command(module, warm=start), *args],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            for start in (True, False)
+        )
+        assert (warm.returncode, warm.stdout, warm.stderr) == (
+            cold.returncode,
+            cold.stdout,
+            cold.stderr,
+        ), module
     listed = run_tool("inspect", "list", "tasks", "bedside_bench", cwd=tmp_path)
     assert listed.stdout.split() == ["bedside_bench/here.py@here"]
 

@@ -88,6 +88,19 @@ def wait_for_command(stand_in: int, timeout: float = 30) -> None:
         time.sleep(0.01)
 
 
+def module_command(
+    module: str, env: Mapping[str, str] | None = None, warm: bool = True
+) -> list[str]:
+    """How to start `python -m MODULE` (then its arguments), warm where `command` would be."""
+    cold = [sys.executable, "-m", module]
+    if not warm or os.environ.get(COLD) or (env or os.environ).get(COLD):
+        return cold
+    path = _start()
+    if _python_settings(os.environ if env is None else env) != _python_settings(_server_env):
+        return cold
+    return [sys.executable, "-S", "-E", str(HERE / "client.py"), path, "-m", module]
+
+
 def command(tool: str, env: Mapping[str, str] | None = None, warm: bool = True) -> list[str]:
     """How to start console script `tool` (then its arguments) with environment `env`
     (None: this process's): warm through the server where that changes nothing but the

@@ -14,6 +14,7 @@ import gc
 import json
 import os
 import pkgutil
+import runpy
 import selectors
 import signal
 import socket
@@ -43,6 +44,7 @@ PACKAGE = "bedside_bench"
 # the working folder of its import (a default argument `root_dir=Path.cwd()`, a module-level
 # constant) can be found and given each command's working folder instead
 IMPORT_FOLDER = "import-folder"
+MODULE = "-m"  # in place of a console script: `python -m` the first argument
 ENTRY_POINTS = {"inspect": "inspect_ai._cli.main", "bedside-bench": "bedside_bench.cli"}
 HEADER = struct.Struct("!I")
 POLL_SECONDS = 0.01
@@ -225,8 +227,12 @@ def become(command: Command, kept: list[KeptFolder]) -> None:
     move_kept_folders(kept, os.getcwd())
     os.environ.clear()
     os.environ.update(command.env)
-    sys.argv = [command.script, *command.args]
-    sys.path[0] = os.path.dirname(command.script)  # a console script's, not the server's
+    if command.script == MODULE:  # `python -m NAME ARGS`: runpy puts the file in argv[0]
+        sys.argv = list(command.args)
+        sys.path[0] = os.getcwd()
+    else:
+        sys.argv = [command.script, *command.args]
+        sys.path[0] = os.path.dirname(command.script)  # a console script's, not the server's
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
@@ -263,6 +269,11 @@ def main(path: str) -> None:
     os.mkdir(commands)
     command = serve(listener, commands)
     become(command, kept)
+    if command.script == MODULE:
+        # as cold: the module itself not yet imported (runpy runs a fresh copy as __main__)
+        sys.modules.pop(sys.argv[0], None)
+        runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+        sys.exit(0)
     entry = importlib.import_module(ENTRY_POINTS[os.path.basename(command.script)])
     sys.exit(entry.main())
 
