@@ -22,7 +22,6 @@ from inspect_ai.util import RegistryInfo, registry_info
 from bedside_bench.agreement import unanimous_share
 from bedside_bench.answer_condition import answer_state
 from bedside_bench.answer_facts import answer_facts
-from bedside_bench.call_cache import release_answer
 from bedside_bench.contracts import (
     GRADER_ROLE,
     SCORE_KEY,
@@ -262,7 +261,6 @@ def rubric_judge(
             **_pass_metadata(results),
             **strategy.score_details(results, matches),
         }
-        release_answer(state.uuid)  # scored: a retry of the run will not need the answer
         return Score(
             value=result.score,
             answer=answer,
