@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
-from inspect_ai.log import read_eval_log_sample_summaries
+from inspect_ai.log import read_eval_log_sample_summaries_async
 from inspect_ai.model import cache_path
 from pydantic import BaseModel, ValidationError
 
@@ -94,13 +94,11 @@ def release(task_id: str, logged: Iterable[tuple[str, int]]) -> int:
     return len(released)
 
 
-def scored_samples(location: str) -> set[tuple[str, int]]:
-    """(id, epoch) of every sample a written log holds scored and without an error."""
-    return {
-        (str(s.id), s.epoch)
-        for s in read_eval_log_sample_summaries(location)
-        if s.error is None and s.scores
-    }
+async def scored_samples(location: str) -> set[tuple[str, int]]:
+    """(id, epoch) of every sample a written log holds scored and without an error (read
+    asynchronously: the hook runs on the eval's loop while other tasks go on)."""
+    summaries = await read_eval_log_sample_summaries_async(location)
+    return {(str(s.id), s.epoch) for s in summaries if s.error is None and s.scores}
 
 
 @hooks(
@@ -112,4 +110,4 @@ class ReleaseKeptCalls(Hooks):
     async def on_task_end(self, data: TaskEnd) -> None:
         task_id = data.log.eval.task_id
         if task_id and kept(task_id):
-            release(task_id, scored_samples(data.log.location))
+            release(task_id, await scored_samples(data.log.location))
