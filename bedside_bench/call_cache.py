@@ -22,15 +22,17 @@ from bedside_bench.inspect_private import (
     CacheEntry,
     active_generate_config,
     active_sample_key,
-    active_task_id,
     cache_fetch,
     cache_store,
 )
+from bedside_bench.kept_calls import case_key, run_key
 
 ENDPOINT_SCOPE = "bedside_bench_endpoint"
 # a paid call kept for its run: the task id (the same for every retry of a run) and the case
 RUN_SCOPE = "bedside_bench_run"
 CASE_SCOPE = "bedside_bench_case"
+# outside a running sample (rejudge) Inspect keys no epoch: the case's epoch is a scope
+EPOCH_SCOPE = "bedside_bench_epoch"
 # how long a paid call whose case never reached a log is kept for a retry; `inspect cache
 # prune` removes it after that
 ANSWER_KEPT_FOR = "1W"
@@ -114,8 +116,8 @@ def call_policy(
     chosen = scoped_cache(model, scope)
     if chosen is not None:
         return chosen, False
-    task_id = active_task_id()
-    sample = active_sample_key()
+    task_id = run_key()
+    sample = case_key()
     case = case if case is not None else (sample[0] if sample is not None else None)
     if task_id is None or case is None:
         return None, False
@@ -125,6 +127,8 @@ def call_policy(
         RUN_SCOPE: task_id,
         CASE_SCOPE: case,
     }
+    if active_sample_key() is None and sample is not None:
+        scopes[EPOCH_SCOPE] = str(sample[1])
     return CachePolicy(expiry=ANSWER_KEPT_FOR, per_epoch=True, scopes=scopes), True
 
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
@@ -27,6 +29,41 @@ from inspect_ai.model import cache_path
 from pydantic import BaseModel, ValidationError
 
 from bedside_bench.inspect_private import CacheEntry, active_sample_key, active_task_id
+
+# outside a running sample (`rejudge` scores through `score_async`, which has none): the run
+# the calls belong to (stable over reruns of the same command) and the case being judged
+_run: ContextVar[str | None] = ContextVar("bedside_bench_kept_run", default=None)
+_case: ContextVar[tuple[str, int] | None] = ContextVar("bedside_bench_kept_case", default=None)
+
+
+@contextmanager
+def kept_run(key: str) -> Iterator[None]:
+    """Keep the paid calls made inside for a rerun of `key` (a run outside an eval)."""
+    token = _run.set(key)
+    try:
+        yield
+    finally:
+        _run.reset(token)
+
+
+@contextmanager
+def judging_case(case: str, epoch: int) -> Iterator[None]:
+    """The case (id, epoch) whose calls are made inside, where no sample is running."""
+    token = _case.set((case, epoch))
+    try:
+        yield
+    finally:
+        _case.reset(token)
+
+
+def run_key() -> str | None:
+    """The run a paid call is kept for: the running sample's task id, else `kept_run`'s."""
+    return active_task_id() or _run.get()
+
+
+def case_key() -> tuple[str, int] | None:
+    """The case (id, epoch) of a paid call: the running sample's, else `judging_case`'s."""
+    return active_sample_key() or _case.get()
 
 
 class KeptCall(BaseModel, frozen=True):
@@ -49,8 +86,8 @@ def index_path(task_id: str) -> Path:
 
 def keep(entry: CacheEntry | None) -> None:
     """List the entry holding a call of the running sample in its run's index."""
-    task_id = active_task_id()
-    sample = active_sample_key()
+    task_id = run_key()
+    sample = case_key()
     if entry is None or task_id is None or sample is None:
         return
     line = KeptCall(sample=sample[0], epoch=sample[1], model=entry.model, key=entry.key)

@@ -40,6 +40,7 @@ from bedside_bench.inspect_private import (
     registry_add,
 )
 from bedside_bench.judge import judged_once_in_run
+from bedside_bench.kept_calls import judging_case
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.options import (
     SCORER_DEFAULTS,
@@ -233,7 +234,11 @@ def rubric_judge(
         # a judge that failed this case in this run is not asked again (see judge.py)
         # keyed by answer model too: one model's failure never stops another model's judging
         case = (f"{state.model}/{state.sample_id}", state.epoch, answer, str(judge))
-        with judged_once_in_run(active_run_id(), *case):
+        # the case names the judge calls kept for a rerun where no sample runs (rejudge)
+        with (
+            judged_once_in_run(active_run_id(), *case),
+            judging_case(str(state.sample_id), state.epoch),
+        ):
             # each pass is its own cache entry (see model_calls): passes must stay independent
             outcomes = await asyncio.gather(
                 *(

@@ -243,7 +243,7 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
         assert call_cache.answer_cache(model, "case-1") == (None, False)  # not in a sample
 
         def policy_in(task_id: str, case: str) -> CachePolicy:
-            monkeypatch.setattr(call_cache, "active_task_id", lambda: task_id)
+            monkeypatch.setattr(kept_calls, "active_task_id", lambda: task_id)
             policy, kept = call_cache.answer_cache(model, case)
             assert kept and policy is not None
             return policy
@@ -273,7 +273,8 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
         assert entry(policy_in("task-A", "case-1")).key == entry(first).key  # a retry does
 
         # a judge call: its pass and attempt in the key, the case from the running sample
-        monkeypatch.setattr(call_cache, "active_sample_key", lambda: ("case-1", 1))
+        for module in (call_cache, kept_calls):
+            monkeypatch.setattr(module, "active_sample_key", lambda: ("case-1", 1))
         judge_scope = {"call": "judge", "pass": "1", "attempt": "1"}
         judged, kept_judge = call_cache.call_policy(model, judge_scope)
         assert kept_judge and judged is not None
