@@ -234,10 +234,9 @@ def rubric_judge(
         # a judge that failed this case in this run is not asked again (see judge.py)
         # keyed by answer model too: one model's failure never stops another model's judging
         case = (f"{state.model}/{state.sample_id}", state.epoch, answer, str(judge))
-        # the case names the judge calls kept for a rerun where no sample runs (rejudge)
         with (
             judged_once_in_run(active_run_id(), *case),
-            judging_case(str(state.sample_id), state.epoch),
+            judging_case(str(state.sample_id), state.epoch),  # kept calls' case (rejudge)
         ):
             # each pass is its own cache entry (see model_calls): passes must stay independent
             outcomes = await asyncio.gather(
