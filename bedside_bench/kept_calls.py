@@ -146,5 +146,5 @@ async def scored_samples(location: str) -> set[tuple[str, int]]:
 class ReleaseKeptCalls(Hooks):
     async def on_task_end(self, data: TaskEnd) -> None:
         task_id = data.log.eval.task_id
-        if task_id and kept(task_id):
+        if task_id and data.log.location and kept(task_id):
             release(task_id, await scored_samples(data.log.location))
