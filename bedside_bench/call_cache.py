@@ -5,7 +5,8 @@ Inspect keys an entry on model, messages, generate config, epoch and the policy'
 on a base URL only when one is given explicitly. Every call here adds the endpoint its client
 sends to and a scope naming its place in the case (the answer; judge pass p, attempt a), so a
 re-ask or a second judge pass is never answered from an earlier call's entry, and another
-endpoint is never answered from this one's. See docs/cache.md.
+endpoint is never answered from this one's. Without `--cache`, answers and judge replies are
+still kept for a retry of their run (`call_policy`, `kept_calls`). See docs/cache.md.
 """
 
 from __future__ import annotations
@@ -20,17 +21,20 @@ from inspect_ai.model import CachePolicy, Model, ModelOutput, cache_path
 from bedside_bench.inspect_private import (
     CacheEntry,
     active_generate_config,
-    active_task_id,
+    active_sample_key,
     cache_fetch,
     cache_store,
 )
+from bedside_bench.kept_calls import case_key, run_key
 
 ENDPOINT_SCOPE = "bedside_bench_endpoint"
-# an answer kept for its run: the task id (the same for every retry of a run) and the case
+# a paid call kept for its run: the task id (the same for every retry of a run) and the case
 RUN_SCOPE = "bedside_bench_run"
 CASE_SCOPE = "bedside_bench_case"
-# how long an answer whose case was never scored is kept for a retry; `inspect cache prune`
-# removes it after that
+# outside a running sample (rejudge) Inspect keys no epoch: the case's epoch is a scope
+EPOCH_SCOPE = "bedside_bench_epoch"
+# how long a paid call whose case never reached a log is kept for a retry; `inspect cache
+# prune` removes it after that
 ANSWER_KEPT_FOR = "1W"
 # kept on a cached output: a reply from the cache has no request to read the temperature from
 TEMPERATURE_SENT_KEY = "bedside_bench_temperature_sent"
@@ -100,40 +104,34 @@ def forget(entry: CacheEntry) -> None:
     (cache_path(entry.model) / entry.key).unlink(missing_ok=True)
 
 
-def answer_cache(model: Model, case: str) -> tuple[CachePolicy | None, bool]:
-    """The cache policy of a case's answer call, and whether it only keeps the answer for a
-    retry (to release once the case is scored).
+def call_policy(
+    model: Model, scope: Mapping[str, str], case: str | None = None
+) -> tuple[CachePolicy | None, bool]:
+    """The cache policy of a paid call (an answer, a judge attempt), and whether it only keeps
+    the reply for a retry of its run (`kept_calls` releases it once the case is in the log).
 
-    With `--cache`, that policy (with the answer's scope); otherwise a policy keyed on the
-    run's task id and the case, so only a retry of the same run reads the answer back. Outside
-    a running sample (no task id), none."""
-    chosen = scoped_cache(model, {"call": "answer"})
+    With `--cache`, that policy (with `scope`); otherwise a policy keyed on the run's task id
+    and the case (`case`, else the running sample's id), so only a retry of the same run
+    reads the reply back. Outside a running sample (no task id), none."""
+    chosen = scoped_cache(model, scope)
     if chosen is not None:
         return chosen, False
-    task_id = active_task_id()
-    if task_id is None:
+    task_id = run_key()
+    sample = case_key()
+    case = case if case is not None else (sample[0] if sample is not None else None)
+    if task_id is None or case is None:
         return None, False
     scopes = {
         ENDPOINT_SCOPE: endpoint_digest(model),
-        "call": "answer",
+        **scope,
         RUN_SCOPE: task_id,
         CASE_SCOPE: case,
     }
+    if active_sample_key() is None and sample is not None:
+        scopes[EPOCH_SCOPE] = str(sample[1])
     return CachePolicy(expiry=ANSWER_KEPT_FOR, per_epoch=True, scopes=scopes), True
 
 
-# answers kept for a retry, by sample uuid, until their case is scored
-_kept_answers: dict[str, CacheEntry] = {}
-
-
-def keep_answer(sample_uuid: str, entry: CacheEntry | None) -> None:
-    """Remember the entry holding a sample's answer, to release it once the case is scored."""
-    if entry is not None:
-        _kept_answers[sample_uuid] = entry
-
-
-def release_answer(sample_uuid: str) -> None:
-    """The case is scored and its log holds the answer: drop the entry kept for a retry."""
-    entry = _kept_answers.pop(sample_uuid, None)
-    if entry is not None:
-        forget(entry)
+def answer_cache(model: Model, case: str) -> tuple[CachePolicy | None, bool]:
+    """The cache policy of a case's answer call (`call_policy`)."""
+    return call_policy(model, {"call": "answer"}, case)

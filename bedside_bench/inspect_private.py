@@ -73,6 +73,7 @@ __all__ = [
     "active_generate_config",
     "active_model",
     "active_run_id",
+    "active_sample_key",
     "active_task_id",
     "cache_fetch",
     "cache_store",
@@ -190,6 +191,19 @@ def active_task_id() -> str | None:
     except ImportError:  # pragma: no cover - Inspect moved it
         return str(active.eval_id)
     return str(stable_task_id_for_eval(active.eval_id))
+
+
+def active_sample_key() -> tuple[str, int] | None:
+    """The running sample's id and epoch (what a log names its record by); None outside a
+    sample (`inspect score` and `rejudge` score without one)."""
+    try:
+        from inspect_ai.log._samples import sample_active
+    except ImportError:  # pragma: no cover - Inspect moved it
+        return None
+    active = sample_active()
+    if active is None or active.sample.id is None:
+        return None
+    return str(active.sample.id), int(active.epoch)
 
 
 def copy_registry_identity(source: object, target: object) -> None:

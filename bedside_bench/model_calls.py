@@ -22,12 +22,13 @@ from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model, Mo
 
 from bedside_bench.call_cache import (
     cached_temperature,
+    call_policy,
     entry_of_call,
     forget,
     remember_temperature,
-    scoped_cache,
 )
 from bedside_bench.inspect_private import CacheEntry
+from bedside_bench.kept_calls import keep
 
 
 @dataclass(frozen=True)
@@ -157,17 +158,20 @@ async def generate_with_temperature(
     temperature: float,
     scope: Mapping[str, str] | None = None,
     policy: CachePolicy | None = None,
+    kept: bool = False,
 ) -> CallResult:
     """Generate at `temperature`; if the provider refuses the parameter, ask again without it.
 
     Only a refusal (`is_temperature_refusal`) of a request that carried the temperature is
     asked again; any other error is this call's error and is raised.
 
-    `scope` names the call within its case for Inspect's cache (default: the answer);
-    `policy`, if given, is the cache policy instead (`call_cache.answer_cache`).
+    `scope` names the call within its case for Inspect's cache (default: the answer); the
+    cache policy is `--cache`'s, else one keeping the reply for a retry of this run
+    (`call_cache.call_policy`, released by `kept_calls` once the case is in the log);
+    `policy`, if given, is the cache policy instead (kept if `kept`).
     """
     if policy is None:
-        policy = scoped_cache(model, {"call": "answer", **(scope or {})})
+        policy, kept = call_policy(model, {"call": "answer", **(scope or {})})
     cache: CachePolicy | bool = policy if policy is not None else False
     try:
         output = await model.generate(
@@ -177,5 +181,9 @@ async def generate_with_temperature(
         if not is_temperature_refusal(ex) or not _failed_call_sent_temperature():
             raise
         output = await model.generate(messages, cache=cache)
-        return _result(model, policy, output, refused=True)
-    return _result(model, policy, output, refused=False)
+        result = _result(model, policy, output, refused=True)
+    else:
+        result = _result(model, policy, output, refused=False)
+    if kept:
+        keep(result.cache_entry)
+    return result

@@ -22,7 +22,6 @@ from inspect_ai.util import RegistryInfo, registry_info
 from bedside_bench.agreement import unanimous_share
 from bedside_bench.answer_condition import answer_state
 from bedside_bench.answer_facts import answer_facts
-from bedside_bench.call_cache import release_answer
 from bedside_bench.contracts import (
     GRADER_ROLE,
     SCORE_KEY,
@@ -41,6 +40,7 @@ from bedside_bench.inspect_private import (
     registry_add,
 )
 from bedside_bench.judge import judged_once_in_run
+from bedside_bench.kept_calls import judging_case
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.options import (
     SCORER_DEFAULTS,
@@ -234,7 +234,10 @@ def rubric_judge(
         # a judge that failed this case in this run is not asked again (see judge.py)
         # keyed by answer model too: one model's failure never stops another model's judging
         case = (f"{state.model}/{state.sample_id}", state.epoch, answer, str(judge))
-        with judged_once_in_run(active_run_id(), *case):
+        with (
+            judged_once_in_run(active_run_id(), *case),
+            judging_case(str(state.sample_id), state.epoch),  # kept calls' case (rejudge)
+        ):
             # each pass is its own cache entry (see model_calls): passes must stay independent
             outcomes = await asyncio.gather(
                 *(
@@ -262,7 +265,6 @@ def rubric_judge(
             **_pass_metadata(results),
             **strategy.score_details(results, matches),
         }
-        release_answer(state.uuid)  # scored: a retry of the run will not need the answer
         return Score(
             value=result.score,
             answer=answer,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from bedside_bench.call_cache import answer_cache, keep_answer
+from bedside_bench.call_cache import answer_cache
 from bedside_bench.contracts import ANSWER_TEMPERATURE_KEY
 from bedside_bench.model_calls import generate_with_temperature
 from bedside_bench.protocol import ANSWER_TEMPERATURE, PHYSICIAN_SYSTEM_MESSAGE
@@ -20,14 +20,12 @@ def physician_answer() -> Solver:
             ChatMessageSystem(content=PHYSICIAN_SYSTEM_MESSAGE),
             ChatMessageUser(content=state.input_text),
         ]
-        # kept for a retry of this run until the case is scored: an answer is bought once
+        # kept for a retry of this run until the case is in the log: an answer is bought once
         model = get_model()
         policy, kept = answer_cache(model, str(state.sample_id))
         result = await generate_with_temperature(
-            model, state.messages, ANSWER_TEMPERATURE, policy=policy
+            model, state.messages, ANSWER_TEMPERATURE, policy=policy, kept=kept
         )
-        if kept:
-            keep_answer(state.uuid, result.cache_entry)
         state.output = result.output
         state.messages.append(result.output.message)
         state.metadata[ANSWER_TEMPERATURE_KEY] = result.temperature_sent

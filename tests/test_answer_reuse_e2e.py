@@ -46,8 +46,10 @@ ASKS = 1 + JUDGE_RETRIES  # judge calls per run that judges a case
 
 
 def kept_answers(tmp_path: Path) -> int:
-    """Entries in Inspect's cache (tests/conftest.py puts it in the test's folder)."""
-    return sum(1 for path in (tmp_path / "inspect-cache").rglob("*") if path.is_file())
+    """Entries in Inspect's cache (tests/conftest.py puts it in the test's folder), not the
+    index of kept calls beside it."""
+    generate = tmp_path / "inspect-cache" / "generate"
+    return sum(1 for path in generate.rglob("*") if path.is_file())
 
 
 @pytest.fixture

@@ -223,25 +223,27 @@ def test_endpoint_scope_holds_no_credentials(monkeypatch: pytest.MonkeyPatch) ->
         reset_inspect_model_cache()
 
 
-def test_an_answer_is_kept_for_its_run_only_and_released_once_scored(
-    monkeypatch: pytest.MonkeyPatch,
+def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Without --cache the answer's policy names the run (task id) and the case, so only a
-    retry of that run reads it back; with --cache the chosen policy applies unchanged."""
+    """Without --cache an answer's or a judge call's policy names the run (task id) and the
+    case, so only a retry of that run reads it back; the kept entry is released only for a
+    sample the written log holds scored; with --cache the chosen policy applies unchanged."""
     from inspect_ai.model import CachePolicy, GenerateConfig, ModelOutput, get_model
 
-    from bedside_bench import call_cache
+    from bedside_bench import call_cache, kept_calls
     from bedside_bench.inspect_private import CacheEntry, cache_fetch, cache_store
     from tests.doubles.fixtures import reset_inspect_model_cache
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
     reset_inspect_model_cache()
     try:
         model = get_model("openai/gpt-4.1-mini", memoize=False)
         assert call_cache.answer_cache(model, "case-1") == (None, False)  # not in a sample
 
         def policy_in(task_id: str, case: str) -> CachePolicy:
-            monkeypatch.setattr(call_cache, "active_task_id", lambda: task_id)
+            monkeypatch.setattr(kept_calls, "active_task_id", lambda: task_id)
             policy, kept = call_cache.answer_cache(model, case)
             assert kept and policy is not None
             return policy
@@ -270,13 +272,40 @@ def test_an_answer_is_kept_for_its_run_only_and_released_once_scored(
         assert len(keys) == 3  # another run or another case never reads this answer
         assert entry(policy_in("task-A", "case-1")).key == entry(first).key  # a retry does
 
-        kept = entry(first)
-        cache_store(kept, ModelOutput.from_content(str(model), "an answer"))
-        call_cache.keep_answer("sample-uuid", kept)
-        assert cache_fetch(kept) is not None
-        call_cache.release_answer("sample-uuid")
-        assert cache_fetch(kept) is None
-        call_cache.release_answer("sample-uuid")  # twice, or never kept: nothing happens
+        # a judge call: its pass and attempt in the key, the case from the running sample
+        for module in (call_cache, kept_calls):
+            monkeypatch.setattr(module, "active_sample_key", lambda: ("case-1", 1))
+        judge_scope = {"call": "judge", "pass": "1", "attempt": "1"}
+        judged, kept_judge = call_cache.call_policy(model, judge_scope)
+        assert kept_judge and judged is not None
+        assert judged.scopes[call_cache.CASE_SCOPE] == "case-1"
+        assert entry(judged).key != entry(first).key
+        again = {**judge_scope, "attempt": "2"}  # a re-ask never reads the first reply
+        reask, _ = call_cache.call_policy(model, again)
+        assert reask is not None and entry(reask).key != entry(judged).key
+
+        # kept in the run's index; released only once the log holds the sample scored
+        monkeypatch.setattr(kept_calls, "active_task_id", lambda: "task-A")
+        entries = []
+        for sample, policy, reply in (
+            (("case-1", 1), first, "an answer"),
+            (("case-2", 1), judged, "{}"),
+        ):
+            monkeypatch.setattr(kept_calls, "active_sample_key", lambda s=sample: s)
+            kept = entry(policy)
+            cache_store(kept, ModelOutput.from_content(str(model), reply))
+            kept_calls.keep(kept)
+            entries.append(kept)
+        assert [c.sample for c in kept_calls.kept("task-A")] == ["case-1", "case-2"]
+        assert kept_calls.release("task-A", {("case-1", 2), ("case-9", 1)}) == 0
+        assert all(cache_fetch(e) is not None for e in entries)
+        assert kept_calls.release("task-A", {("case-1", 1)}) == 1
+        assert cache_fetch(entries[0]) is None and cache_fetch(entries[1]) is not None
+        assert [c.sample for c in kept_calls.kept("task-A")] == ["case-2"]
+        assert kept_calls.release("task-A", {("case-2", 1)}) == 1
+        assert cache_fetch(entries[1]) is None
+        assert not kept_calls.index_path("task-A").exists()  # nothing left for a later run
+        assert kept_calls.release("task-A", {("case-2", 1)}) == 0  # twice: nothing happens
 
         chosen = get_model(
             "openai/gpt-4.1-mini",

@@ -190,3 +190,60 @@ def test_a_killed_rejudge_leaves_nothing_the_next_run_does_not_tidy(
     assert result.returncode == 0, output(result)
     assert not stale.exists() and live.exists()
     assert leftovers(out) == [live.name]
+
+
+def test_a_rejudge_killed_between_checkpoints_buys_no_judge_call_twice(
+    tmp_path: Path, source: Source
+) -> None:
+    """SIGKILL writes nothing: the four cases judged since the last checkpoint are not in the
+    log, but their judge calls were paid. They are kept for the same command (kept_calls), so
+    the rerun reads them back: 9 + 16 judge calls, each case's once, nothing kept after."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(source.log, logs)
+    out = tmp_path / "rejudged"
+    env = {**source.env, "INSPECT_CACHE_DIR": str(tmp_path / "cache")}
+    double = source.double
+    since = last_seq(double)
+    double.configure(latency=0.5, stall_seconds=3600)
+    process = subprocess.Popen(
+        [*warm_cli.command("bedside-bench", env), "rejudge", *rejudge_args(logs, out)],
+        env=env,
+        cwd=tmp_path,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        # the first checkpoint's five answered; of the next five, one stalls (its chunk is
+        # never written) and four are paid: then hold everything and kill
+        wait_for(lambda: len(ok(judge_calls(double, since))) >= 5, 120, process)
+        double.inject("stall", kind="judge")
+        wait_for(lambda: len(ok(judge_calls(double, since))) >= 9, 120, process)
+        double.configure(latency=3600)
+        time.sleep(0.5)  # a reply already on the wire reaches the client
+        stop(process, signal.SIGKILL)
+    finally:
+        stop(process)
+        double.configure(latency=0.0)
+    first = ok(judge_calls(double, since))
+    assert len(first) == 9
+    assert len(judged_prompts(out)) == 5  # only the first checkpoint reached the log
+
+    resumed_since = last_seq(double)
+    again = run_tool("bedside-bench", "rejudge", *rejudge_args(logs, out), env=env)
+    assert again.returncode == 0, output(again)
+    assert "judged 20, already judged 5" in again.stdout
+    second = ok(judge_calls(double, resumed_since))
+    print(f"SIGKILL: {len(first)} + {len(second)} judge calls")
+    assert len(first) + len(second) == CASES
+    assert {r.request.judge.prompt for r in first}.isdisjoint(
+        r.request.judge.prompt for r in second
+    )
+    (final,) = (read_eval_log(info) for info in list_eval_logs(str(out)))
+    expected = expected_scores(source.release, [ANSWER_MODEL], [BENCHMARK])
+    assert len(final.samples or []) == CASES and final.status == "success"
+    for sample in final.samples or []:
+        score = (sample.scores or {})["rubric_judge"]
+        assert score.value == pytest.approx(expected[(ANSWER_MODEL, str(sample.id))], abs=1e-12)
+    assert [p for p in (tmp_path / "cache").rglob("*") if p.is_file()] == []

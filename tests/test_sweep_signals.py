@@ -33,6 +33,7 @@ from tests.release_factory import write_release
 pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and a provider double
 
 MODELS = ["openai/gpt-4.1-mini"]
+IN_TRANSIT = 0.5  # seconds for a reply already sent to reach a loaded client
 STOP_WITHIN = (
     30.0  # seconds from the signal to the exit (the 10 s target: benchmarks/bench_sweep_sigint.py)
 )
@@ -76,9 +77,12 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
             if how == signal.SIGINT:
                 wait_for(judged_since(provider_double, seen, 4), 120, process)
                 provider_double.configure(latency=3600)  # a provider that stops answering
+                # no wait for the log: a case judged but not yet written keeps its answer
+                # and judge reply for the next run (kept_calls); only a reply already on the
+                # wire is given time to arrive (lost in transit, any client pays it again)
+                time.sleep(IN_TRANSIT)
             else:
                 wait_for(lambda start=seen: provider_double.count() > start, 120, process)
-            time.sleep(1.5)
             sent = time.monotonic()
             out, err = stop(process, how, timeout=60)
             took = time.monotonic() - sent

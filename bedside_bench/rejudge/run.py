@@ -170,6 +170,7 @@ async def rejudge_log(
 ) -> LogOutcome:
     from inspect_ai.log import read_eval_log_async
 
+    from bedside_bench.kept_calls import kept_run, release
     from bedside_bench.report.logs import display_location, skip_reason
 
     shown = display_location(location)
@@ -205,6 +206,8 @@ async def rejudge_log(
     ]
     by_key = {sample_key(s): carried(s) for s in source.samples or []}
     done_count = 0
+    # the same command again is the same run: the source's task, the judge, the output log
+    run = f"rejudge:{source.eval.task_id}:{judge}:{output}"
 
     def keep(ended: list[EvalSample], judging: Judging) -> None:
         nonlocal done_count
@@ -220,13 +223,18 @@ async def rejudge_log(
         samples = [kept.get(k, by_key[k]) for k in order]
         failed = sum(1 for s in samples if s.error is not None)
         write_log(assemble(header, samples, failed), output)
+        # written: the judge calls kept for a rerun of this command are no longer needed
+        release(run, {(str(s.id), s.epoch) for s in ended if s.error is None})
         say(f"{PROG}: {shown}: {done_count}/{len(pending)} cases judged -> {output}")
 
     for start in range(0, len(pending), options.checkpoint):
         chunk = pending[start : start + options.checkpoint]
         judging = Judging()
         try:
-            scored = await judge_samples(source, chunk, judge, opts, options.display, judging)
+            # judge calls paid for a case not yet written are read back by a rerun, even
+            # after a SIGKILL between checkpoints (kept_calls)
+            with kept_run(run):
+                scored = await judge_samples(source, chunk, judge, opts, options.display, judging)
         except BaseException:
             # interrupted (Ctrl-C, SIGTERM) or failed: what was judged is kept, then it stops
             ended = judging.ended()

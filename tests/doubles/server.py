@@ -45,6 +45,7 @@ DEFAULT_ANTHROPIC_KEY = "sk-ant-test-double"
 # variables that would route Inspect around the double (or change its auth) if inherited
 CONFLICTING_ENV: tuple[str, ...] = ("ANTHROPIC_AUTH_TOKEN",)
 _LOCAL_HOSTS = "127.0.0.1,localhost"
+LATENCY_STEP = 0.05  # seconds: how often a waiting request reads the configured latency
 
 TemperatureRule = Collection[str] | Callable[[str], bool]
 
@@ -110,7 +111,8 @@ class ProviderDouble:
     `configure(...)`:
 
     - `script`: a `Script` (answer / judge / probe callables).
-    - `latency`: seconds added (non-blocking) before every response.
+    - `latency`: seconds added (non-blocking) before every response; a new value applies
+      to requests already waiting too (`configure(latency=3600)` holds them all).
     - `judge_latency`: seconds before a judge response instead (None: `latency`), for a judge
       slower than the answer model.
     - `fault_rate` in [0, 1], `faults` (subset of "500", "429", "stall", "drop"), `seed`:
@@ -526,6 +528,18 @@ class ProviderDouble:
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._stop_event.wait(), seconds)
 
+    def _latency(self, kind: str) -> float:
+        if kind == "judge" and self.judge_latency is not None:
+            return self.judge_latency
+        return self.latency
+
+    async def _wait_latency(self, kind: str) -> None:
+        """The latency before a response, as configured now: raising it (a provider that
+        stops answering) holds requests already waiting too, not only later ones."""
+        started = time.monotonic()
+        while (remaining := self._latency(kind) - (time.monotonic() - started)) > 0:
+            await self._sleep(min(remaining, LATENCY_STEP))
+
     def _draw_fault(self, kind: str) -> str | None:
         with self._lock:
             for index, (fault, only) in enumerate(self._injected):
@@ -655,10 +669,7 @@ class ProviderDouble:
         self, request: web.Request, parsed: ParsedRequest, record: RecordedRequest
     ) -> web.StreamResponse:
         api = parsed.api
-        delay = self.latency
-        if record.kind == "judge" and self.judge_latency is not None:
-            delay = self.judge_latency
-        await self._sleep(delay)
+        await self._wait_latency(record.kind)
 
         fault = self._draw_fault(record.kind)
         record.fault = fault
