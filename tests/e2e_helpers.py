@@ -69,7 +69,7 @@ def run_tool(
     """A console script beside this interpreter (`inspect`, `bedside-bench`), as typed;
     started warm (tests/warm_cli) unless `warm` is False."""
     return subprocess.run(
-        [*warm_cli.command(str(tool), env, warm), *args],
+        [*warm_cli.command(str(tool), env, warm, cwd), *args],
         env=None if env is None else dict(env),
         cwd=cwd,
         capture_output=True,
@@ -342,8 +342,10 @@ def leaks(secrets: Iterable[str], named: Iterable[tuple[str, bytes]]) -> list[st
 # bedside-bench sweep
 
 
-def sweep_command(env: Mapping[str, str] | None = None, warm: bool = True) -> list[str]:
-    return [*warm_cli.command("bedside-bench", env, warm), "sweep"]
+def sweep_command(
+    env: Mapping[str, str] | None = None, warm: bool = True, cwd: Path | None = None
+) -> list[str]:
+    return [*warm_cli.command("bedside-bench", env, warm, cwd), "sweep"]
 
 
 def sweep_env(
@@ -384,7 +386,7 @@ def run_sweep_cli(
     args: list[str], env: Mapping[str, str], cwd: Path, timeout: float = 300
 ) -> Result:
     return subprocess.run(
-        [*sweep_command(env), *args],
+        [*sweep_command(env, cwd=cwd), *args],
         env=dict(env),
         cwd=cwd,
         capture_output=True,
@@ -399,7 +401,7 @@ def start_sweep(
     """`bedside-bench sweep ARGS` in the background (stop it with `stop`); `warm=False` for
     a test that needs the command's own pid."""
     return subprocess.Popen(
-        [*sweep_command(env, warm), *args],
+        [*sweep_command(env, warm, cwd), *args],
         env=dict(env),
         cwd=cwd,
         text=True,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -465,10 +466,13 @@ def test_report_of_the_sweep_equals_a_recomputation_from_its_logs(
     from the logs; token usage equal to what the double reported."""
     run, logs = two_providers, two_providers.logs
     out, again = run.root / "cli", run.root / "reports"
+    other_seed = {**os.environ, "PYTHONHASHSEED": "12345"}
     cli = run_tool("bedside-bench", "report", str(logs), "-o", str(out), cwd=run.root)
     assert cli.returncode == 0, output(cli)
     module = subprocess.run(  # default OUT_DIR: reports/ under the current directory
-        [*warm_cli.module_command("bedside_bench.report"), str(logs)],
+        # another hash seed (so cold): the two reports equal by design, not by a shared seed
+        [*warm_cli.module_command("bedside_bench.report", other_seed), str(logs)],
+        env=other_seed,
         capture_output=True,
         text=True,
         timeout=300,

@@ -148,3 +148,64 @@ def test_sigkill_of_the_stand_in_kills_the_command(
     assert code == -signal.SIGKILL
     assert ended(command)
     assert no_children_left()
+
+
+def test_a_client_gone_before_its_command_started_leaves_the_server_serving(
+    tmp_path: Path,
+) -> None:
+    """A stand-in killed between connecting and sending, or mid-request: the server neither
+    hangs on it nor dies of it, and the next command runs."""
+    import socket
+    import struct
+
+    run_tool("bedside-bench", "--help", cwd=tmp_path)  # the server is up
+    assert warm_cli._socket is not None and warm_cli._server is not None
+    silent = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    silent.connect(warm_cli._socket)
+    silent.close()
+    partial = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    partial.connect(warm_cli._socket)
+    partial.sendall(struct.pack("!I", 1000) + b'{"script"')
+    partial.close()
+    started = time.monotonic()
+    after = run_tool("bedside-bench", "--help", cwd=tmp_path, timeout=60)
+    assert after.returncode == 0 and "sweep" in after.stdout
+    assert time.monotonic() - started < 10
+    assert warm_cli._server.poll() is None
+
+
+def ignoring_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_a_signal_the_caller_ignored_is_ignored_by_the_command(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """As under `nohup` or a preexec_fn: SIGINT ignored by the caller leaves the command
+    running, warm as cold."""
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=1)
+    env = sweep_env(provider_double, tmp_path)
+    provider_double.configure(latency=3600)
+    args = eval_args("drug_safety", tmp_path / "logs", "-T", f"data_dir={release}")
+    process = subprocess.Popen(
+        [*warm_cli.command("inspect", env), *args],
+        env=env,
+        cwd=tmp_path,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=ignoring_sigint,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while provider_double.count() == 0:
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        (command,) = server_children()
+        process.send_signal(signal.SIGINT)
+        time.sleep(2)
+        assert process.poll() is None and not ended(command)
+    finally:
+        stop(process, signal.SIGKILL, timeout=60)
+    assert ended(command)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,8 +36,30 @@ _socket: str | None = None
 _server_env: dict[str, str] = {}
 
 
+# settings read when a module is imported (or when Python starts), so a command whose values
+# differ from the server's runs cold: Python's own, the locale, matplotlib's, fsspec's and
+# s3fs's configuration, the OpenAI SDK's module-level Azure settings
+START_UP_PREFIXES = ("PYTHON", "LANG", "LC_", "MPL", "FSSPEC_", "S3FS_")
+START_UP_NAMES = ("OPENAI_API_TYPE", "OPENAI_API_VERSION", "AZURE_OPENAI_ENDPOINT")
+
+
 def _python_settings(env: Mapping[str, str]) -> dict[str, str]:
-    return {name: value for name, value in env.items() if name.startswith("PYTHON")}
+    return {
+        name: value
+        for name, value in env.items()
+        if name.startswith(START_UP_PREFIXES) or name in START_UP_NAMES
+    }
+
+
+def _warm_allowed(env: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> bool:
+    """Nothing the command would read at import differs from the server's (started here
+    first, so its settings are known)."""
+    if os.environ.get(COLD) or env.get(COLD):
+        return False
+    if (Path.cwd() if cwd is None else Path(cwd)).joinpath("matplotlibrc").exists():
+        return False
+    _start()
+    return _python_settings(env) == _python_settings(_server_env)
 
 
 def _start() -> str:
@@ -73,6 +96,8 @@ def _stop() -> None:
             _server.wait(10)
         except subprocess.TimeoutExpired:
             _server.kill()
+    if _socket is not None:
+        shutil.rmtree(os.path.dirname(_socket), ignore_errors=True)
 
 
 def wait_for_command(stand_in: int, timeout: float = 30) -> None:
@@ -89,27 +114,28 @@ def wait_for_command(stand_in: int, timeout: float = 30) -> None:
 
 
 def module_command(
-    module: str, env: Mapping[str, str] | None = None, warm: bool = True
+    module: str,
+    env: Mapping[str, str] | None = None,
+    warm: bool = True,
+    cwd: str | os.PathLike[str] | None = None,
 ) -> list[str]:
     """How to start `python -m MODULE` (then its arguments), warm where `command` would be."""
-    cold = [sys.executable, "-m", module]
-    if not warm or os.environ.get(COLD) or (env or os.environ).get(COLD):
-        return cold
-    path = _start()
-    if _python_settings(os.environ if env is None else env) != _python_settings(_server_env):
-        return cold
-    return [sys.executable, "-S", "-E", str(HERE / "client.py"), path, "-m", module]
+    if warm and _warm_allowed(os.environ if env is None else env, cwd):
+        return [sys.executable, "-S", "-E", str(HERE / "client.py"), _start(), "-m", module]
+    return [sys.executable, "-m", module]
 
 
-def command(tool: str, env: Mapping[str, str] | None = None, warm: bool = True) -> list[str]:
+def command(
+    tool: str,
+    env: Mapping[str, str] | None = None,
+    warm: bool = True,
+    cwd: str | os.PathLike[str] | None = None,
+) -> list[str]:
     """How to start console script `tool` (then its arguments) with environment `env`
-    (None: this process's): warm through the server where that changes nothing but the
-    import, otherwise the script itself."""
+    (None: this process's) in folder `cwd`: warm through the server where that changes
+    nothing but the import, otherwise the script itself."""
     script = str(BIN / tool)
     environment = os.environ if env is None else env
-    if not warm or tool not in WARM_TOOLS or os.environ.get(COLD) or environment.get(COLD):
-        return [script]
-    path = _start()
-    if _python_settings(environment) != _python_settings(_server_env):
-        return [script]
-    return [sys.executable, "-S", "-E", str(HERE / "client.py"), path, script]
+    if warm and tool in WARM_TOOLS and _warm_allowed(environment, cwd):
+        return [sys.executable, "-S", "-E", str(HERE / "client.py"), _start(), script]
+    return [script]

@@ -10,6 +10,7 @@ SIGCHLD, and ends when its standard input (a pipe from the test process) closes.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import json
 import os
@@ -20,6 +21,7 @@ import signal
 import socket
 import struct
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import PurePath
 from types import FunctionType
@@ -59,23 +61,40 @@ class Command:
     cwd: str
     env: dict[str, str]
     streams: list[int]  # the client's stdin, stdout and stderr, received as descriptors
+    ignored: list[int]  # signals the caller ignored
+    blocked: list[int]  # signals the caller blocked
 
 
 def receive(connection: socket.socket) -> Command:
-    """A length-prefixed JSON request; the three standard streams ride on its first bytes."""
-    data, fds, _flags, _addr = socket.recv_fds(connection, 65536, 3)
-    while len(data) < HEADER.size:
-        data += connection.recv(65536)
-    (length,) = HEADER.unpack_from(data)
-    while len(data) < HEADER.size + length:
-        more = connection.recv(65536)
-        if not more:
-            raise EOFError("the client left before its request was whole")
-        data += more
-    request = json.loads(data[HEADER.size : HEADER.size + length])
-    if len(fds) != 3:
-        raise ValueError(f"expected 3 descriptors, got {len(fds)}")
-    return Command(request["script"], request["args"], request["cwd"], request["env"], fds)
+    """A length-prefixed JSON request; the three standard streams ride on its first bytes.
+    A client that leaves (or stalls) before its request is whole raises, never hangs."""
+    connection.settimeout(10)
+    fds: list[int] = []
+    try:
+        data, fds, _flags, _addr = socket.recv_fds(connection, 65536, 3)
+        while len(data) < HEADER.size or len(data) < HEADER.size + HEADER.unpack_from(data)[0]:
+            more = connection.recv(65536)
+            if not more:
+                raise EOFError("the client left before its request was whole")
+            data += more
+        if len(fds) != 3:
+            raise ValueError(f"expected 3 descriptors, got {len(fds)}")
+        (length,) = HEADER.unpack_from(data)
+        request = json.loads(data[HEADER.size : HEADER.size + length])
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        raise
+    connection.settimeout(None)
+    return Command(
+        request["script"],
+        request["args"],
+        request["cwd"],
+        request["env"],
+        fds,
+        request["ignored"],
+        request["blocked"],
+    )
 
 
 def client_pid(connection: socket.socket) -> int:
@@ -112,9 +131,14 @@ def serve(listener: socket.socket, commands: str) -> Command:
                     sys.exit(0)
             elif key.data == "listen":
                 connection, _ = listener.accept()
-                command = receive(connection)
+                try:
+                    command = receive(connection)
+                except (OSError, EOFError, ValueError):
+                    connection.close()  # a client gone before its command started
+                    continue
                 pid = os.fork()
                 if pid == 0:
+                    die_with_the_server()
                     selector.close()
                     listener.close()
                     for other in children.values():
@@ -128,7 +152,8 @@ def serve(listener: socket.socket, commands: str) -> Command:
                 with open(stand_ins[pid], "w") as named:
                     named.write(str(pid))
                 selector.register(connection, selectors.EVENT_READ, pid)
-                connection.sendall(f"pid {pid}\n".encode())
+                with contextlib.suppress(OSError):  # gone: its EOF comes next, killing this
+                    connection.sendall(f"pid {pid}\n".encode())
             else:  # a client forwards a signal, or has gone (killed): its command goes too
                 pid, connection = key.data, key.fileobj
                 assert isinstance(connection, socket.socket)
@@ -233,8 +258,19 @@ def become(command: Command, kept: list[KeptFolder]) -> None:
     else:
         sys.argv = [command.script, *command.args]
         sys.path[0] = os.path.dirname(command.script)  # a console script's, not the server's
+    time.tzset()  # the command's TZ
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for number in command.ignored:
+        signal.signal(number, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_SETMASK, command.blocked)
+
+
+def die_with_the_server() -> None:
+    """A command never outlives its server (PR_SET_PDEATHSIG): no orphan if the server dies."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_set_pdeathsig = 1
+    libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
 
 
 def main(path: str) -> None:
