@@ -43,6 +43,7 @@ from tests.e2e_helpers import (
     wait_for,
 )
 from tests.release_factory import write_release
+from tests.warm_cli import command_pid
 
 WHOLE = Shard(1, 1)
 HOST = socket.gethostname()
@@ -222,9 +223,10 @@ def test_second_sweep_on_a_busy_log_dir_refuses_without_a_call_then_takes_over(
     env = sweep_env(provider_double, tmp_path)
     # the first sweep's one answer connection hangs: it stays busy, and asks nothing more
     provider_double.configure(latency=3600)
-    first = start_sweep(args, env, tmp_path, warm=False)  # its pid is asserted
+    first = start_sweep(args, env, tmp_path)
     try:
         wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
+        first_pid = command_pid(first.pid)  # the sweep's own process, which the lock names
         before = provider_double.count()
         started = time.monotonic()
         second = run_sweep_cli(args, env, tmp_path)
@@ -232,11 +234,11 @@ def test_second_sweep_on_a_busy_log_dir_refuses_without_a_call_then_takes_over(
         assert second.returncode == EXIT_ERROR, output(second)
         assert provider_double.count() == before  # not one call from the second sweep
         holder = json.loads((logs / ".sweep.lock.holder").read_text())
-        assert holder["pid"] == first.pid
+        assert holder["pid"] == first_pid
         # the refusal is the last word (a note on the release it loaded may come before it)
         assert second.stderr.strip().splitlines()[-1:] == [
             f"bedside-bench sweep: error: log directory {logs} is in use by another sweep "
-            f"(pid {first.pid} on {HOST}, started {holder['started']}); wait for it to "
+            f"(pid {first_pid} on {HOST}, started {holder['started']}); wait for it to "
             "finish, or give another --log-dir"
         ], output(second)
         print(f"second sweep refused in {refused_in:.1f} s")
@@ -248,7 +250,7 @@ def test_second_sweep_on_a_busy_log_dir_refuses_without_a_call_then_takes_over(
     third = run_sweep_cli(args, env, tmp_path)
     assert third.returncode == 0, output(third)
     assert (
-        f"sweep: took over the lock of a run that is gone (pid {first.pid} on {HOST}, "
+        f"sweep: took over the lock of a run that is gone (pid {first_pid} on {HOST}, "
         f"started {holder['started']})" in third.stdout
     ), output(third)
     assert not (logs / ".sweep.lock.holder").exists()
@@ -326,17 +328,18 @@ def test_second_sweep_on_a_busy_s3_store_refuses_without_a_call(
     }
     # the first sweep's one answer call is held until the second sweep has been refused
     provider_double.configure(hold_until_in_flight=2)
-    first = start_sweep(args, env, tmp_path, warm=False)  # its pid is asserted
+    first = start_sweep(args, env, tmp_path)
     try:
         wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
+        first_pid = command_pid(first.pid)  # the sweep's own process, which the lock names
         before = provider_double.count()
         second = run_sweep_cli(args, env, tmp_path)
         assert second.returncode == EXIT_ERROR, output(second)
         assert provider_double.count() == before
         holder = lock_object(s3_client)
-        assert holder is not None and holder["pid"] == first.pid
+        assert holder is not None and holder["pid"] == first_pid
         assert (
-            f"log directory {store} is in use by another sweep (pid {first.pid} on {HOST}, "
+            f"log directory {store} is in use by another sweep (pid {first_pid} on {HOST}, "
             f"started {holder['started']}, last heartbeat" in second.stderr
         ), output(second)
         release_held(provider_double)  # the answer, then its judge call, go at once

@@ -17,6 +17,7 @@ BEDSIDE_BENCH_TESTS_COLD=1 (the way to rule the warm start out when a test fails
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
 import subprocess
@@ -98,6 +99,16 @@ def _stop() -> None:
             _server.kill()
     if _socket is not None:
         shutil.rmtree(os.path.dirname(_socket), ignore_errors=True)
+
+
+def command_pid(stand_in: int) -> int:
+    """The pid of the command a running stand-in stands for (a cold command's own pid: its
+    process is the command)."""
+    if _socket is not None:
+        named = os.path.join(os.path.dirname(_socket), "commands", str(stand_in))
+        with contextlib.suppress(FileNotFoundError), open(named) as written:
+            return int(written.read())
+    return stand_in
 
 
 def wait_for_command(stand_in: int, timeout: float = 30) -> None:
