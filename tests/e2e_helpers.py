@@ -395,19 +395,33 @@ def run_sweep_cli(
     )
 
 
-def start_sweep(
-    args: list[str], env: Mapping[str, str], cwd: Path, warm: bool = True
+def start_tool(
+    tool: str,
+    *args: str,
+    env: Mapping[str, str],
+    cwd: Path,
+    warm: bool = True,
+    preexec_fn: Callable[[], None] | None = None,
 ) -> subprocess.Popen[str]:
-    """`bedside-bench sweep ARGS` in the background (stop it with `stop`); `warm=False` for
-    a test that needs the command's own pid."""
+    """Console script `tool ARGS` in the background, both streams read by `stop`; started
+    warm (tests/warm_cli) unless `warm` is False."""
     return subprocess.Popen(
-        [*sweep_command(env, warm, cwd), *args],
+        [*warm_cli.command(tool, env, warm, cwd), *args],
         env=dict(env),
         cwd=cwd,
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=preexec_fn,
     )
+
+
+def start_sweep(
+    args: list[str], env: Mapping[str, str], cwd: Path, warm: bool = True
+) -> subprocess.Popen[str]:
+    """`bedside-bench sweep ARGS` in the background (stop it with `stop`); `warm=False` for
+    a test that needs the command's own pid."""
+    return start_tool("bedside-bench", "sweep", *args, env=env, cwd=cwd, warm=warm)
 
 
 def wait_for(

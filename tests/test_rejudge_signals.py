@@ -18,7 +18,6 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bedside_bench.benchmarks import BENCHMARK_NAMES
-from tests import warm_cli
 from tests.doubles import ProviderDouble, RecordedRequest
 from tests.e2e_helpers import (
     eval_one,
@@ -27,6 +26,7 @@ from tests.e2e_helpers import (
     ok,
     output,
     run_tool,
+    start_tool,
     stop,
     sweep_env,
     wait_for,
@@ -112,13 +112,8 @@ def test_interrupted_rejudge_keeps_every_judged_case_and_resumes(
     double = source.double
     since = last_seq(double)
     double.configure(latency=0.5, stall_seconds=3600)
-    process = subprocess.Popen(
-        [*warm_cli.command("bedside-bench", source.env), "rejudge", *rejudge_args(logs, out)],
-        env=source.env,
-        cwd=tmp_path,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+    process = start_tool(
+        "bedside-bench", "rejudge", *rejudge_args(logs, out), env=source.env, cwd=tmp_path
     )
     try:
         # the first checkpoint's five answered: the next judge answer to go out stalls
@@ -206,13 +201,8 @@ def test_a_rejudge_killed_between_checkpoints_buys_no_judge_call_twice(
     double = source.double
     since = last_seq(double)
     double.configure(latency=0.5, stall_seconds=3600)
-    process = subprocess.Popen(
-        [*warm_cli.command("bedside-bench", env), "rejudge", *rejudge_args(logs, out)],
-        env=env,
-        cwd=tmp_path,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+    process = start_tool(
+        "bedside-bench", "rejudge", *rejudge_args(logs, out), env=env, cwd=tmp_path
     )
     try:
         # the first checkpoint's five answered; of the next five, one stalls (its chunk is

@@ -14,7 +14,7 @@ import pytest
 
 from tests import warm_cli
 from tests.doubles import ProviderDouble
-from tests.e2e_helpers import eval_args, read_logs, run_tool, stop, sweep_env
+from tests.e2e_helpers import eval_args, read_logs, run_tool, start_tool, stop, sweep_env
 from tests.release_factory import write_release
 
 pytestmark = pytest.mark.slow  # subprocesses, a provider double
@@ -105,14 +105,7 @@ def interrupt(
     double.configure(latency=3600)
     seen = double.count()
     args = eval_args("drug_safety", tmp_path / f"logs-{warm}", "-T", f"data_dir={release}")
-    process = subprocess.Popen(
-        [*warm_cli.command("inspect", env, warm), *args],
-        env=env,
-        cwd=tmp_path,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = start_tool("inspect", *args, env=env, cwd=tmp_path, warm=warm)
     try:
         deadline = time.monotonic() + 60
         while double.count() == seen:
@@ -188,15 +181,7 @@ def test_a_signal_the_caller_ignored_is_ignored_by_the_command(
     env = sweep_env(provider_double, tmp_path)
     provider_double.configure(latency=3600)
     args = eval_args("drug_safety", tmp_path / "logs", "-T", f"data_dir={release}")
-    process = subprocess.Popen(
-        [*warm_cli.command("inspect", env), *args],
-        env=env,
-        cwd=tmp_path,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        preexec_fn=ignoring_sigint,
-    )
+    process = start_tool("inspect", *args, env=env, cwd=tmp_path, preexec_fn=ignoring_sigint)
     try:
         deadline = time.monotonic() + 60
         while provider_double.count() == 0:

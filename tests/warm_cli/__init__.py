@@ -124,6 +124,11 @@ def wait_for_command(stand_in: int, timeout: float = 30) -> None:
         time.sleep(0.01)
 
 
+def _stand_in(*what: str) -> list[str]:
+    """The stand-in's command line for `what` (a console script, or `-m MODULE`)."""
+    return [sys.executable, "-S", "-E", str(HERE / "client.py"), _start(), *what]
+
+
 def module_command(
     module: str,
     env: Mapping[str, str] | None = None,
@@ -132,7 +137,7 @@ def module_command(
 ) -> list[str]:
     """How to start `python -m MODULE` (then its arguments), warm where `command` would be."""
     if warm and _warm_allowed(os.environ if env is None else env, cwd):
-        return [sys.executable, "-S", "-E", str(HERE / "client.py"), _start(), "-m", module]
+        return _stand_in("-m", module)
     return [sys.executable, "-m", module]
 
 
@@ -148,5 +153,5 @@ def command(
     script = str(BIN / tool)
     environment = os.environ if env is None else env
     if warm and tool in WARM_TOOLS and _warm_allowed(environment, cwd):
-        return [sys.executable, "-S", "-E", str(HERE / "client.py"), _start(), script]
+        return _stand_in(script)
     return [script]
