@@ -20,6 +20,10 @@ from bedside_bench.rejudge.plan import PROG, LogOutcome, RejudgeError, RejudgeOp
 from bedside_bench.rejudge.run import rejudge_async
 from tests.log_factory import JUDGE_B
 
+WHERE_LOGS_ARE = (
+    " (give the folder `inspect eval` wrote to: its --log-dir, else $INSPECT_LOG_DIR, else ./logs)"
+)
+
 
 def parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=PROG)
@@ -194,5 +198,5 @@ def test_a_folder_without_logs_is_refused_naming_it(
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-unit")
     options = RejudgeOptions(log_paths=[str(tmp_path)], judge=JUDGE_B, output_dir=str(tmp_path))
-    assert refusal(options) == f"no Inspect logs found under {str(tmp_path)!r}"
+    assert refusal(options) == f"no Inspect logs found under {str(tmp_path)!r}" + WHERE_LOGS_ARE
     assert list(tmp_path.iterdir()) == []  # nothing written

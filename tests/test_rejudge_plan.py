@@ -22,6 +22,10 @@ from bedside_bench.rejudge.plan import (
 )
 from tests.log_factory import JUDGE_A, JUDGE_B, eval_log, sample, write
 
+WHERE_LOGS_ARE = (
+    " (give the folder `inspect eval` wrote to: its --log-dir, else $INSPECT_LOG_DIR, else ./logs)"
+)
+
 
 def test_a_sample_is_keyed_by_its_id_as_text_and_its_epoch() -> None:
     assert sample_key(sample("case-7", epoch=3)) == ("case-7", 3)
@@ -138,7 +142,7 @@ def test_a_folder_without_logs_is_an_error_naming_it(tmp_path: Path) -> None:
     options = RejudgeOptions(log_paths=[str(tmp_path)], judge=JUDGE_B)
     with pytest.raises(FileNotFoundError) as raised:
         asyncio.run(source_logs(options))
-    assert str(raised.value) == f"no Inspect logs found under {str(tmp_path)!r}"
+    assert str(raised.value) == f"no Inspect logs found under {str(tmp_path)!r}" + WHERE_LOGS_ARE
 
 
 def test_options_default_to_the_source_passes_and_every_answer() -> None:

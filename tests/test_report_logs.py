@@ -721,7 +721,8 @@ def test_a_tampered_log_fails_its_case_or_is_skipped_through_the_cli(
     lines = result.stderr.splitlines()
     assert (
         f"report: failed {tampered_case}: case {first.id}: score metadata judge_model: input "
-        "should be a valid string, got 7 (the case counts as failed)"
+        "should be a valid string, got 7 (the case counts as failed; `inspect score` on the log "
+        "re-scores it with honest values)"
     ) in lines
     assert (
         f"report: skipped {skipped}: task metadata judge_passes: input should be a valid "

@@ -143,7 +143,10 @@ async def resolve_locations(paths: Sequence[str]) -> list[str]:
         else:
             found = [info.name for info in await list_eval_logs_async(path, recursive=True)]
             if not found:
-                raise FileNotFoundError(f"no Inspect logs found under {path!r}")
+                raise FileNotFoundError(
+                    f"no Inspect logs found under {path!r} (give the folder `inspect eval` "
+                    "wrote to: its --log-dir, else $INSPECT_LOG_DIR, else ./logs)"
+                )
         for location in found:
             locations.setdefault(display_location(location), location)
     return list(locations.values())

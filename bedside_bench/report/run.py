@@ -223,7 +223,11 @@ def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
     for location, reason in read.skipped:
         print(f"report: skipped {location}: {reason}", file=err)
     for line in read.refused_values():
-        print(f"report: failed {line} (the case counts as failed)", file=err)
+        print(
+            f"report: failed {line} (the case counts as failed; `inspect score` on the "
+            "log re-scores it with honest values)",
+            file=err,
+        )
     if not read.records:
         raise ReportError(f"no BedsideBench logs in {', '.join(options.log_paths)}")
 
