@@ -45,10 +45,10 @@ from inspect_ai.model import (
 )
 from inspect_ai.scorer import Score
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
-from bedside_bench.protocol import PROTOCOL_VERSION
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.core.protocol import PROTOCOL_VERSION
+from bedside_bench.logs.read import read_records
 from bedside_bench.report import ReportOptions, build_report
-from bedside_bench.report.logs import read_records
 
 JUDGE = "openai/gpt-5.6-sol"
 DIGEST = hashlib.sha256(b"synthetic bedside-bench store").hexdigest()

@@ -36,8 +36,8 @@ from numpy.typing import NDArray
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bedside_bench import stats  # noqa: E402
-from bedside_bench.stats import Interval, PairedResult  # noqa: E402
+from bedside_bench.scoring import stats  # noqa: E402
+from bedside_bench.scoring.stats import Interval, PairedResult  # noqa: E402
 
 N_MODELS, N_BENCHMARKS, N_CASES = 10, 10, 50
 RESAMPLES, SEED = 10_000, 42

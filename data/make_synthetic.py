@@ -171,7 +171,7 @@ def load_cases(
 # the judge rules of grading_protocol.md section 2 (1 explicit/absent, 2 equivalent wording,
 # 3 partial -> false, 4 negative item: rejected -> false / endorsed -> true, 5 independence).
 # What a decision may hold (a boolean, a rule that fits the item) is the gold set's validator's
-# to say (bedside_bench/judge_check/data.py, run by data/judge_check/check_pairs.py): this part
+# to say (bedside_bench/task/judge_check/data.py, run by data/judge_check/check_pairs.py): this part
 # only checks what building needs, one decision of the three keys per rubric item.
 # ---------------------------------------------------------------------------------------------
 

@@ -27,8 +27,8 @@ import zipfile_zstd  # noqa: F401  (lets zipfile read Inspect's zstd-compressed 
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from bedside_bench import credentials
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.calls import credentials
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from tests import warm_cli
 from tests.doubles import (
     DEFAULT_ANTHROPIC_KEY,
@@ -471,7 +471,7 @@ def bedside_bench_in_process(*args: str) -> Result:
     import contextlib
     import io
 
-    from bedside_bench.cli import main
+    from bedside_bench.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from tests.doubles import (
     ParsedRequest,
     ProviderDouble,
@@ -132,7 +132,7 @@ def answer_then_rejudge(
     import pytest
     from inspect_ai import eval as inspect_eval
 
-    from bedside_bench import tasks as bedside_tasks
+    from bedside_bench.task import tasks as bedside_tasks
     from tests.doubles.fixtures import reset_inspect_model_cache
     from tests.e2e_helpers import output, run_tool
     from tests.ledger import assert_bought_once

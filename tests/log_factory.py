@@ -25,8 +25,8 @@ from inspect_ai.log import (
 from inspect_ai.model import GenerateConfig, ModelConfig, ModelOutput, ModelUsage
 from inspect_ai.scorer import Score
 
-from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
-from bedside_bench.protocol import PROTOCOL_VERSION
+from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
+from bedside_bench.core.protocol import PROTOCOL_VERSION
 
 ANSWER_MODEL = "openai/gpt-4.1-mini"
 JUDGE_A = "openai/gpt-4.1"

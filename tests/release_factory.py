@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from bedside_bench.benchmarks import BENCHMARKS, Benchmark
+from bedside_bench.core.benchmarks import BENCHMARKS, Benchmark
 
 
 def make_case(

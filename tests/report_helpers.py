@@ -12,7 +12,7 @@ callable passed to mockllm is not recorded in the log. Usage is always set on th
 tests of grouping, statistics and rendering.
 
 The recomputation (`expected_*`) reads full logs with `read_eval_log` and redoes the statistics
-with plain numpy, never through `bedside_bench.report` or `bedside_bench.stats`.
+with plain numpy, never through `bedside_bench.report` or `bedside_bench.scoring.stats`.
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from bedside_bench import tasks as bedside_tasks
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.documents.summary import RunSummary
+from bedside_bench.logs.records import CaseRecord, LogRecord
 from bedside_bench.report.document import ReportContext
 from bedside_bench.report.groups import RunGroup, group_records
-from bedside_bench.report.records import CaseRecord, LogRecord
 from bedside_bench.report.run import Analysis, ReportDocuments
 from bedside_bench.report.summary import BootstrapOptions, summarise
-from bedside_bench.report.summary_model import RunSummary
+from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles.script import parse_judge_user
 from tests.scripted_model import InProcessAPI, Outputs
 

@@ -1,4 +1,4 @@
-"""Known-answer tests for bedside_bench.agreement: exact fractions for kappa, hand-counted
+"""Known-answer tests for bedside_bench.scoring.agreement: exact fractions for kappa, hand-counted
 tables for repeated passes, and hand arithmetic for degenerate inputs."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from bedside_bench.agreement import (
+from bedside_bench.scoring.agreement import (
     category_counts,
     cohen_kappa,
     fleiss_kappa,

@@ -16,7 +16,8 @@ from inspect_ai.model import (
     StopDetails,
 )
 
-from bedside_bench.answer_condition import (
+from bedside_bench.calls.answer_facts import answer_facts
+from bedside_bench.core.answer_condition import (
     ANSWER_CONDITIONS,
     NO_ANSWER_PREFIX,
     AnswerFacts,
@@ -25,7 +26,6 @@ from bedside_bench.answer_condition import (
     count_conditions,
     no_answer_reason,
 )
-from bedside_bench.answer_facts import answer_facts
 
 STOP_REASONS = ("stop", "max_tokens", "model_length", "tool_calls", "content_filter", "unknown")
 LIMITS = ("message", "time", "working", "token", "turn", "cost", "operator", "custom")

@@ -23,8 +23,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
-from bedside_bench import tasks as bedside_tasks
-from bedside_bench.answer_condition import NO_ANSWER_PREFIX
+from bedside_bench.core.answer_condition import NO_ANSWER_PREFIX
+from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles import ParsedRequest, ProviderDouble, Reply, Script, scripted_answer
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.doubles.script import Stop

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME, get_benchmark
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME, get_benchmark
 
 REGISTRY = (
     "drug_safety",

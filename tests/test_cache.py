@@ -194,7 +194,7 @@ def test_eval_retry_of_a_failed_case_asks_the_judge_again(
 def test_endpoint_scope_holds_no_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
     from inspect_ai.model import CachePolicy, GenerateConfig, get_model
 
-    from bedside_bench.call_cache import ENDPOINT_SCOPE, endpoint_of, scoped_cache
+    from bedside_bench.calls.cache import ENDPOINT_SCOPE, endpoint_of, scoped_cache
     from tests.doubles.fixtures import reset_inspect_model_cache
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
@@ -231,8 +231,9 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
     sample the written log holds scored; with --cache the chosen policy applies unchanged."""
     from inspect_ai.model import CachePolicy, GenerateConfig, ModelOutput, get_model
 
-    from bedside_bench import call_cache, kept_calls
-    from bedside_bench.inspect_private import CacheEntry, cache_fetch, cache_store
+    from bedside_bench.calls import cache as call_cache
+    from bedside_bench.calls import kept_calls
+    from bedside_bench.core.inspect_private import CacheEntry, cache_fetch, cache_store
     from tests.doubles.fixtures import reset_inspect_model_cache
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")

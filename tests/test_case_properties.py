@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bedside_bench.cases import DatasetError, Violation, is_blank, validate_case
-from bedside_bench.dataset import load_release
-from bedside_bench.sources import DataSource
+from bedside_bench.release.case import DatasetError, Violation, is_blank, validate_case
+from bedside_bench.release.dataset import load_release
+from bedside_bench.release.sources import DataSource
 from tests.release_factory import case_path, write_release
 from tests.test_cases import CASE_ID, FILE, case
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from bedside_bench import case_schemas
-from bedside_bench.benchmarks import BENCHMARKS, Benchmark
-from bedside_bench.case_schemas import (
+from bedside_bench.core.benchmarks import BENCHMARKS, Benchmark
+from bedside_bench.core.schema_files import load_schema
+from bedside_bench.release import case_schema as case_schemas
+from bedside_bench.release.case import validate_case
+from bedside_bench.release.case_schema import (
     CASE_SCHEMA_FILES,
     benchmarks_graded_by,
     case_schema,
     case_validator,
 )
-from bedside_bench.cases import validate_case
-from bedside_bench.schema_files import load_schema
 from tests.release_factory import make_case
 
 METHODS = sorted(CASE_SCHEMA_FILES)

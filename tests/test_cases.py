@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.cases import (
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.release.case import (
     MAX_MESSAGE_CHARS,
     DatasetError,
     Violation,

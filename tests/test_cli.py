@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARKS
+from bedside_bench.core.benchmarks import BENCHMARKS
 from tests.e2e_helpers import run_tool
 
 pytestmark = pytest.mark.slow  # starts subprocesses (the console script)
@@ -52,7 +52,7 @@ def test_commands_that_need_no_inspect_do_not_import_it(words: tuple[str, ...]) 
     inside its handlers. `benchmarks/bench_cli_start.py` times it."""
     code = (
         "import contextlib, io, sys\n"
-        "from bedside_bench.cli import main\n"
+        "from bedside_bench.cli.main import main\n"
         "quiet = contextlib.redirect_stdout(io.StringIO())\n"
         "with quiet, contextlib.redirect_stderr(io.StringIO()):\n"
         "    try:\n"

@@ -1,6 +1,6 @@
 """Inspect's conventions in the `bedside-bench` commands: `$INSPECT_LOG_DIR` and
 `$INSPECT_EVAL_MODEL` where no flag is given, and one exit code per meaning (README's table,
-`bedside_bench/exit_codes.py`), each asserted through the command line."""
+`bedside_bench/core/exit_codes.py`), each asserted through the command line."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bedside_bench import exit_codes
+from bedside_bench.core import exit_codes
 from tests.conftest import REPO_ROOT
 from tests.doubles import ProviderDouble
 from tests.doubles.script import Script, invalid_judge_always
@@ -76,7 +76,7 @@ def test_sweep_flag_then_environment_then_default(
 
 
 def test_report_export_and_rejudge_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bedside_bench.arguments import inspect_log_dir
+    from bedside_bench.core.arguments import inspect_log_dir
 
     monkeypatch.delenv("INSPECT_LOG_DIR", raising=False)
     assert inspect_log_dir() == "./logs"

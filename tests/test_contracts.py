@@ -10,7 +10,7 @@ from inspect_ai.model import ModelOutput
 from inspect_ai.solver import TaskState
 from pydantic import ValidationError
 
-from bedside_bench.contracts import (
+from bedside_bench.core.contracts import (
     ANSWER_TEMPERATURE_KEY,
     APPENDED_SCORE_KEY,
     RUBRIC_ITEMS_KEY,
@@ -23,9 +23,9 @@ from bedside_bench.contracts import (
     TaskMetadata,
     metadata_keys,
 )
-from bedside_bench.dataset import case_to_sample
-from bedside_bench.judge_check.data import pair_to_sample
-from bedside_bench.metrics import EPOCH_MEAN_KEYS
+from bedside_bench.release.dataset import case_to_sample
+from bedside_bench.scoring.metrics import EPOCH_MEAN_KEYS
+from bedside_bench.task.judge_check.data import pair_to_sample
 
 SCORE_KEYS = {
     "decisions",

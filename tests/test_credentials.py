@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bedside_bench import credentials
+from bedside_bench.calls import credentials
 
 OPENAI_SECRET = "sk-test-SECRET-7f3a9"
 

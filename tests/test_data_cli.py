@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from bedside_bench import data_cli
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
+from bedside_bench.cli import data as data_cli
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from tests.doubles import ProviderDouble, scripted_answer, scripted_decision
 from tests.e2e_helpers import Result, bedside_bench_in_process, eval_ok, run_tool
 from tests.independent import case_score, read_cases
@@ -345,7 +345,7 @@ def assert_same_row(got: dict[str, Any], want: dict[str, Any]) -> None:
 
 
 def data_cli_columns() -> tuple[tuple[str, str], ...]:
-    from bedside_bench.export import COLUMNS
+    from bedside_bench.logs.export import COLUMNS
 
     return COLUMNS
 

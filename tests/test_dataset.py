@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.cases import DatasetError, canonical_item_id
-from bedside_bench.dataset import benchmark_dataset, dataset_sha256, load_release
-from bedside_bench.sources import DataSource, resolve_source
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.release.case import DatasetError, canonical_item_id
+from bedside_bench.release.dataset import benchmark_dataset, dataset_sha256, load_release
+from bedside_bench.release.sources import DataSource, resolve_source
 from tests.release_factory import case_path, write_case, write_release
 
 
@@ -292,7 +292,7 @@ def test_real_public_release() -> None:
 
 
 def test_cached_release_is_reused_until_a_file_changes(tmp_path: Path) -> None:
-    from bedside_bench.dataset import load_release_cached
+    from bedside_bench.release.dataset import load_release_cached
 
     cases = write_release(tmp_path)
     source = DataSource(root=tmp_path, label=str(tmp_path))
@@ -382,7 +382,11 @@ def test_nan_and_huge_numbers_and_deep_nesting_are_named(tmp_path: Path) -> None
 
 
 def test_size_limits(tmp_path: Path) -> None:
-    from bedside_bench.cases import MAX_CASE_FILE_BYTES, MAX_ITEM_TEXT_CHARS, MAX_PROMPT_CHARS
+    from bedside_bench.release.case import (
+        MAX_CASE_FILE_BYTES,
+        MAX_ITEM_TEXT_CHARS,
+        MAX_PROMPT_CHARS,
+    )
 
     cases = write_release(tmp_path)
     long_prompt = "x" * (MAX_PROMPT_CHARS + 1)
@@ -426,8 +430,8 @@ def test_item_text_is_one_line(tmp_path: Path, brk: str) -> None:
 
 
 def test_schemas_carry_the_loader_limits() -> None:
-    from bedside_bench.cases import MAX_ITEM_TEXT_CHARS, MAX_ITEMS, MAX_PROMPT_CHARS
-    from bedside_bench.schema_files import load_schema
+    from bedside_bench.core.schema_files import load_schema
+    from bedside_bench.release.case import MAX_ITEM_TEXT_CHARS, MAX_ITEMS, MAX_PROMPT_CHARS
 
     for name in ("case.points_rubric.schema.json", "case.f1_weighted_rubric.schema.json"):
         props = load_schema(name)["properties"]
@@ -542,7 +546,7 @@ def test_a_dangling_link_is_named(tmp_path: Path) -> None:
 
 
 def test_a_new_folder_invalidates_the_cached_release(tmp_path: Path) -> None:
-    from bedside_bench.dataset import load_release_cached
+    from bedside_bench.release.dataset import load_release_cached
 
     write_release(tmp_path)
     source = DataSource(root=tmp_path, label=str(tmp_path))
@@ -581,7 +585,7 @@ def test_hugging_face_cache_links_into_blobs_are_inside_the_tree(
 
     import huggingface_hub.constants as constants
 
-    from bedside_bench.protocol import HF_DATASET_REVISION
+    from bedside_bench.core.protocol import HF_DATASET_REVISION
 
     repo = tmp_path / "hf" / "hub" / "datasets--doximity--bedside-bench"
     snapshot = repo / "snapshots" / HF_DATASET_REVISION

@@ -13,9 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from bedside_bench import benchmarks
-from bedside_bench.benchmarks import BENCHMARK_NAMES, Benchmark
-from bedside_bench.document_schemas import (
+from bedside_bench.core import benchmarks
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES, Benchmark
+from bedside_bench.core.schema_files import validator
+from bedside_bench.documents.comparison import Comparison
+from bedside_bench.documents.judges import JudgeScores, JudgesDocument, Score
+from bedside_bench.documents.review import ReviewDocument
+from bedside_bench.documents.schemas import (
     COMMAND,
     DOCUMENT_SCHEMAS,
     HAND_WRITTEN,
@@ -25,17 +29,13 @@ from bedside_bench.document_schemas import (
     schemas_dir,
     stale_files,
 )
-from bedside_bench.estimate.plan import estimate_sweep
-from bedside_bench.report.comparison_document import Comparison
+from bedside_bench.logs.records import LogRecord
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.judges import judge_comparison
-from bedside_bench.report.judges_document import JudgeScores, JudgesDocument, Score
-from bedside_bench.report.records import LogRecord
 from bedside_bench.report.run import analyse
 from bedside_bench.report.summary import BootstrapOptions
-from bedside_bench.review.document import ReviewDocument
 from bedside_bench.review.score import review_document
-from bedside_bench.schema_files import validator
+from bedside_bench.sweep.estimate.plan import estimate_sweep
 from tests.report_helpers import log_record, scores_for
 from tests.test_estimate import MODELS
 from tests.test_estimate import options as estimate_options

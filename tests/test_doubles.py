@@ -294,7 +294,7 @@ def test_judge_script_override(double: ProviderDouble) -> None:
 
 
 def test_bedside_judge_system_message_is_recognized() -> None:
-    from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE
+    from bedside_bench.core.protocol import JUDGE_SYSTEM_MESSAGE
 
     assert JUDGE_SYSTEM_MESSAGE.startswith(JUDGE_SYSTEM_PREFIX)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARKS, Benchmark
+from bedside_bench.core.benchmarks import BENCHMARKS, Benchmark
 from tests.doubles import ProviderDouble
 from tests.e2e_helpers import (
     ANSWER_MODEL,
@@ -64,12 +64,12 @@ def copy_package(dest: Path) -> Path:
 def add_benchmark(package: Path, new: Benchmark) -> None:
     """The three steps of "Adding a benchmark", as a maintainer types them."""
     replace_once(
-        package / "benchmarks.py",
+        package / "core" / "benchmarks.py",
         "\n)\n\nBENCHMARK_NAMES",
         f"\n    Benchmark({new.name!r}, {new.grading_method!r}, {new.scope!r}),\n)\n\n"
         "BENCHMARK_NAMES",
     )
-    with (package / "tasks.py").open("a", encoding="utf-8") as tasks:
+    with (package / "task" / "tasks.py").open("a", encoding="utf-8") as tasks:
         tasks.write(
             f"""
 
@@ -82,8 +82,8 @@ def {new.name}(**options: Any) -> Task:
         )
     replace_once(
         package / "_registry.py",
-        "from bedside_bench.tasks import (  # noqa: F401\n",
-        f"from bedside_bench.tasks import (  # noqa: F401\n    {new.name},\n",
+        "from bedside_bench.task.tasks import (  # noqa: F401\n",
+        f"from bedside_bench.task.tasks import (  # noqa: F401\n    {new.name},\n",
     )
 
 

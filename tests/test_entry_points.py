@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import tomllib
 
-from bedside_bench import exit_codes
+from bedside_bench.core import exit_codes
 from tests import warm_cli
 from tests.log_factory import eval_log, sample, write
 
@@ -33,13 +33,13 @@ SYNTHETIC = REPO / "data" / "synthetic"
 # folder holding one log, {out}: an empty scratch folder); no provider call in any
 REAL_OUTPUT: dict[str, tuple[str, ...]] = {
     "bedside-bench": ("report", "{logs}", "--out-dir", "{out}"),
-    "bedside_bench.cli": ("list",),
+    "bedside_bench.cli.main": ("list",),
     "bedside_bench.report": ("{logs}", "--out-dir", "{out}"),
     "bedside_bench.sweep": (
         *("--model", "openai/gpt-4.1-mini", "--smoke", "--estimate"),
         *("--data-dir", str(SYNTHETIC), "--log-dir", "{out}"),
     ),
-    "bedside_bench.document_schemas": ("--write", "--dir", "{out}"),
+    "bedside_bench.documents.schemas": ("--write", "--dir", "{out}"),
 }
 
 

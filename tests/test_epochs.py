@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from bedside_bench import tasks as bedside_tasks
+from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
 from tests.e2e_helpers import ANSWER_MODEL, JUDGE_MODEL, assert_bought_once
 from tests.independent import case_score, f1_parts, fleiss_kappa, read_cases

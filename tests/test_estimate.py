@@ -1,4 +1,4 @@
-"""The sweep estimate (`bedside_bench/estimate/`) on the synthetic release, in process and
+"""The sweep estimate (`bedside_bench/sweep/estimate/`) on the synthetic release, in process and
 without a call: call counts and input tokens recomputed here from the case files with the
 tokenizer itself, costs by hand."""
 
@@ -10,20 +10,20 @@ from typing import Any
 
 import pytest
 import tiktoken
+from bedside_bench.documents.estimate import EstimateDocument, read_estimate
 
-from bedside_bench.contracts import RubricItem
-from bedside_bench.estimate import tokens
-from bedside_bench.estimate.document import EstimateDocument, read_estimate
-from bedside_bench.estimate.history import History, RunKey, identity
-from bedside_bench.estimate.plan import (
+from bedside_bench.core.contracts import RubricItem
+from bedside_bench.core.protocol import JUDGE_SYSTEM_MESSAGE, PHYSICIAN_SYSTEM_MESSAGE
+from bedside_bench.judging.reply import judge_user_message
+from bedside_bench.sweep.estimate import tokens
+from bedside_bench.sweep.estimate.history import History, RunKey, identity
+from bedside_bench.sweep.estimate.plan import (
     ANSWER_VISIBLE_PRIOR,
     JUDGE_PER_ITEM_PRIOR,
     estimate_sweep,
     is_reasoning_model,
 )
-from bedside_bench.estimate.run import render_table, write_estimate
-from bedside_bench.judge_reply import judge_user_message
-from bedside_bench.protocol import JUDGE_SYSTEM_MESSAGE, PHYSICIAN_SYSTEM_MESSAGE
+from bedside_bench.sweep.estimate.run import render_table, write_estimate
 from bedside_bench.sweep.options import SweepOptions, build_tasks
 from tests.independent import read_cases
 
@@ -194,7 +194,7 @@ def test_the_document_round_trips_through_the_log_dir(tmp_path: Path) -> None:
 
 
 def test_a_task_option_out_of_range_is_one_line_before_anything(tmp_path: Path) -> None:
-    from bedside_bench.estimate.run import run_estimate
+    from bedside_bench.sweep.estimate.run import run_estimate
     from bedside_bench.sweep.options import SweepError
 
     with pytest.raises(SweepError, match="judge_retries must be >= 0"):
@@ -218,7 +218,7 @@ def test_an_estimate_that_cannot_be_kept_is_printed_all_the_same(
 ) -> None:
     """A log directory that cannot be made (its parent is a file): the estimate is printed,
     one line says it was not kept, exit 0."""
-    from bedside_bench.estimate.run import run_estimate
+    from bedside_bench.sweep.estimate.run import run_estimate
 
     (tmp_path / "afile").write_text("")
     where = str(tmp_path / "afile" / "logs")

@@ -8,8 +8,8 @@ import pytest
 from inspect_ai.log import EvalSample
 from inspect_ai.scorer import Score
 
-from bedside_bench.contracts import RUBRIC_ITEMS_KEY
-from bedside_bench.export import ExportError, sample_rows
+from bedside_bench.core.contracts import RUBRIC_ITEMS_KEY
+from bedside_bench.logs.export import ExportError, sample_rows
 from tests.log_factory import JUDGE_A, eval_log, sample
 
 ITEMS = [

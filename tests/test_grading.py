@@ -11,24 +11,24 @@ from typing import Any
 
 import pytest
 
-from bedside_bench.contracts import GRADINGS, RubricItem
-from bedside_bench.grading import (
-    BINARY,
-    STRATEGIES,
-    BinaryGrading,
-    ThreeLevelGrading,
-    grading_strategy,
-)
-from bedside_bench.judge import JudgeOutcome
-from bedside_bench.judge_reply import JudgeReplyError, judge_user_message
-from bedside_bench.protocol import (
+from bedside_bench.core.contracts import GRADINGS, RubricItem
+from bedside_bench.core.protocol import (
     JUDGE_SYSTEM_MESSAGE,
     JUDGE_TEMPERATURE,
     PROTOCOL_VERSION,
     THREE_LEVEL_PROTOCOL_VERSION,
     THREE_LEVEL_SYSTEM_MESSAGE,
 )
-from bedside_bench.three_level import ItemJudgement
+from bedside_bench.judging.grading import (
+    BINARY,
+    STRATEGIES,
+    BinaryGrading,
+    ThreeLevelGrading,
+    grading_strategy,
+)
+from bedside_bench.judging.judge import JudgeOutcome
+from bedside_bench.judging.reply import JudgeReplyError, judge_user_message
+from bedside_bench.judging.three_level import ItemJudgement
 from tests.independent import three_level_matches
 from tests.scripted_model import scripted_model
 

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from inspect_ai.log import EvalLog
 
-from bedside_bench import tasks as bedside_tasks
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.judge import RAW_REPLY_LIMIT
-from bedside_bench.judge_reply import MAX_ERROR_CHARS
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.judging.judge import RAW_REPLY_LIMIT
+from bedside_bench.judging.reply import MAX_ERROR_CHARS
+from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles import (
     ParsedRequest,
     ProviderDouble,
@@ -128,7 +128,7 @@ def test_unreachable_hub_fails_within_seconds(
 ) -> None:
     import huggingface_hub.constants as constants
 
-    from bedside_bench.sources import DataSourceError, resolve_source
+    from bedside_bench.release.sources import DataSourceError, resolve_source
 
     monkeypatch.delenv("BEDSIDE_BENCH_DATA", raising=False)
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
@@ -274,7 +274,7 @@ def test_judge_replies_are_parsed_off_the_event_loop(
     """A large reply is parsed in a worker thread; a small one on the loop."""
     import threading
 
-    from bedside_bench import judge_reply
+    from bedside_bench.judging import reply as judge_reply
 
     threads: list[str] = []
     real = judge_reply.load_reply_object

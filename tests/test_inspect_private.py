@@ -1,5 +1,5 @@
 """Every private Inspect name the package uses resolves in the installed Inspect, and only
-`bedside_bench/inspect_private.py` imports one (an Inspect upgrade that moves a name fails
+`bedside_bench/core/inspect_private.py` imports one (an Inspect upgrade that moves a name fails
 here, by name, rather than somewhere in a run)."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 import bedside_bench
-from bedside_bench import inspect_private
+from bedside_bench.core import inspect_private
 
 PACKAGE = Path(bedside_bench.__file__).parent
-PRIVATE_MODULE = PACKAGE / "inspect_private.py"
+PRIVATE_MODULE = PACKAGE / "core" / "inspect_private.py"
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 

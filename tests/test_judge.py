@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from bedside_bench.judge import (
+from bedside_bench.core.protocol import JUDGE_TEMPERATURE
+from bedside_bench.judging.judge import (
     PARSE_IN_THREAD_CHARS,
     RAW_REPLY_LIMIT,
     JudgeFailedError,
@@ -20,8 +21,7 @@ from bedside_bench.judge import (
     ask_judge,
     judged_once_in_run,
 )
-from bedside_bench.judge_reply import parse_decisions
-from bedside_bench.protocol import JUDGE_TEMPERATURE
+from bedside_bench.judging.reply import parse_decisions
 from tests.scripted_model import scripted_model
 
 IDS = ["a", "b"]

@@ -1,4 +1,4 @@
-"""The judge-check gold set's one validator (`bedside_bench/judge_check/data.py`) and the
+"""The judge-check gold set's one validator (`bedside_bench/task/judge_check/data.py`) and the
 script that runs it over the shipped files (`data/judge_check/check_pairs.py`).
 
 Every record check and set requirement has an input that fails it, and the error must name the
@@ -21,9 +21,10 @@ from typing import Any
 
 import pytest
 
-from bedside_bench.cases import DatasetError
-from bedside_bench.dataset import load_release
-from bedside_bench.judge_check.data import (
+from bedside_bench.release.case import DatasetError
+from bedside_bench.release.dataset import load_release
+from bedside_bench.release.sources import DataSource
+from bedside_bench.task.judge_check.data import (
     ATTACKS,
     GoldFile,
     Requirements,
@@ -34,7 +35,6 @@ from bedside_bench.judge_check.data import (
     requirement_violations,
     rubric_of,
 )
-from bedside_bench.sources import DataSource
 
 REPO = Path(__file__).resolve().parent.parent
 FOLDER = REPO / "data" / "judge_check"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bedside_bench.judge_failures import (
+from bedside_bench.judging.failures import (
     UNNAMED_JUDGE,
     JudgeFailure,
     JudgeFailureCount,

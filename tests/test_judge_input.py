@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from bedside_bench.judge_check import judge_check
+from bedside_bench.task.judge_check import judge_check
 from tests.doubles import ParsedRequest, ProviderDouble, Script
 
 REPO = Path(__file__).resolve().parent.parent

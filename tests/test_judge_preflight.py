@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from bedside_bench import tasks as bedside_tasks
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles import DEFAULT_OPENAI_KEY, ProviderDouble
 from tests.e2e_helpers import eval_args, run_cli
 from tests.release_factory import write_release
@@ -145,7 +145,7 @@ def test_every_judge_option_out_of_range_stops_the_task_being_built(
 ) -> None:
     """What `inspect eval -T OPTION` prints on its one line (above), for every option: the
     task refuses to be built, so no answer can be bought."""
-    from bedside_bench.scorer import TaskOptionError
+    from bedside_bench.scoring.scorer import TaskOptionError
 
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)

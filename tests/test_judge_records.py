@@ -9,12 +9,12 @@ import json
 
 from pydantic import TypeAdapter
 
-from bedside_bench.contracts import RubricItem, ScoreMetadata
-from bedside_bench.grading import PassResult, ThreeLevelGrading
-from bedside_bench.judge import JudgeOutcome, ask_judge
-from bedside_bench.judge_reply import parse_decisions
-from bedside_bench.scorer import _attempts
-from bedside_bench.three_level import ItemJudgement
+from bedside_bench.core.contracts import RubricItem, ScoreMetadata
+from bedside_bench.judging.grading import PassResult, ThreeLevelGrading
+from bedside_bench.judging.judge import JudgeOutcome, ask_judge
+from bedside_bench.judging.reply import parse_decisions
+from bedside_bench.judging.three_level import ItemJudgement
+from bedside_bench.scoring.scorer import _attempts
 from tests.scripted_model import scripted_model
 
 VALID = '{"decisions": [{"item_id": "a", "matched": true}]}'

@@ -9,8 +9,10 @@ import time
 
 import pytest
 
-from bedside_bench.contracts import RubricItem
-from bedside_bench.judge_reply import (
+from bedside_bench.core.contracts import RubricItem
+from bedside_bench.core.protocol import JUDGE_MESSAGE_FORMAT
+from bedside_bench.core.schema_files import validator
+from bedside_bench.judging.reply import (
     MAX_ERROR_CHARS,
     MAX_NESTING,
     MAX_REPLY_CHARS,
@@ -21,8 +23,6 @@ from bedside_bench.judge_reply import (
     parse_decisions,
     rubric_line,
 )
-from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT
-from bedside_bench.schema_files import validator
 
 IDS = ["aa_0", "aa_1", "aa_2"]
 GOOD = {

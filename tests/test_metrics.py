@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from inspect_ai.scorer import Metric, SampleScore, Score
 
-from bedside_bench.metrics import bootstrap_ci95, case_mean, f1_diagnostics, judge_agreement
+from bedside_bench.scoring.metrics import bootstrap_ci95, case_mean, f1_diagnostics, judge_agreement
 from tests.independent import fleiss_kappa
 from tests.report_helpers import expected_interval
 

@@ -12,7 +12,7 @@ import openai
 import pytest
 from inspect_ai.model import ChatMessage, ChatMessageUser
 
-from bedside_bench.model_calls import generate_with_temperature, is_temperature_refusal
+from bedside_bench.calls.model_calls import generate_with_temperature, is_temperature_refusal
 from tests.scripted_model import ProviderError, scripted_model
 
 MESSAGES: list[ChatMessage] = [ChatMessageUser(content="What dose?")]

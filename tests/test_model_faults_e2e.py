@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog, EvalSample
 
-from bedside_bench import tasks as bedside_tasks
+from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles import (
     INVALID_JUDGE_REPLY,
     JudgeInput,

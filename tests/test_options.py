@@ -14,9 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from bedside_bench import tasks as bedside_tasks
-from bedside_bench.judge_check.task import JudgeCheckOptions, judge_check
-from bedside_bench.options import (
+from bedside_bench.core.options import (
     CASE_OPTIONS,
     OPTION_NAMES,
     SCORER_DEFAULTS,
@@ -28,10 +26,12 @@ from bedside_bench.options import (
     TaskOptions,
     check_option_values,
 )
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.rejudge.run import planned_scorers, scorer_options
-from bedside_bench.scorer import rubric_judge
-from bedside_bench.task_options import TASK_SIGNATURE, task_options
+from bedside_bench.scoring.scorer import rubric_judge
+from bedside_bench.task import tasks as bedside_tasks
+from bedside_bench.task.judge_check.task import JudgeCheckOptions, judge_check
+from bedside_bench.task.signature import TASK_SIGNATURE, task_options
 
 
 def test_the_defaults_are_the_protocol_s() -> None:

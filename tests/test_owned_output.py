@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bedside_bench import owned_output
-from bedside_bench.owned_output import (
+from bedside_bench.core import owned_output
+from bedside_bench.core.owned_output import (
     OutputError,
     check_owned,
     remove_dead_stages,
@@ -151,7 +151,7 @@ def test_a_dead_writers_temporary_folder_is_removed_by_the_next_writer(tmp_path:
 def test_a_replaced_file_is_whole_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     """The one replace-in-place edge (`review` files, `estimate.json`): old or new, never a
     fragment; a failed write keeps the old file and leaves nothing beside it."""
-    from bedside_bench.owned_output import replace_file
+    from bedside_bench.core.owned_output import replace_file
 
     target = tmp_path / "estimate.json"
     target.write_text("old")

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from bedside_bench.passes import combine_passes
+from bedside_bench.judging.passes import combine_passes
 
 LEVELS = ("NOT_MET", "PARTIALLY_MET", "MET")
 RANK = {level: n for n, level in enumerate(LEVELS)}

@@ -4,7 +4,7 @@ them), and the numbers are the ones it states."""
 
 from __future__ import annotations
 
-from bedside_bench.protocol import (
+from bedside_bench.core.protocol import (
     ANSWER_TEMPERATURE,
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bedside_bench import exit_codes
+from bedside_bench.core import exit_codes
 from bedside_bench.rejudge.command import configure_parser, run_command
 from bedside_bench.rejudge.plan import PROG, LogOutcome, RejudgeError, RejudgeOptions
 from bedside_bench.rejudge.run import rejudge_async

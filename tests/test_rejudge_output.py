@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog, read_eval_log
 
-from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
+from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
 from bedside_bench.rejudge.output import (
     MAX_FAILURE_CHARS,
     assemble,

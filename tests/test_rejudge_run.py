@@ -22,7 +22,7 @@ from inspect_ai.model import Model, get_model
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
-from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
+from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
 from bedside_bench.rejudge.plan import LogOutcome, RejudgeOptions, output_name, sample_key
 from bedside_bench.rejudge.run import (
     Judging,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from tests.doubles import ProviderDouble, RecordedRequest
 from tests.e2e_helpers import (
     eval_one,

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.dataset import load_release
-from bedside_bench.releases import FULL, KNOWN_RELEASES, PUBLIC, UNRECOGNISED, identify_release
-from bedside_bench.sources import DataSource, resolve_source
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.release.dataset import load_release
+from bedside_bench.release.known import FULL, KNOWN_RELEASES, PUBLIC, UNRECOGNISED, identify_release
+from bedside_bench.release.sources import DataSource, resolve_source
 from tests.release_factory import case_path, write_release
 
 PUBLIC_DIGEST = "3f44e6c7773aae3568d32d24c71d31a52ceb7286559d599549b386b3d3760cfe"

@@ -17,12 +17,12 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore, Score
 
-from bedside_bench import tasks as bedside_tasks
-from bedside_bench.contracts import ScoreMetadata, metadata_keys
-from bedside_bench.judge_check import judge_check
-from bedside_bench.metrics import judge_agreement
-from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
+from bedside_bench.core.contracts import ScoreMetadata, metadata_keys
+from bedside_bench.core.protocol import THREE_LEVEL_PROTOCOL_VERSION
 from bedside_bench.report import ReportOptions, build_report
+from bedside_bench.scoring.metrics import judge_agreement
+from bedside_bench.task import tasks as bedside_tasks
+from bedside_bench.task.judge_check import judge_check
 from tests.doubles import (
     NEUTRAL_RATIONALE,
     THREE_LEVELS,

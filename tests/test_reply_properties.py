@@ -20,17 +20,17 @@ from inspect_ai.model import (
     ModelOutput,
 )
 
-from bedside_bench.contracts import RubricItem
-from bedside_bench.judge import JudgeFailedError
-from bedside_bench.judge_reply import (
+from bedside_bench.calls.model_calls import reply_text
+from bedside_bench.core.contracts import RubricItem
+from bedside_bench.core.safe_text import encodable, printable
+from bedside_bench.judging.judge import JudgeFailedError
+from bedside_bench.judging.reply import (
     MAX_ERROR_CHARS,
     JudgeReplyError,
     judge_user_message,
     parse_decisions,
 )
-from bedside_bench.model_calls import reply_text
-from bedside_bench.safe_text import encodable, printable
-from bedside_bench.three_level import parse_three_level
+from bedside_bench.judging.three_level import parse_three_level
 
 IDS = [f"{'a' * 32}_{n}" for n in range(4)]
 ANSWER = "Stop ibuprofen. Check the INR in three days."

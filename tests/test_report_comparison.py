@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.report.comparison import ComparisonRefused, compare, paired_differences
 from bedside_bench.report.groups import group_labels, group_records
 from bedside_bench.report.summary import BootstrapOptions, summarise

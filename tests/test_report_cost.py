@@ -6,19 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from bedside_bench.estimate.document import (
+from bedside_bench.documents.estimate import (
     CostRange,
     EstimateDocument,
     ModelEstimate,
     OutputBasis,
     Tokenizer,
 )
+
+from bedside_bench.documents.summary import CostSummary, RunSummary
+from bedside_bench.logs.records import TokenUsage
 from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section
 from bedside_bench.report.document import Paragraph, ReportContext, Table
 from bedside_bench.report.groups import group_records
-from bedside_bench.report.records import TokenUsage
-from bedside_bench.report.summary_model import CostSummary, RunSummary
 from bedside_bench.report.usage import (
     batch_rates,
     check_prices,
@@ -294,7 +294,7 @@ def test_a_run_is_batch_when_its_log_config_says_so(
 ) -> None:
     from inspect_ai.model import GenerateConfig, ModelConfig
 
-    from bedside_bench.report.logs import judge_uses_batch, uses_batch
+    from bedside_bench.logs.read import judge_uses_batch, uses_batch
 
     role = (
         None

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bedside_bench.report.epochs import reduce_case, reduce_epochs
-from bedside_bench.report.records import CaseRecord
+from bedside_bench.logs.epochs import reduce_case, reduce_epochs
+from bedside_bench.logs.records import CaseRecord
 from bedside_bench.report.summary import judge_kappa
 from tests.independent import fleiss_kappa
 from tests.report_helpers import case_record

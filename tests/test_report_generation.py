@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from inspect_ai.model import GenerateConfig
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.report.generation import (
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.logs.generation import (
     DEFAULTS_TEXT,
     OPERATIONAL,
     answer_settings,

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.logs.records import LogRecord
 from bedside_bench.report.groups import (
     GroupKey,
     group_labels,
@@ -18,7 +19,6 @@ from bedside_bench.report.groups import (
     merge_benchmark,
     slug,
 )
-from bedside_bench.report.records import LogRecord
 from tests.report_helpers import log_record
 
 T1, T2, T3 = ("2026-01-01T10:00:00+00:00", "2026-01-01T11:00:00+00:00", "2026-01-01T12:00:00+00:00")

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.logs.records import LogRecord
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.judges import find_judge_sets, judge_comparison, reference_groups
 from bedside_bench.report.judges_section import judges_section
-from bedside_bench.report.records import LogRecord
 from bedside_bench.report.summary import BootstrapOptions
 from tests.report_helpers import case_record, log_record
 

@@ -27,11 +27,11 @@ from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import Score
 
-from bedside_bench.answer_condition import ANSWER_CONDITIONS
-from bedside_bench.contracts import ScoreMetadata, TaskMetadata, metadata_keys
-from bedside_bench.report.log_values import ScoreValues, TaskArgValues, TaskValues
-from bedside_bench.report.logs import ReadResult, case_record, header_record, read_records
-from bedside_bench.report.records import CaseRecord, LogRecord, TokenUsage
+from bedside_bench.core.answer_condition import ANSWER_CONDITIONS
+from bedside_bench.core.contracts import ScoreMetadata, TaskMetadata, metadata_keys
+from bedside_bench.logs.read import ReadResult, case_record, header_record, read_records
+from bedside_bench.logs.records import CaseRecord, LogRecord, TokenUsage
+from bedside_bench.logs.values import ScoreValues, TaskArgValues, TaskValues
 from tests.log_factory import JUDGE_A, eval_log, sample, write
 
 F1_BENCHMARK = "safety_therapeutic"

@@ -35,14 +35,14 @@ from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 from markdown_it import MarkdownIt
 
-from bedside_bench import exit_codes
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.cli import main as cli_main
+from bedside_bench.cli.main import main as cli_main
+from bedside_bench.core import exit_codes
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.schema_files import validator
+from bedside_bench.logs.read import Progress, display_location, finish_record, read_records
+from bedside_bench.logs.records import LogRecord
 from bedside_bench.report import BootstrapOptions, ReportOptions, build_report
-from bedside_bench.report.logs import Progress, display_location, finish_record, read_records
-from bedside_bench.report.records import LogRecord
 from bedside_bench.report.run import ReportResult
-from bedside_bench.schema_files import validator
 from tests import report_helpers as helpers
 from tests.e2e_helpers import run_tool
 from tests.release_factory import write_release

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bedside_bench.documents.summary import OverallScore
 from bedside_bench.report.plot import forest_png
-from bedside_bench.report.summary_model import OverallScore
 from tests.report_helpers import run_summary
 
 

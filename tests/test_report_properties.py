@@ -14,16 +14,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.documents.summary import RunSummary
+from bedside_bench.logs.records import LogRecord
 from bedside_bench.report.document import ReportContext
 from bedside_bench.report.plot import forest_png, matplotlib_available
-from bedside_bench.report.records import LogRecord
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
 from bedside_bench.report.run import Analysis, analyse
 from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.standing import overall_mean
 from bedside_bench.report.summary import BootstrapOptions
-from bedside_bench.report.summary_model import RunSummary
 from tests.report_helpers import context_of, log_record
 
 OPTIONS = BootstrapOptions(resamples=30, seed=3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from bedside_bench.report.records import TokenUsage, newest_first, parse_time
+from bedside_bench.logs.records import TokenUsage, newest_first, parse_time
 from tests.report_helpers import case_record, log_record
 
 A = TokenUsage(1, 2, 3, 4, 5, 15)

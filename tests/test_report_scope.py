@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.documents.summary import Scope
 from bedside_bench.report.groups import RunGroup, group_records
 from bedside_bench.report.scope import (
     release_case_counts,
@@ -13,7 +14,6 @@ from bedside_bench.report.scope import (
     scope_json,
     scope_words,
 )
-from bedside_bench.report.summary_model import Scope
 from tests.report_helpers import log_record
 
 

@@ -24,9 +24,9 @@ import pytest
 from inspect_ai import eval as eval_in_inspect
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from bedside_bench import tasks as bedside_tasks
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.schema_files import validator
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.schema_files import validator
+from bedside_bench.task import tasks as bedside_tasks
 from tests import warm_cli
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
 from tests.doubles.fixtures import reset_inspect_model_cache

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from inspect_ai.scorer import Score
 
-from bedside_bench.report.logs import case_record as read_case
-from bedside_bench.report.records import TokenUsage
-from bedside_bench.report.scorers import case_judge, rescored_judge_usage
+from bedside_bench.logs.read import case_record as read_case
+from bedside_bench.logs.records import TokenUsage
+from bedside_bench.logs.scorers import case_judge, rescored_judge_usage
 from tests.report_helpers import case_record, log_record
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import inspect
 import json
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.documents.summary import RunSummary
 from bedside_bench.report import cost_section, document, sections
 from bedside_bench.report.document import Heading
 from bedside_bench.report.run import (
@@ -18,7 +19,6 @@ from bedside_bench.report.run import (
 )
 from bedside_bench.report.sections import SECTIONS, report_blocks
 from bedside_bench.report.summary import BootstrapOptions
-from bedside_bench.report.summary_model import RunSummary
 from tests.report_helpers import log_record
 
 OPTIONS = BootstrapOptions(resamples=50, seed=3)

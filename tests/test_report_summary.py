@@ -2,7 +2,7 @@
 (no logs, no I/O).
 
 Expected intervals are recomputed here with plain numpy (`tests.report_helpers`), never with
-`bedside_bench.stats`, and compared bit for bit.
+`bedside_bench.scoring.stats`, and compared bit for bit.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
-from bedside_bench.judge_failures import judge_failed_message
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
+from bedside_bench.judging.failures import judge_failed_message
 from bedside_bench.report.groups import RunGroup, group_records
 from bedside_bench.report.summary import BootstrapOptions, judge_kappa, summarise
 from tests.independent import fleiss_kappa

@@ -10,12 +10,12 @@ import pydantic
 import pytest
 from jsonschema import Draft202012Validator
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.schema_files import validator
+from bedside_bench.documents.summary import SCOPE_REASONS, BenchmarkSummary, RunSummary
 from bedside_bench.report import groups
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.summary import BootstrapOptions, summarise
-from bedside_bench.report.summary_model import SCOPE_REASONS, BenchmarkSummary, RunSummary
-from bedside_bench.schema_files import validator
 from tests.report_helpers import case_record, full_group, log_record, run_summary
 
 OPTIONS = BootstrapOptions(resamples=50, seed=3)

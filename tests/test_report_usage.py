@@ -6,13 +6,12 @@ from typing import Any
 
 import pytest
 
-from bedside_bench.report.records import TokenUsage
+from bedside_bench.logs.records import TokenUsage, split_usage
 from bedside_bench.report.usage import (
     GroupUsage,
     check_prices,
     cost_json,
     group_usage,
-    split_usage,
     usage_cost,
 )
 from tests.report_helpers import ANSWER_TOKENS, JUDGE_TOKENS, log_record

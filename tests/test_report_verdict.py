@@ -11,18 +11,18 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.documents.summary import OverallScore
+from bedside_bench.logs.records import LogRecord
 from bedside_bench.report.answers import answered_again
 from bedside_bench.report.comparison import verdict_positions
 from bedside_bench.report.document import verdict_lines
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.plot import forest_png, matplotlib_available
-from bedside_bench.report.records import LogRecord
 from bedside_bench.report.render import terminal_table, to_markdown
 from bedside_bench.report.run import Analysis, analyse
 from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.summary import BootstrapOptions
-from bedside_bench.report.summary_model import OverallScore
 from tests.report_helpers import (
     context_of,
     expected_stratified,

@@ -276,7 +276,7 @@ def test_a_title_naming_a_placeholder_stays_text() -> None:
 
 
 def test_labels_files_are_told_from_logs_by_content(tmp_path: Path) -> None:
-    from bedside_bench.review.command import is_labels_file
+    from bedside_bench.review.inputs import is_labels_file
 
     labels = write_labels(tmp_path / "labels.json", "x", [row("d1", 0, True)])
     shuffled = tmp_path / "shuffled.json"  # the format key last, after 4 kB of labels

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.scorer import Score
 
-from bedside_bench.contracts import RUBRIC_ITEMS_KEY
+from bedside_bench.core.contracts import RUBRIC_ITEMS_KEY
 from bedside_bench.review.logs import ReviewInputError, add_log
 from bedside_bench.review.records import ReviewSource
 from tests.log_factory import JUDGE_A, eval_log, sample, write

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from bedside_bench.contracts import RubricItem
-from bedside_bench.scoring import (
+from bedside_bench.core.contracts import RubricItem
+from bedside_bench.scoring.case_score import (
     F1Score,
     PointsScore,
     case_score,

@@ -3,8 +3,8 @@ places with what it is made of, then one line per item (short label, points, dec
 
 from __future__ import annotations
 
-from bedside_bench.contracts import RubricItem
-from bedside_bench.scoring import case_score, decision_label, decisions_table
+from bedside_bench.core.contracts import RubricItem
+from bedside_bench.scoring.case_score import case_score, decision_label, decisions_table
 
 CASE = "0123456789abcdef0123456789abcdef"  # the md5 part of a canonical item id
 

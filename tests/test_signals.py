@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from bedside_bench.signals import stopped_by, stopping_on_signals
+from bedside_bench.core.signals import stopped_by, stopping_on_signals
 
 
 def test_sigterm_cancels_the_running_loop_and_the_work_cleans_up() -> None:
@@ -62,7 +62,7 @@ def test_sigterm_outside_an_event_loop_raises_keyboard_interrupt() -> None:
 def test_a_cancellation_traceback_is_recorded_plain_and_other_errors_as_inspect_renders() -> None:
     from inspect_ai.log._log import eval_error
 
-    from bedside_bench.inspect_private import plain_cancellation_tracebacks
+    from bedside_bench.core.inspect_private import plain_cancellation_tracebacks
 
     def raised(ex: BaseException) -> BaseException:
         try:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bedside_bench.dataset import load_release
-from bedside_bench.sources import DataSourceError, resolve_source
+from bedside_bench.release.dataset import load_release
+from bedside_bench.release.sources import DataSourceError, resolve_source
 
 
 def test_source_resolution_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,7 +57,7 @@ def test_hugging_face_cached_snapshot_is_used_offline(
 
     import huggingface_hub.constants as constants
 
-    from bedside_bench.protocol import HF_DATASET_REVISION
+    from bedside_bench.core.protocol import HF_DATASET_REVISION
 
     cache = tmp_path / "hf" / "hub"
     repo = cache / "datasets--doximity--bedside-bench"

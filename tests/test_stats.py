@@ -1,4 +1,4 @@
-"""Known-answer tests for bedside_bench.stats.
+"""Known-answer tests for bedside_bench.scoring.stats.
 
 Expected intervals are computed independently here: explicit Python loops over the rows that a
 fresh ``default_rng(seed)`` draws, hand-written percentile interpolation, and hand arithmetic for
@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import pytest
 
-from bedside_bench import stats
-from bedside_bench.stats import (
+from bedside_bench.scoring import stats
+from bedside_bench.scoring.stats import (
     Interval,
     PairedResult,
     clear_resample_cache,

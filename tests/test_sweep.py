@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from bedside_bench import sweep
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.schema_files import validator
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.schema_files import validator
 from tests import warm_cli
 from tests.conftest import REAL_RELEASE, SYNTHETIC_RELEASE
 from tests.doubles import (

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bedside_bench import exit_codes
-from bedside_bench.credentials import CredentialError
-from bedside_bench.judge_failures import JudgeFailureCount
-from bedside_bench.scorer import TaskOptionError
+from bedside_bench.calls.credentials import CredentialError
+from bedside_bench.core import exit_codes
+from bedside_bench.judging.failures import JudgeFailureCount
+from bedside_bench.scoring.scorer import TaskOptionError
 from bedside_bench.sweep.command import (
     configure_parser,
     options_from_args,

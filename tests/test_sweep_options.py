@@ -12,9 +12,9 @@ import pytest
 from inspect_ai.model import BatchConfig, Model
 
 import bedside_bench.sweep as sweep_package
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.contracts import GRADER_ROLE
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.contracts import GRADER_ROLE
+from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.options import (
     SweepError,
     SweepFields,

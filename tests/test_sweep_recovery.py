@@ -159,7 +159,7 @@ def test_ctrl_c_is_seen_in_the_result_or_on_disk_for_this_sweeps_runs(tmp_path: 
 def test_a_case_its_judge_failed_costs_the_calls_of_every_try_the_log_keeps() -> None:
     from inspect_ai.log import EvalError
 
-    from bedside_bench.judge_failures import (
+    from bedside_bench.judging.failures import (
         JudgeFailure,
         JudgeFailureCount,
         judge_failed_message,

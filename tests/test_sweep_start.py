@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bedside_bench import exit_codes
+from bedside_bench.core import exit_codes
 from bedside_bench.report import ReportError
 from bedside_bench.sweep import command
 from bedside_bench.sweep import run as sweep_run
@@ -74,8 +74,8 @@ def test_the_report_error_is_caught_once_the_report_is_imported(
 def test_a_release_digest_is_computed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every task's metadata names the digest and the release it identifies: ten tasks used
     to hash the whole release twenty times before the first call."""
-    from bedside_bench import dataset
-    from bedside_bench.sources import DataSource
+    from bedside_bench.release import dataset
+    from bedside_bench.release.sources import DataSource
 
     write_release(tmp_path, per_benchmark=1)
     release = dataset.load_release(DataSource(root=tmp_path, label=str(tmp_path)))

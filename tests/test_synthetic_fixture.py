@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from bedside_bench.cases import DatasetError
-from bedside_bench.dataset import load_release
-from bedside_bench.judge_check.data import GoldFile, load_gold_files
-from bedside_bench.sources import DataSource
+from bedside_bench.release.case import DatasetError
+from bedside_bench.release.dataset import load_release
+from bedside_bench.release.sources import DataSource
+from bedside_bench.task.judge_check.data import GoldFile, load_gold_files
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SOURCE = DATA / "synthetic" / "source"

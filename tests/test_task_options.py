@@ -15,12 +15,12 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.util import registry_info
 
-from bedside_bench import tasks as bedside_tasks
-from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
-from bedside_bench.judge_check.task import judge_check
-from bedside_bench.protocol import THREE_LEVEL_PROTOCOL_VERSION
-from bedside_bench.scorer import TaskOptionError, rubric_judge
-from bedside_bench.task_options import TaskOptions, task_options
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
+from bedside_bench.core.protocol import THREE_LEVEL_PROTOCOL_VERSION
+from bedside_bench.scoring.scorer import TaskOptionError, rubric_judge
+from bedside_bench.task import tasks as bedside_tasks
+from bedside_bench.task.judge_check.task import judge_check
+from bedside_bench.task.signature import TaskOptions, task_options
 from tests.doubles import ProviderDouble, scripted_answer, scripted_three_level
 from tests.e2e_helpers import ANSWER_MODEL, JUDGE_MODEL, logs_by_task
 from tests.independent import f1_parts, points_score, read_cases, three_level_matches
@@ -193,8 +193,8 @@ def test_a_value_of_the_wrong_type_stops_the_run_in_one_line(
 ) -> None:
     """Before any answer is bought: `-T judge_passes=2.5` used to buy every answer and fail
     every case, `-T judge_passes=two` to end in a traceback."""
-    from bedside_bench.scorer import TaskOptionError
-    from bedside_bench.task_options import task_options
+    from bedside_bench.scoring.scorer import TaskOptionError
+    from bedside_bench.task.signature import task_options
 
     with pytest.raises(TaskOptionError) as caught:
         task_options(given)
@@ -213,8 +213,8 @@ def test_the_judge_check_task_refuses_bad_values_like_the_benchmarks(
     given: dict[str, object], message: str
 ) -> None:
     """It used to run every sample into the same error (or a traceback for a missing file)."""
-    from bedside_bench.judge_check.task import judge_check
-    from bedside_bench.scorer import TaskOptionError
+    from bedside_bench.scoring.scorer import TaskOptionError
+    from bedside_bench.task.judge_check.task import judge_check
 
     with pytest.raises(TaskOptionError, match=re.escape(message)):
         judge_check(**given)

@@ -12,10 +12,10 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai import eval_retry
 from inspect_ai.log import EvalLog
 
-from bedside_bench import tasks as bedside_tasks
-from bedside_bench.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
-from bedside_bench.contracts import TaskMetadata, metadata_keys
-from bedside_bench.protocol import PROTOCOL_VERSION
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
+from bedside_bench.core.contracts import TaskMetadata, metadata_keys
+from bedside_bench.core.protocol import PROTOCOL_VERSION
+from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles import (
     ProviderDouble,
     Script,

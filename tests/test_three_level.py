@@ -6,15 +6,15 @@ import json
 
 import pytest
 
-from bedside_bench.contracts import RubricItem
-from bedside_bench.judge_reply import JudgeReplyError
-from bedside_bench.scoring import f1_weighted_score, points_rubric_score
-from bedside_bench.three_level import (
+from bedside_bench.core.contracts import RubricItem
+from bedside_bench.judging.reply import JudgeReplyError
+from bedside_bench.judging.three_level import (
     ItemJudgement,
     apply_overrides,
     match_values,
     parse_three_level,
 )
+from bedside_bench.scoring.case_score import f1_weighted_score, points_rubric_score
 
 ANSWER = "Stop the  NSAID now.\nCheck creatinine in 48 hours. Do not start an ACE inhibitor."
 IDS = ["p_0", "p_1"]

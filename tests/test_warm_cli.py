@@ -31,7 +31,7 @@ SAME_AS_COLD = (
 
 SAME_AS_COLD_MODULES = (
     ("bedside_bench.report", "--no-such-flag"),
-    ("bedside_bench.document_schemas", "--check"),  # a module with a __main__ block
+    ("bedside_bench.documents.schemas", "--check"),  # a module with a __main__ block
     ("bedside_bench.sweep", "--help"),
 )
 

@@ -7,17 +7,17 @@ import asyncio
 import os
 import sys
 
-from bedside_bench import exit_codes
-from bedside_bench.arguments import (
+from bedside_bench.core import exit_codes
+from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
     Subcommands,
     add_command,
     inspect_log_dir,
     positive_int,
 )
+from bedside_bench.core.signals import stopped_by, stopping_on_signals
 from bedside_bench.rejudge.plan import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
 from bedside_bench.rejudge.run import rejudge
-from bedside_bench.signals import stopped_by, stopping_on_signals
 
 EXIT_OK = exit_codes.OK
 EXIT_ERROR = exit_codes.ERROR

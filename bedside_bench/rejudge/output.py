@@ -9,15 +9,15 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME, RejudgeSource
+from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME, RejudgeSource
+from bedside_bench.core.safe_text import printable
 from bedside_bench.rejudge.plan import METADATA_KEY
-from bedside_bench.safe_text import printable
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
     from inspect_ai.model import ModelUsage
 
-    from bedside_bench.options import ScorerOptions
+    from bedside_bench.core.options import ScorerOptions
 
 
 def utc_now() -> str:
@@ -85,7 +85,7 @@ def new_header(
     import shortuuid
     from inspect_ai.model import GenerateConfig, ModelConfig
 
-    from bedside_bench.report.logs import display_location
+    from bedside_bench.logs.read import display_location
 
     header = source.model_copy(deep=True, update={"samples": None})
     header.eval.eval_id = shortuuid.uuid()
@@ -159,7 +159,7 @@ def temp_location(location: str) -> str:
 
 def remove_dead_temps(folder: str) -> list[str]:
     """Temporary logs left in `folder` by a re-judge that is gone (killed with SIGKILL)."""
-    from bedside_bench.owned_output import pid_alive
+    from bedside_bench.core.owned_output import pid_alive
 
     removed: list[str] = []
     if "://" in folder or not os.path.isdir(folder):

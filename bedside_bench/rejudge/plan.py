@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bedside_bench.contracts import SCORER_NAME
+from bedside_bench.core.contracts import SCORER_NAME
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
@@ -104,7 +104,7 @@ def newest_per_task(headers: Sequence[tuple[str, EvalLog]]) -> list[str]:
 async def source_logs(options: RejudgeOptions) -> list[str]:
     from inspect_ai.log import read_eval_log_async
 
-    from bedside_bench.report.logs import display_location, resolve_locations
+    from bedside_bench.logs.read import display_location, resolve_locations
 
     # never the output's own logs (`$INSPECT_LOG_DIR/rejudge` lies inside `$INSPECT_LOG_DIR`):
     # a log Inspect lists as a file:// URL is compared as the path it names

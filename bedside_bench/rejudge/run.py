@@ -9,7 +9,7 @@ from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bedside_bench.contracts import GRADER_ROLE, SCORER_NAME
+from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
 from bedside_bench.rejudge.output import (
     assemble,
     carried,
@@ -40,8 +40,8 @@ if TYPE_CHECKING:
     from inspect_ai.model import Model, ModelUsage
     from inspect_ai.scorer import Score, Scorer
 
-    from bedside_bench.inspect_private import EvalScorer
-    from bedside_bench.options import ScorerOptions
+    from bedside_bench.core.inspect_private import EvalScorer
+    from bedside_bench.core.options import ScorerOptions
 
 
 @dataclass
@@ -80,8 +80,8 @@ def capturing(inner: Scorer, judging: Judging) -> Scorer:
     from inspect_ai.scorer import Target
     from inspect_ai.solver import TaskState
 
-    from bedside_bench.inspect_private import copy_registry_identity
-    from bedside_bench.scorer import usage_by_model
+    from bedside_bench.core.inspect_private import copy_registry_identity
+    from bedside_bench.scoring.scorer import usage_by_model
 
     async def score(state: TaskState, target: Target) -> Score | None:
         key = (str(state.sample_id), state.epoch)
@@ -116,7 +116,7 @@ def planned_scorers(source: EvalLog, options: ScorerOptions) -> list[EvalScorer]
 def scorer_options(source: EvalLog, judge: str, passes: int | None) -> ScorerOptions:
     """The source run's scorer options (as its scorer entry recorded them, else its task
     metadata, else the default), with the new judge (and passes, when given)."""
-    from bedside_bench.options import SCORER_DEFAULTS, ScorerOptions, checked
+    from bedside_bench.core.options import SCORER_DEFAULTS, ScorerOptions, checked
 
     recorded: dict[str, object] = {}
     for entry in source.eval.scorers or []:
@@ -144,8 +144,8 @@ async def judge_samples(
     """Score `samples` (copies) with Inspect's `score_async`, overwriting their scores."""
     from inspect_ai import score_async
 
-    from bedside_bench.inspect_private import init_display_type
-    from bedside_bench.scorer import rubric_judge
+    from bedside_bench.core.inspect_private import init_display_type
+    from bedside_bench.scoring.scorer import rubric_judge
 
     judging.work = header.model_copy(update={"samples": [deepcopy(s) for s in samples]})
     init_display_type(display)
@@ -160,7 +160,7 @@ async def judge_samples(
 
 
 def _exists(location: str) -> bool:
-    from bedside_bench.inspect_private import filesystem
+    from bedside_bench.core.inspect_private import filesystem
 
     return bool(filesystem(location).exists(location))
 
@@ -170,8 +170,8 @@ async def rejudge_log(
 ) -> LogOutcome:
     from inspect_ai.log import read_eval_log_async
 
-    from bedside_bench.kept_calls import kept_run, release
-    from bedside_bench.report.logs import display_location, skip_reason
+    from bedside_bench.calls.kept_calls import kept_run, release
+    from bedside_bench.logs.read import display_location, skip_reason
 
     shown = display_location(location)
     source = await read_eval_log_async(location)
@@ -252,7 +252,12 @@ async def rejudge_async(
 ) -> list[LogOutcome]:
     from inspect_ai.model import get_model
 
-    from bedside_bench.credentials import CredentialError, apply_aliases, check_credentials, redact
+    from bedside_bench.calls.credentials import (
+        CredentialError,
+        apply_aliases,
+        check_credentials,
+        redact,
+    )
 
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
     apply_aliases()
@@ -275,6 +280,6 @@ async def rejudge_async(
 
 
 def rejudge(options: RejudgeOptions) -> list[LogOutcome]:
-    from bedside_bench.inspect_private import run_async
+    from bedside_bench.core.inspect_private import run_async
 
     return run_async(functools.partial(rejudge_async, options))

@@ -6,8 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bedside_bench.entry import entry_point
-from bedside_bench.report_cli import configure_report_parser, run_report_command
+from bedside_bench.core.entry import entry_point
+from bedside_bench.report.command import configure_report_parser, run_report_command
 
 
 @entry_point

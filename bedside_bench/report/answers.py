@@ -10,8 +10,8 @@ get a note.
 
 from __future__ import annotations
 
+from bedside_bench.logs.records import LogRecord, newest_first
 from bedside_bench.report.groups import RunGroup
-from bedside_bench.report.records import LogRecord, newest_first
 
 # how a summary note says a benchmark's cases were answered in more than one run
 ANSWERED_AGAIN = "were answered in more than one run of this group"

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.document_types import BootstrapSettings
-from bedside_bench.report.comparison_document import (
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.documents.base import BootstrapSettings
+from bedside_bench.documents.comparison import (
     BenchmarkComparison,
     BenchmarkScore,
     ComparedModel,
@@ -27,11 +27,12 @@ from bedside_bench.report.comparison_document import (
     Verdict,
     VerdictWord,
 )
-from bedside_bench.report.groups import COMPARABLE_FIELDS, BenchmarkEvidence, RunGroup
+from bedside_bench.documents.summary import BenchmarkSummary, RunSummary
+from bedside_bench.documents.summary import OverallScore as SummaryOverall
+from bedside_bench.logs.group_key import COMPARABLE_FIELDS
+from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.summary import BootstrapOptions
-from bedside_bench.report.summary_model import BenchmarkSummary, RunSummary
-from bedside_bench.report.summary_model import OverallScore as SummaryOverall
-from bedside_bench.stats import PairedResult, paired_bootstrap, paired_bootstrap_single
+from bedside_bench.scoring.stats import PairedResult, paired_bootstrap, paired_bootstrap_single
 
 # fewer paired cases than this give an interval, never an "excludes 0" verdict
 MIN_PAIRED = 10

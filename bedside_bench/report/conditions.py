@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bedside_bench.answer_condition import COUNTED_CONDITIONS, count_conditions
-from bedside_bench.report.generation import DEFAULTS_TEXT
+from bedside_bench.core.answer_condition import COUNTED_CONDITIONS, count_conditions
+from bedside_bench.logs.generation import DEFAULTS_TEXT
+from bedside_bench.logs.records import CaseRecord
 from bedside_bench.report.groups import RunGroup
-from bedside_bench.report.records import CaseRecord
 
 
 def answer_conditions(cases: Sequence[CaseRecord]) -> dict[str, int]:

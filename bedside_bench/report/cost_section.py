@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bedside_bench.estimate.document import EstimateDocument
+from bedside_bench.documents.estimate import EstimateDocument
+from bedside_bench.documents.summary import BatchUse, CostSummary, RunSummary
+from bedside_bench.logs.records import LogRecord, TokenUsage, parse_time
 from bedside_bench.report.document import Block, Paragraph, ReportContext, Table, usd
 from bedside_bench.report.groups import RunGroup
-from bedside_bench.report.records import LogRecord, TokenUsage, parse_time
-from bedside_bench.report.summary_model import BatchUse, CostSummary, RunSummary
 from bedside_bench.report.usage import Prices, chain_heads, cost_json, group_usage
 
 

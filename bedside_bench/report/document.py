@@ -12,14 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.releases import UNRECOGNISED
-from bedside_bench.report.answers import ANSWERED_AGAIN
-from bedside_bench.report.comparison_document import Comparison, Pair, Verdict
-from bedside_bench.report.generation import settings_text
-from bedside_bench.report.scope import scope_cell
-from bedside_bench.report.standing import Standing, by_score, rankable, standing
-from bedside_bench.report.summary_model import (
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.documents.comparison import Comparison, Pair, Verdict
+from bedside_bench.documents.summary import (
     F1_FIELDS,
     BenchmarkSummary,
     OverallScore,
@@ -27,13 +22,18 @@ from bedside_bench.report.summary_model import (
     Temperature,
     TokenCounts,
 )
+from bedside_bench.logs.generation import settings_text
+from bedside_bench.release.known import UNRECOGNISED
+from bedside_bench.report.answers import ANSWERED_AGAIN
+from bedside_bench.report.scope import scope_cell
+from bedside_bench.report.standing import Standing, by_score, rankable, standing
 
 if TYPE_CHECKING:
-    from bedside_bench.estimate.document import EstimateDocument
+    from bedside_bench.documents.estimate import EstimateDocument
+    from bedside_bench.documents.judges import JudgesDocument
+    from bedside_bench.documents.review import ReviewDocument
     from bedside_bench.report.groups import RunGroup
-    from bedside_bench.report.judges_document import JudgesDocument
     from bedside_bench.report.usage import Prices
-    from bedside_bench.review.document import ReviewDocument
 
 PLOT_FILE = "forest.png"
 INSTALL_PLOT = (

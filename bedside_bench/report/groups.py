@@ -12,79 +12,17 @@ A group is complete only when every case of every benchmark ran and scored: a ru
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 
-from bedside_bench.answer_condition import NO_ANSWER_PREFIX
-from bedside_bench.benchmarks import BENCHMARK_NAMES, get_benchmark
-from bedside_bench.contracts import GradingMethod
-from bedside_bench.report.generation import DEFAULTS_TEXT, settings_text
-from bedside_bench.report.records import FOREIGN_SCORES_MARK, CaseRecord, LogRecord, newest_first
+from bedside_bench.core.answer_condition import NO_ANSWER_PREFIX
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES, get_benchmark
+from bedside_bench.core.contracts import GradingMethod
+from bedside_bench.logs.group_key import GroupKey
+from bedside_bench.logs.records import FOREIGN_SCORES_MARK, CaseRecord, LogRecord, newest_first
 
 SCOPE_REASONS = ("smoke", "limit", "sample_id", "unknown")
-KeyValue = str | int | bool | None  # a group key field's value
-# group-key fields added after the first release; left out of the digest at these values, so
-# the file names of groups that existed before keep their digest
-_DIGEST_DEFAULTS: dict[str, KeyValue] = {"epochs": 1, "release": None, "generation": DEFAULTS_TEXT}
-
-
-@dataclass(frozen=True)
-class GroupKey:
-    answer_model: str
-    judge_model: str
-    protocol_version: str
-    dataset_sha256: str
-    severe_gate: bool
-    judge_passes: int
-    grading: str
-    smoke: bool
-    epochs: int = 1
-    # the release's name, "unrecognised", or None when the logs do not record it
-    release: str | None = None
-    # the answer model's answer-changing generate settings, as one line (`settings_text`)
-    generation: str = DEFAULTS_TEXT
-
-    @classmethod
-    def of(cls, log: LogRecord) -> GroupKey:
-        return cls(
-            answer_model=log.answer_model,
-            judge_model=log.judge_model,
-            protocol_version=log.protocol_version,
-            dataset_sha256=log.dataset_sha256,
-            severe_gate=log.severe_gate,
-            judge_passes=log.judge_passes,
-            grading=log.grading,
-            smoke=log.smoke,
-            epochs=log.epochs,
-            release=log.release,
-            generation=settings_text(log.generation),
-        )
-
-    def as_json(self) -> dict[str, KeyValue]:
-        return asdict(self)
-
-    def sort_key(self) -> tuple[tuple[bool, KeyValue], ...]:
-        """Field by field, with None (unknown release) after every name."""
-        return tuple((v is None, v if v is not None else "") for v in asdict(self).values())
-
-    def digest(self) -> str:
-        """Short stable hash, to tell apart groups that share an answer model."""
-        fields_ = {
-            k: v
-            for k, v in self.as_json().items()
-            if k not in _DIGEST_DEFAULTS or v != _DIGEST_DEFAULTS[k]
-        }
-        text = json.dumps(fields_, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:8]
-
-
-# Fields that must agree for two groups to be compared like for like (all but the answer model).
-COMPARABLE_FIELDS: tuple[str, ...] = tuple(
-    f.name for f in fields(GroupKey) if f.name != "answer_model"
-)
 
 
 @dataclass(frozen=True)

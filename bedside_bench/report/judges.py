@@ -4,7 +4,7 @@ Run groups that differ only in the judge (model and passes) and hold the same an
 same source task per benchmark: a re-judged log names its source, an appended judge shares its
 log) form one judge comparison. For each answer model it gives every judge's means on the cases
 all judges completed, and the judge effect as a paired difference over the same answers (the
-paired stratified bootstrap of `bedside_bench.stats`); over all answer models, item-level
+paired stratified bootstrap of `bedside_bench.scoring.stats`); over all answer models, item-level
 agreement and Cohen's kappa for each pair of judges (Fleiss' kappa for three or more), per
 benchmark, overall and per item point value; and with two or more answer models, whether the
 ranking changes (Kendall's tau and the swapped pairs). Everything but `read_item_points` is a
@@ -23,20 +23,12 @@ from typing import TypeVar
 
 import numpy as np
 
-from bedside_bench.agreement import (
-    cohen_kappa,
-    fleiss_kappa,
-    kendall_tau,
-    pass_fail_counts,
-    unanimous_fraction,
-)
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.contracts import RUBRIC_ITEMS_KEY
-from bedside_bench.document_types import BootstrapSettings
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
-from bedside_bench.report.comparison_document import KeyValue
-from bedside_bench.report.groups import GroupKey, RunGroup
-from bedside_bench.report.judges_document import (
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.contracts import RUBRIC_ITEMS_KEY
+from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.documents.base import BootstrapSettings
+from bedside_bench.documents.comparison import KeyValue
+from bedside_bench.documents.judges import (
     Agreement,
     Coverage,
     Effect,
@@ -55,10 +47,19 @@ from bedside_bench.report.judges_document import (
     RankPair,
     Score,
 )
-from bedside_bench.report.records import CaseRecord
-from bedside_bench.report.scorers import MIXED_PREFIX
+from bedside_bench.logs.group_key import GroupKey
+from bedside_bench.logs.records import CaseRecord
+from bedside_bench.logs.scorers import MIXED_PREFIX
+from bedside_bench.report.groups import RunGroup
 from bedside_bench.report.summary import BootstrapOptions
-from bedside_bench.stats import (
+from bedside_bench.scoring.agreement import (
+    cohen_kappa,
+    fleiss_kappa,
+    kendall_tau,
+    pass_fail_counts,
+    unanimous_fraction,
+)
+from bedside_bench.scoring.stats import (
     macro_mean,
     paired_bootstrap,
     paired_bootstrap_single,

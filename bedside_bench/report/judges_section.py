@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.report.document import Block, Bullets, Heading, Paragraph, Table, interval, num
-from bedside_bench.report.judges import JUDGES_FILE
-from bedside_bench.report.judges_document import (
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.documents.judges import (
     Coverage,
     Effect,
     FleissAgreement,
@@ -18,6 +16,8 @@ from bedside_bench.report.judges_document import (
     Ranking,
     Score,
 )
+from bedside_bench.report.document import Block, Bullets, Heading, Paragraph, Table, interval, num
+from bedside_bench.report.judges import JUDGES_FILE
 
 
 def _cell(entry: Score | None) -> str:

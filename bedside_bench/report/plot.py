@@ -10,8 +10,8 @@ import io
 import math
 from collections.abc import Sequence
 
+from bedside_bench.documents.summary import BenchmarkSummary, OverallScore, RunSummary
 from bedside_bench.report.document import benchmark_names
-from bedside_bench.report.summary_model import BenchmarkSummary, OverallScore, RunSummary
 
 
 def matplotlib_available() -> bool:

@@ -10,6 +10,7 @@ import html
 import re
 from collections.abc import Sequence
 
+from bedside_bench.documents.summary import RunSummary
 from bedside_bench.report.document import (
     HEADLINE_HEADER,
     NO_FULL_RUN,
@@ -31,7 +32,6 @@ from bedside_bench.report.document import (
     verdict_lines,
     warnings_section,
 )
-from bedside_bench.report.summary_model import RunSummary
 
 # long digests, ids and locations wrap inside their cell rather than widen the page; a table
 # with many models scrolls inside its own box, never the page

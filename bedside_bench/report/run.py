@@ -21,29 +21,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bedside_bench import exit_codes
-from bedside_bench.estimate.document import read_estimate
-from bedside_bench.owned_output import OutputError, check_owned, replacing_folder, write_file
+from bedside_bench.core import exit_codes
+from bedside_bench.core.owned_output import OutputError, check_owned, replacing_folder, write_file
+from bedside_bench.documents.comparison import Comparison
+from bedside_bench.documents.estimate import read_estimate
+from bedside_bench.documents.summary import RunSummary
+from bedside_bench.logs.read import read_records
+from bedside_bench.logs.records import LogRecord
 from bedside_bench.report.comparison import ComparisonRefused, compare, ranked_verdicts
-from bedside_bench.report.comparison_document import Comparison
 from bedside_bench.report.cost_section import cost_lines
 from bedside_bench.report.document import PLOT_FILE, Block, ReportContext
 from bedside_bench.report.groups import RunGroup, group_labels, group_records, group_slugs
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
-from bedside_bench.report.logs import read_records
 from bedside_bench.report.plot import forest_png
-from bedside_bench.report.records import LogRecord
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
 from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.standing import Standing, rankable, standing
 from bedside_bench.report.summary import BootstrapOptions, summarise
-from bedside_bench.report.summary_model import RunSummary
 from bedside_bench.report.usage import Prices, check_prices
 
 if TYPE_CHECKING:
-    from bedside_bench.estimate.document import EstimateDocument
-    from bedside_bench.report.judges_document import JudgesDocument
-    from bedside_bench.review.document import ReviewDocument
+    from bedside_bench.documents.estimate import EstimateDocument
+    from bedside_bench.documents.judges import JudgesDocument
+    from bedside_bench.documents.review import ReviewDocument
 
 COMPARISON_FILE = "comparison.json"
 REVIEW_FILE = "review.json"
@@ -169,7 +169,7 @@ def review_document(options: ReportOptions) -> ReviewDocument | None:
     """With `--labels`: each judge against the reviewers' labels (`bedside-bench review`)."""
     if not options.labels_files:
         return None
-    from bedside_bench.review.command import score_inputs
+    from bedside_bench.review.inputs import score_inputs
     from bedside_bench.review.logs import ReviewInputError
 
     try:
@@ -234,7 +234,7 @@ def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
     analysis = analyse(read.records, options.bootstrap, prices, read.skipped, options.force)
     review = review_document(options)
     if review is not None:
-        from bedside_bench.review.section import coverage_sentence
+        from bedside_bench.report.review_section import coverage_sentence
 
         note = f"physician review: {coverage_sentence(review)}"
         analysis = dataclasses.replace(

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.documents.summary import SCOPE_REASONS, BenchmarkScope, Scope, ScopeReason
 from bedside_bench.report.groups import RunGroup
-from bedside_bench.report.summary_model import SCOPE_REASONS, BenchmarkScope, Scope, ScopeReason
 
 # "ten" while benchmarks.py lists ten; the number itself once it lists another count
 ALL_BENCHMARKS = "ten" if len(BENCHMARK_NAMES) == 10 else str(len(BENCHMARK_NAMES))

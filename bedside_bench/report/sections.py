@@ -42,7 +42,7 @@ def review_section(context: ReportContext) -> list[Block]:
     """Each judge against the physicians' labels (`report --labels`)."""
     if context.review is None:
         return []
-    from bedside_bench.review.section import review_blocks
+    from bedside_bench.report.review_section import review_blocks
 
     return review_blocks(context.review)
 

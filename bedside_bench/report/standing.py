@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bedside_bench.report.summary_model import RunSummary
+from bedside_bench.documents.summary import RunSummary
 
 
 @dataclass(frozen=True)

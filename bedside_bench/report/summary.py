@@ -1,10 +1,10 @@
 """The per-group summary (protocol section 6) as a `RunSummary` (pure functions).
 
-The numbers come from `bedside_bench.stats`; this module only decides which case scores go in,
-in which order (registry order of benchmarks, dataset order of cases), and what to write down
-beside them so that a reader can judge comparability. Past 300 lines with the notes every
-condition adds (scope, completeness, failed cases' advice, answer conditions); the document's
-shape is `summary_model`.
+The numbers come from `bedside_bench.scoring.stats`; this module only decides which case
+scores go in, in which order (registry order of benchmarks, dataset order of cases), and what
+to write down beside them so that a reader can judge comparability. Past 300 lines with the
+notes every condition adds (scope, completeness, failed cases' advice, answer conditions); the
+document's shape is `documents/summary.py`.
 """
 
 from __future__ import annotations
@@ -15,17 +15,25 @@ from typing import TypedDict
 
 import numpy as np
 
-from bedside_bench.agreement import pooled_kappa
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.document_types import BootstrapSettings
-from bedside_bench.judge_failures import judge_failure_notes
-from bedside_bench.protocol import (
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.protocol import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
     PROTOCOL_VERSION,
     THREE_LEVEL_PROTOCOL_VERSION,
 )
-from bedside_bench.releases import UNRECOGNISED
+from bedside_bench.documents.base import BootstrapSettings
+from bedside_bench.documents.summary import (
+    AnswerConditions,
+    BenchmarkSummary,
+    OverallScore,
+    RunSummary,
+    Scope,
+    Temperature,
+)
+from bedside_bench.judging.failures import judge_failure_notes
+from bedside_bench.logs.records import CaseRecord, parse_time
+from bedside_bench.release.known import UNRECOGNISED
 from bedside_bench.report.answers import answered_again
 from bedside_bench.report.conditions import (
     answer_condition_notes,
@@ -34,18 +42,10 @@ from bedside_bench.report.conditions import (
     no_answer_notes,
 )
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
-from bedside_bench.report.records import CaseRecord, parse_time
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
-from bedside_bench.report.summary_model import (
-    AnswerConditions,
-    BenchmarkSummary,
-    OverallScore,
-    RunSummary,
-    Scope,
-    Temperature,
-)
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
-from bedside_bench.stats import macro_mean, percentile_bootstrap, stratified_bootstrap
+from bedside_bench.scoring.agreement import pooled_kappa
+from bedside_bench.scoring.stats import macro_mean, percentile_bootstrap, stratified_bootstrap
 
 PUBLIC_SPLIT_N = 25
 FULL_N = 50

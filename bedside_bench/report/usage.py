@@ -15,14 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from bedside_bench.report.records import (
-    LogRecord,
-    TokenUsage,
-    newest_first,
-    parse_time,
-    start_key,
-)
-from bedside_bench.report.summary_model import (
+from bedside_bench.documents.summary import (
     BatchUse,
     CostSummary,
     EpochTokens,
@@ -30,6 +23,13 @@ from bedside_bench.report.summary_model import (
     TokenCounts,
     UsageSummary,
     WallTime,
+)
+from bedside_bench.logs.records import (
+    LogRecord,
+    TokenUsage,
+    newest_first,
+    parse_time,
+    start_key,
 )
 
 PER_MILLION = 1_000_000
@@ -44,29 +44,6 @@ FULL_RUN_CASES = 250
 # no model has cost this much per million tokens: a bigger figure is a unit slip (per billion?)
 MAX_PRICE = 10_000.0
 EpochUsage = tuple[tuple[int, TokenUsage, TokenUsage | None], ...]
-
-
-def split_usage(
-    model_usage: Mapping[str, TokenUsage],
-    role_usage: Mapping[str, TokenUsage],
-    answer_model: str,
-    judge_model: str,
-    grader_role: str,
-) -> tuple[TokenUsage, TokenUsage | None]:
-    """(answer, judge) usage of one log.
-
-    Inspect keys `model_usage` by model name and `role_usage` by role; the scorer always asks
-    for the judge through the `grader` role, so role usage identifies judge tokens even when the
-    judge and the answer model are the same model. Judge usage is None only when it cannot be
-    told apart (same model, no role usage); the answer then holds both.
-    """
-    judge = role_usage.get(grader_role)
-    answer = model_usage.get(answer_model, TokenUsage())
-    if judge_model == answer_model:
-        return (answer - judge, judge) if judge is not None else (answer, None)
-    if judge is None:
-        judge = model_usage.get(judge_model, TokenUsage())
-    return answer, judge
 
 
 def chain_heads(logs: Sequence[LogRecord]) -> list[LogRecord]:

@@ -12,8 +12,8 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from bedside_bench.contracts import APPENDED_SCORE_KEY, RUBRIC_ITEMS_KEY, SCORE_KEY
-from bedside_bench.report.log_values import rubric_items, score_values
+from bedside_bench.core.contracts import APPENDED_SCORE_KEY, RUBRIC_ITEMS_KEY, SCORE_KEY
+from bedside_bench.logs.values import rubric_items, score_values
 from bedside_bench.review.records import (
     AnsweredCase,
     ItemKey,
@@ -76,7 +76,7 @@ def add_log(source: ReviewSource, location: str) -> None:
     """The answered, judged samples of one log (a log that is not ours is listed as skipped)."""
     from inspect_ai.log import read_eval_log
 
-    from bedside_bench.report.logs import benchmark_of, display_location, judge_of, skip_reason
+    from bedside_bench.logs.read import benchmark_of, display_location, judge_of, skip_reason
 
     shown = display_location(location)
     header = read_eval_log(location, header_only=True)
@@ -144,7 +144,7 @@ class ReviewInputError(RuntimeError):
 
 def read_source(paths: Sequence[str]) -> ReviewSource:
     """Every answered case and judge decision under `paths` (log files or directories)."""
-    from bedside_bench.report.logs import display_location, resolve_locations
+    from bedside_bench.logs.read import display_location, resolve_locations
 
     source = ReviewSource()
     try:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 
-from bedside_bench.review.document import PageCase, PageData, PageItem
+from bedside_bench.documents.review import PageCase, PageData, PageItem
 from bedside_bench.review.labels import LABELS_FORMAT
 from bedside_bench.review.records import ItemKey, ReviewSource
 

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bedside_bench.agreement import cohen_kappa, fleiss_kappa, pass_fail_counts
-from bedside_bench.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
-from bedside_bench.review.document import (
+from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.documents.review import (
     JudgeAccuracy,
     JudgeAccuracyByReviewer,
     LabelCounts,
@@ -30,6 +29,7 @@ from bedside_bench.review.document import (
 from bedside_bench.review.labels import Label
 from bedside_bench.review.logs import ReviewInputError
 from bedside_bench.review.records import ItemKey, ReviewSource
+from bedside_bench.scoring.agreement import cohen_kappa, fleiss_kappa, pass_fail_counts
 
 
 @dataclass(frozen=True)

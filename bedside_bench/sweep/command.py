@@ -15,8 +15,9 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from bedside_bench import exit_codes
-from bedside_bench.arguments import (
+from bedside_bench.calls.credentials import CredentialError, redact
+from bedside_bench.core import exit_codes
+from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
     Subcommands,
     add_command,
@@ -24,14 +25,13 @@ from bedside_bench.arguments import (
     non_negative_int,
     positive_int,
 )
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.credentials import CredentialError, redact
-from bedside_bench.entry import entry_point
-from bedside_bench.estimate.run import add_estimate_arguments, estimate_if_asked
-from bedside_bench.judge_failures import judge_failure_sentence
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
-from bedside_bench.signals import stop_exit_code, stop_note, stopping_on_signals
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.entry import entry_point
+from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.signals import stop_exit_code, stop_note, stopping_on_signals
+from bedside_bench.judging.failures import judge_failure_sentence
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
+from bedside_bench.sweep.estimate.run import add_estimate_arguments, estimate_if_asked
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
     DEFAULT_RETRY_ATTEMPTS,
@@ -281,9 +281,9 @@ def _input_errors(*more: type[Exception]) -> tuple[type[Exception], ...]:
 def run_sweep_command(args: argparse.Namespace) -> int:
     """The handler: one line per outcome, never a traceback for an input problem."""
     # imported here, not above: parsing the command line needs no Inspect
-    from bedside_bench.cases import DatasetError
-    from bedside_bench.inspect_private import plain_cancellation_tracebacks
-    from bedside_bench.scorer import TaskOptionError
+    from bedside_bench.core.inspect_private import plain_cancellation_tracebacks
+    from bedside_bench.release.case import DatasetError
+    from bedside_bench.scoring.scorer import TaskOptionError
     from bedside_bench.sweep.recovery import complete_runs
     from bedside_bench.sweep.run import run_sweep
 

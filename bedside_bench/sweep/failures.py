@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bedside_bench.credentials import redact
+from bedside_bench.calls.credentials import redact
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
-from bedside_bench.contracts import GRADER_ROLE
-from bedside_bench.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.contracts import GRADER_ROLE
+from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.shard import Shard
 
 if TYPE_CHECKING:
@@ -175,7 +175,7 @@ def task_arguments(options: SweepOptions) -> dict[str, object]:
 def build_tasks(options: SweepOptions) -> list[Task]:
     """One task per benchmark, made by its registered @task function so that eval_set and
     `inspect eval-retry` can recreate it from the log."""
-    from bedside_bench import tasks as registered
+    from bedside_bench.task import tasks as registered
 
     args = task_arguments(options)
     names = check_benchmarks(options.benchmarks)

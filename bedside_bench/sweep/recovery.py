@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bedside_bench import inspect_private
+from bedside_bench.core import inspect_private
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog

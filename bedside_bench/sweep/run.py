@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bedside_bench import exit_codes, inspect_private
-from bedside_bench.contracts import GRADER_ROLE
-from bedside_bench.credentials import apply_aliases, check_credentials
-from bedside_bench.judge_failures import (
+from bedside_bench.calls.credentials import apply_aliases, check_credentials
+from bedside_bench.core import exit_codes, inspect_private
+from bedside_bench.core.contracts import GRADER_ROLE
+from bedside_bench.judging.failures import (
     JudgeFailure,
     JudgeFailureCount,
     count_judge_failures,
@@ -125,7 +125,7 @@ def _inspect_message(ex: BaseException) -> str:
 def plan(options: SweepOptions) -> Plan:
     """Every benchmark for every model (one task per benchmark, crossed with the models by
     eval_set), or a shard's share, each task then bound to its own model."""
-    from bedside_bench import tasks as registered
+    from bedside_bench.task import tasks as registered
 
     args = task_arguments(options)
     benchmarks = check_benchmarks(options.benchmarks)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bedside_bench.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 
 SHARD_PATTERN = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 

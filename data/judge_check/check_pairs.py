@@ -10,7 +10,7 @@ meet the set's requirements, 1 otherwise.
 
 Every check is the package's, the same the ``bedside_bench/judge_check`` task runs:
 ``load_gold_files`` for the pairs (on their own and across files) and ``requirement_violations``
-for the sizes and shares (``bedside_bench/judge_check/data.py``; the rules are listed in this
+for the sizes and shares (``bedside_bench/task/judge_check/data.py``; the rules are listed in this
 folder's README). This script adds the synthetic release ``../synthetic`` when it is present:
 each rubric must be its synthetic case's, and the pairs are counted per benchmark.
 """
@@ -22,9 +22,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bedside_bench.cases import DatasetError, Violation
-from bedside_bench.dataset import load_release
-from bedside_bench.judge_check.data import (
+from bedside_bench.release.case import DatasetError, Violation
+from bedside_bench.release.dataset import load_release
+from bedside_bench.release.sources import DataSource
+from bedside_bench.task.judge_check.data import (
     ATTACKS,
     GRADING_METHODS,
     RULES,
@@ -35,7 +36,6 @@ from bedside_bench.judge_check.data import (
     requirement_violations,
     rubric_of,
 )
-from bedside_bench.sources import DataSource
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_PATH = HERE / "pairs.jsonl"

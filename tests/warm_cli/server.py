@@ -38,7 +38,7 @@ PRELOAD = (
     "anthropic",
     "s3fs",
     "pyarrow.parquet",
-    "bedside_bench.cli",
+    "bedside_bench.cli.main",
     "bedside_bench._registry",
 )
 PACKAGE = "bedside_bench"
@@ -47,7 +47,7 @@ PACKAGE = "bedside_bench"
 # constant) can be found and given each command's working folder instead
 IMPORT_FOLDER = "import-folder"
 MODULE = "-m"  # in place of a console script: `python -m` the first argument
-ENTRY_POINTS = {"inspect": "inspect_ai._cli.main", "bedside-bench": "bedside_bench.cli"}
+ENTRY_POINTS = {"inspect": "inspect_ai._cli.main", "bedside-bench": "bedside_bench.cli.main"}
 HEADER = struct.Struct("!I")
 POLL_SECONDS = 0.01
 

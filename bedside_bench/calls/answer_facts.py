@@ -1,0 +1,52 @@
+"""An answer's facts read from Inspect's task state and transcript (`answer_condition.AnswerFacts`).
+
+A limit (`--message-limit`, `--token-limit`, `--time-limit`, ...) ends the solver with
+Inspect's `LimitExceededError`, and Inspect then scores the sample all the same, with whatever
+output the state holds. The limit leaves a `SampleLimitEvent` in the transcript (kept in the
+log, so `inspect score` and `bedside-bench rejudge` see it too): that, not the output, says the
+answer never came.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.event import ModelEvent, SampleLimitEvent
+from inspect_ai.model import ContentText, ModelOutput
+
+from bedside_bench.core.answer_condition import AnswerFacts
+from bedside_bench.core.contracts import GRADER_ROLE
+
+
+def _refused(output: ModelOutput) -> bool:
+    if not output.choices:
+        return False
+    choice = output.choices[0]
+    if choice.stop_details is not None and choice.stop_details.type == "refusal":
+        return True
+    content = choice.message.content
+    return not isinstance(content, str) and any(
+        isinstance(part, ContentText) and part.refusal for part in content
+    )
+
+
+def answer_facts(output: ModelOutput, events: Sequence[Any]) -> AnswerFacts:
+    """The facts of the answer in `output`, given the sample's transcript `events` so far."""
+    limit: SampleLimitEvent | None = None
+    requested = False
+    for event in events:
+        if isinstance(event, SampleLimitEvent):
+            limit = event
+            break
+        if isinstance(event, ModelEvent) and event.role != GRADER_ROLE:
+            requested = True
+    return AnswerFacts(
+        stop_reason=output.choices[0].stop_reason if output.choices else "unknown",
+        text=output.completion,
+        refusal=_refused(output),
+        error=output.error,
+        limit=limit.type if limit is not None else None,
+        limit_message=limit.message if limit is not None else None,
+        answer_requested=requested,
+    )

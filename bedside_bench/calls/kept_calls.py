@@ -1,0 +1,150 @@
+"""Paid calls kept for a retry of their run until their case is in the written log.
+
+An answer or a judge reply bought without `--cache` is kept in Inspect's cache under the run's
+task id and the case (`call_cache.call_policy`), so a retry of the same run (the same sweep
+again, `inspect eval-retry`, an eval set's task retry) reads it back instead of buying it
+again. A case is safe only once its sample is in the log file: Inspect writes finished samples
+in batches (`log_buffer`, a stale-flush timer) and a cancelled sample is logged without its
+score, so a Ctrl-C, SIGTERM or SIGKILL after the scoring and before the write loses it, and
+its retry must find the calls kept. So nothing is released while the run goes on: each kept
+entry is listed in an index per task id, and when Inspect ends the task (the `on_task_end`
+hook, after the final log write) the entries of every sample the log holds scored are
+deleted. A run that never reaches its end (killed, cancelled) leaves its entries for the
+retry, whose own end releases them (the index names them, whichever process kept them);
+entries of a run never retried expire (`call_cache.ANSWER_KEPT_FOR`). See docs/cache.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+
+from inspect_ai.hooks import Hooks, TaskEnd, hooks
+from inspect_ai.log import read_eval_log_sample_summaries_async
+from inspect_ai.model import cache_path
+from pydantic import BaseModel, ValidationError
+
+from bedside_bench.core.inspect_private import CacheEntry, active_sample_key, active_task_id
+
+# outside a running sample (`rejudge` scores through `score_async`, which has none): the run
+# the calls belong to (stable over reruns of the same command) and the case being judged
+_run: ContextVar[str | None] = ContextVar("bedside_bench_kept_run", default=None)
+_case: ContextVar[tuple[str, int] | None] = ContextVar("bedside_bench_kept_case", default=None)
+
+
+@contextmanager
+def kept_run(key: str) -> Iterator[None]:
+    """Keep the paid calls made inside for a rerun of `key` (a run outside an eval)."""
+    token = _run.set(key)
+    try:
+        yield
+    finally:
+        _run.reset(token)
+
+
+@contextmanager
+def judging_case(case: str, epoch: int) -> Iterator[None]:
+    """The case (id, epoch) whose calls are made inside, where no sample is running."""
+    token = _case.set((case, epoch))
+    try:
+        yield
+    finally:
+        _case.reset(token)
+
+
+def run_key() -> str | None:
+    """The run a paid call is kept for: the running sample's task id, else `kept_run`'s."""
+    return active_task_id() or _run.get()
+
+
+def case_key() -> tuple[str, int] | None:
+    """The case (id, epoch) of a paid call: the running sample's, else `judging_case`'s."""
+    return active_sample_key() or _case.get()
+
+
+class KeptCall(BaseModel, frozen=True):
+    """One line of a run's index: the cache entry (model folder, key) of a sample's call."""
+
+    sample: str
+    epoch: int
+    model: str
+    key: str
+
+
+def index_dir() -> Path:
+    """Beside Inspect's cache folders (not inside: `inspect cache` reads those)."""
+    return cache_path().parent / "bedside_bench_kept"
+
+
+def index_path(task_id: str) -> Path:
+    return index_dir() / f"{hashlib.sha256(task_id.encode()).hexdigest()[:32]}.jsonl"
+
+
+def keep(entry: CacheEntry | None) -> None:
+    """List the entry holding a call of the running sample in its run's index."""
+    task_id = run_key()
+    sample = case_key()
+    if entry is None or task_id is None or sample is None:
+        return
+    line = KeptCall(sample=sample[0], epoch=sample[1], model=entry.model, key=entry.key)
+    path = index_path(task_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # one short line per append: lines of concurrent samples never interleave
+    with path.open("a", encoding="utf-8") as index:
+        index.write(line.model_dump_json() + "\n")
+
+
+def kept(task_id: str) -> list[KeptCall]:
+    """The calls a run's index lists (a torn last line of a killed process is skipped)."""
+    path = index_path(task_id)
+    if not path.exists():
+        return []
+    calls = []
+    for text in path.read_text(encoding="utf-8").splitlines():
+        try:
+            calls.append(KeptCall.model_validate_json(text))
+        except ValidationError:
+            continue
+    return calls
+
+
+def release(task_id: str, logged: Iterable[tuple[str, int]]) -> int:
+    """Delete the kept entries of the samples `logged` (id, epoch) and drop them from the
+    index; the others stay for a retry. The count of entries released."""
+    done = set(logged)
+    calls = kept(task_id)
+    released = [c for c in calls if (c.sample, c.epoch) in done]
+    for call in released:
+        (cache_path(call.model) / call.key).unlink(missing_ok=True)
+    rest = [c for c in calls if (c.sample, c.epoch) not in done]
+    path = index_path(task_id)
+    if not rest:
+        path.unlink(missing_ok=True)
+    elif released:
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text("".join(c.model_dump_json() + "\n" for c in rest), "utf-8")
+        os.replace(temporary, path)
+    return len(released)
+
+
+async def scored_samples(location: str) -> set[tuple[str, int]]:
+    """(id, epoch) of every sample a written log holds scored and without an error (read
+    asynchronously: the hook runs on the eval's loop while other tasks go on)."""
+    summaries = await read_eval_log_sample_summaries_async(location)
+    return {(str(s.id), s.epoch) for s in summaries if s.error is None and s.scores}
+
+
+@hooks(
+    name="bedside_bench_kept_calls",
+    description="Releases the answers and judge replies kept for a retry once their cases "
+    "are in the written log.",
+)
+class ReleaseKeptCalls(Hooks):
+    async def on_task_end(self, data: TaskEnd) -> None:
+        task_id = data.log.eval.task_id
+        if task_id and data.log.location and kept(task_id):
+            release(task_id, await scored_samples(data.log.location))

@@ -1,0 +1,219 @@
+"""The options of a run, defined once: names, types, defaults and ranges (pydantic models).
+
+`ScorerOptions` are the judge's (`-T` of every task, `-S` of `inspect score`, the options
+`rejudge` scores with); `TaskOptions` adds the ones that choose the cases. Every check is
+derived from these models and refuses in one line, naming the option, while the task or the
+scorer is built (before any answer is bought): a misspelt name (naming the closest), a value
+of the wrong type (a bool is never a number) or out of range. The checks run before a model
+is built because their messages are part of the interface (`-T judge_pases is not an option
+(did you mean judge_passes?)`); pydantic's own strict validation is the second net.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+import types
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeVar, Union, get_args, get_origin
+
+from annotated_types import Ge
+from inspect_ai.util import display_type
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
+
+from bedside_bench.core.contracts import Grading
+from bedside_bench.core.inspect_private import PrerequisiteError
+from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class TaskOptionError(PrerequisiteError):
+    """A judge option out of range or misspelt, refused while the task is built (before any
+    answer). Not a ValueError: `inspect score` turns a ValueError raised while it builds the
+    scorer into "the scorer couldn't be loaded", hiding the reason."""
+
+
+def stop_run(error: PrerequisiteError) -> PrerequisiteError:
+    """`error`, to raise: Inspect prints a PrerequisiteError as one message without a
+    traceback, but nothing at all under --display none, so there it is printed here."""
+    if display_type() == "none":
+        print(error, file=sys.stderr, flush=True)
+    return error
+
+
+_CONFIG = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+
+class ScorerOptions(BaseModel):
+    """The rubric judge's options, with the protocol's defaults."""
+
+    model_config = _CONFIG
+
+    # the judge when no `grader` model role is given
+    judge_model: str = DEFAULT_JUDGE_MODEL
+    # how many times an invalid judge reply is asked again
+    judge_retries: int = Field(default=2, ge=0)
+    # zero an F1 case with a missed +3 or a matched -3 (earlier revision)
+    severe_gate: bool = False
+    # independent judge calls per answer; an item needs a strict majority
+    judge_passes: int = Field(default=1, ge=1)
+    # "binary" (the reference protocol) or "three_level" (a non-reference variant)
+    grading: Grading = "binary"
+
+
+class CaseOptions(BaseModel):
+    """The options that choose the cases of a run."""
+
+    model_config = _CONFIG
+
+    # a local release tree; else $BEDSIDE_BENCH_DATA; else Hugging Face
+    data_dir: str | None = None
+    # Hugging Face revision (default: the pinned one)
+    revision: str | None = None
+    # keep only the first case, to check a set-up end to end
+    smoke: bool = False
+
+
+class TaskOptions(ScorerOptions, CaseOptions):
+    """The options of every task: the case options, then the scorer's (in this order: the
+    task signature, `inspect list` and the log's `task_args` list them so)."""
+
+    def scorer_options(self) -> ScorerOptions:
+        return ScorerOptions.model_validate(self.model_dump(include=set(SCORER_OPTIONS)))
+
+
+class TaskArgs(TypedDict, total=False):
+    """`TaskOptions` as keyword arguments, for the task functions' signatures that mypy and
+    IDEs read (`**options: Unpack[TaskArgs]`); a test keeps it equal to `TaskOptions`."""
+
+    data_dir: str | None
+    revision: str | None
+    smoke: bool
+    judge_model: str
+    judge_retries: int
+    severe_gate: bool
+    judge_passes: int
+    grading: Grading
+
+
+SCORER_OPTIONS: tuple[str, ...] = tuple(ScorerOptions.model_fields)
+CASE_OPTIONS: tuple[str, ...] = tuple(CaseOptions.model_fields)
+OPTION_NAMES: tuple[str, ...] = tuple(TaskOptions.model_fields)
+SCORER_DEFAULTS = ScorerOptions()
+
+# --------------------------------------------------------------------------------------------
+# what each option accepts, read from the models
+
+TYPE_WORDS: dict[type, str] = {bool: "true or false", int: "a whole number", str: "text"}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """What one option accepts: its types, its least value, its choices."""
+
+    types: tuple[type, ...]
+    minimum: int | None = None
+    choices: tuple[str, ...] | None = None
+
+    def type_problem(self, value: object) -> str | None:
+        """Why `value` is of the wrong type ("must be a whole number"), or None."""
+        wrong_bool = isinstance(value, bool) and bool not in self.types
+        if wrong_bool or not isinstance(value, self.types):
+            return "must be " + " or ".join(TYPE_WORDS[t] for t in self.types if t in TYPE_WORDS)
+        return None
+
+
+def _spec(annotation: object, metadata: Sequence[object]) -> OptionSpec:
+    minimum = next((int(m.ge) for m in metadata if isinstance(m, Ge)), None)  # type: ignore[call-overload]
+    origin = get_origin(annotation)
+    if origin is Literal:
+        choices = tuple(str(c) for c in get_args(annotation))
+        return OptionSpec((str,), minimum, choices)
+    if origin in (Union, types.UnionType):
+        return OptionSpec(tuple(a for a in get_args(annotation) if isinstance(a, type)), minimum)
+    if isinstance(annotation, type):
+        return OptionSpec((annotation,), minimum)
+    raise TypeError(f"an option's type must be a class, a union or a Literal: {annotation!r}")
+
+
+def option_specs(model: type[BaseModel]) -> dict[str, OptionSpec]:
+    """Every option of `model` (in field order) with what it accepts."""
+    return {
+        name: _spec(field.annotation, field.metadata) for name, field in model.model_fields.items()
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# the one-line refusals
+
+
+def check_option_names(given: Sequence[str], known: Sequence[str], flag: str) -> None:
+    """Stop the run, in one line, on an option name that is not one of `known`, naming the
+    closest known one: Inspect passes every `-T` / `-S` argument to a function that takes
+    `**options`, so a misspelt option is refused here rather than silently left at its default.
+    """
+    unknown = [name for name in given if name not in known]
+    if not unknown:
+        return
+    hints = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]}?" if close else f"the options are {', '.join(known)}"
+        hints.append(f"{flag} {name} is not an option ({hint})")
+    raise stop_run(TaskOptionError(f"bedside-bench: {'; '.join(hints)}; no case was run"))
+
+
+def check_option_types(
+    values: Mapping[str, object], model: type[BaseModel] = TaskOptions, flag: str = "-T"
+) -> None:
+    """Stop the run, in one line, on a `-T` value of the wrong type (`judge_passes=2.5`,
+    `smoke=maybe`), before any answer is bought; a bool is never taken for a number.
+    Inspect hands `-T` values over as YAML reads them."""
+    specs = option_specs(model)
+    for name, value in values.items():
+        spec = specs.get(name)
+        problem = spec.type_problem(value) if spec is not None else None
+        if problem is not None:
+            raise stop_run(
+                TaskOptionError(
+                    f"bedside-bench: {flag} {name} {problem}, got {value!r}; no case was run"
+                )
+            )
+
+
+def _value_problem(name: str, value: object, spec: OptionSpec) -> str | None:
+    if spec.choices is not None:  # the choices say the type too
+        if value not in spec.choices:
+            return f"{name} must be one of {', '.join(spec.choices)}, got {value!r}"
+        return None
+    problem = spec.type_problem(value)
+    if problem is not None:
+        return f"{name} {problem}, got {value!r}"
+    if spec.minimum is not None and isinstance(value, int) and value < spec.minimum:
+        return f"{name} must be >= {spec.minimum}, got {value}"
+    return None
+
+
+def check_option_values(
+    values: Mapping[str, object], model: type[BaseModel] = ScorerOptions
+) -> None:
+    """Stop the run, in one line, on an option of `model` whose value is of the wrong type or
+    out of range (None: not given). The scorer's check, so it holds for `-T` and `-S` alike."""
+    specs = option_specs(model)
+    for name, spec in specs.items():
+        value = values.get(name)
+        problem = None if value is None else _value_problem(name, value, spec)
+        if problem is not None:
+            raise stop_run(
+                TaskOptionError(f"bedside-bench: {problem} (-T or -S option); no case was run")
+            )
+
+
+def checked(model: type[M], values: Mapping[str, object]) -> M:
+    """`model` from `values` once they passed the checks above (pydantic's strict validation
+    is the second net: it never sees a value they let through wrongly)."""
+    check_option_values(values, model)
+    return model.model_validate(dict(values))

@@ -1,0 +1,58 @@
+"""What `review score` and `report --labels` read: a mix of labels files and logs, told apart
+by content, scored into `review.json`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bedside_bench.documents.review import ReviewDocument
+
+PROG = "bedside-bench review"
+
+
+def score_inputs(inputs: list[str], resamples: int, seed: int) -> ReviewDocument:
+    """`review.json` from a mix of labels files and log paths (told apart by content)."""
+    from bedside_bench.review.labels import read_all
+    from bedside_bench.review.logs import ReviewInputError, read_source
+    from bedside_bench.review.score import review_document
+
+    labels_files = [p for p in inputs if is_labels_file(p)]
+    logs = [p for p in inputs if p not in labels_files]
+    if not labels_files:
+        raise ReviewInputError("no labels file given (labels.json from the review page)")
+    if not logs:
+        raise ReviewInputError("no log path given (the logs the review was exported from)")
+    labels = read_all(labels_files)
+    source = read_source(logs)
+    for location, reason in source.skipped:
+        print(f"{PROG}: skipped {location}: {reason}", file=sys.stderr)
+    document = review_document(source, labels, resamples, seed)
+    if not any(e.n for e in document.judges.values()):
+        print(
+            f"{PROG}: warning: no decided label meets a judge's decision "
+            "(empty or all-unsure labels?): no accuracy can be given",
+            file=sys.stderr,
+        )
+    return document
+
+
+def is_labels_file(path: str) -> bool:
+    """A JSON file that is not an Inspect log is taken for a labels file (so a malformed one
+    is refused by name rather than skipped as an unreadable log)."""
+    if not path.lower().endswith(".json") or not Path(path).is_file():
+        return False
+    from bedside_bench.review.logs import ReviewInputError
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as ex:
+        raise ReviewInputError(f"{path}: not readable JSON ({ex})") from ex
+    if isinstance(data, dict) and "eval" in data and "version" in data:
+        return False  # an Inspect log written as JSON
+    if not isinstance(data, dict):
+        raise ReviewInputError(f"{path}: neither a labels file nor an Inspect log")
+    return True

@@ -1,0 +1,301 @@
+"""The rubric-judge scorer: judge the answer, score the case, pack an Inspect `Score`.
+
+Its options, their defaults and the checks that refuse a bad one are defined once in
+`options.py`; the scorer takes them by name (`-S`), each None when not given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.event import ModelEvent, ScoreEvent
+from inspect_ai.log import transcript
+from inspect_ai.model import Model, ModelUsage, get_model
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.solver import TaskState
+from inspect_ai.util import RegistryInfo, registry_info
+
+from bedside_bench.calls.answer_facts import answer_facts
+from bedside_bench.calls.credentials import redact
+from bedside_bench.calls.kept_calls import judging_case
+from bedside_bench.core.answer_condition import answer_state
+from bedside_bench.core.contracts import (
+    GRADER_ROLE,
+    SCORE_KEY,
+    SCORER_NAME,
+    Grading,
+    JudgeAttempt,
+    SampleMetadata,
+    ScoreMetadata,
+)
+from bedside_bench.core.inspect_private import (
+    PrerequisiteError,
+    active_model,
+    active_run_id,
+    registry_add,
+)
+from bedside_bench.core.options import (
+    SCORER_DEFAULTS,
+    SCORER_OPTIONS,
+    ScorerOptions,
+    check_option_names,
+    check_option_values,
+    checked,
+    stop_run,
+)
+from bedside_bench.core.options import (  # re-exported: the refusal is imported from here too
+    TaskOptionError as TaskOptionError,
+)
+from bedside_bench.core.protocol import JUDGE_MESSAGE_FORMAT
+from bedside_bench.core.safe_text import encodable
+from bedside_bench.judging.grading import PassResult, grading_strategy
+from bedside_bench.judging.judge import judged_once_in_run
+from bedside_bench.scoring.agreement import unanimous_share
+from bedside_bench.scoring.case_score import F1Score, PointsScore, case_score, decisions_table
+from bedside_bench.scoring.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
+
+_MARKUP = re.compile(r"\[/?[a-z ]+\]")
+
+
+def _one_line(ex: BaseException) -> str:
+    """An exception as one plain line: Inspect's messages carry console markup and breaks."""
+    message = getattr(ex, "message", None) or str(ex) or type(ex).__name__
+    paragraphs = re.split(r"\n\s*\n", _MARKUP.sub("", str(message)))
+    text = ": ".join(" ".join(p.split()) for p in paragraphs if p.strip())
+    return redact(text.removeprefix("ERROR: "))
+
+
+def preflight_judge(judge_model: str) -> Model | None:
+    """Resolve the judge, and so initialise its client, while a run's tasks are being built.
+
+    Inside `inspect eval` / `eval-set` tasks are built after the model roles are bound and
+    before any sample runs, so a judge with a missing key or an unknown name stops the run
+    here, before an answer is bought. A task built outside a run (Python API, before
+    `eval(task, model_roles=...)`) cannot know its grader yet: then nothing is checked.
+    """
+    if active_model() is None:
+        return None
+    try:
+        return get_model(role=GRADER_ROLE, default=judge_model)
+    except Exception as ex:
+        raise stop_run(
+            PrerequisiteError(
+                f"bedside-bench: the judge {judge_model} cannot be used, so no case was run: "
+                f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
+                "or -T judge_model=..."
+            )
+        ) from ex
+
+
+def score_metadata(result: PointsScore | F1Score, grading_method: str) -> ScoreMetadata:
+    if isinstance(result, PointsScore):
+        return {
+            "grading_method": grading_method,
+            "matched_signed_points": result.matched_signed_points,
+            "available_positive_points": result.available_positive_points,
+        }
+    return {
+        "grading_method": grading_method,
+        "recall": result.recall,
+        "precision": result.precision,
+        "severe_rate": result.severe_rate,
+    }
+
+
+def _pass_metadata(results: Sequence[PassResult]) -> ScoreMetadata:
+    """What repeated judging adds: every pass's decisions and their agreement."""
+    if len(results) < 2:
+        return {}
+    return {
+        "judge_passes": len(results),
+        "pass_decisions": [r.decisions for r in results],
+        "judge_agreement": unanimous_share([r.decisions for r in results]),
+    }
+
+
+def _attempts(results: Sequence[PassResult]) -> list[JudgeAttempt]:
+    """Every judge attempt of the case; with several passes each says which pass it was of."""
+    if len(results) == 1:
+        return results[0].attempts
+    return [
+        {
+            "pass": n,
+            "attempt": a["attempt"],
+            "raw": a["raw"],
+            "raw_chars": a["raw_chars"],
+            "error": a["error"],
+        }
+        for n, r in enumerate(results, start=1)
+        for a in r.attempts
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# re-scoring a stored log (`inspect score`, `bedside-bench rejudge`)
+
+
+def logged_options() -> dict[str, object]:
+    """The scorer options this sample was scored with before, read from the score events
+    Inspect recorded in its transcript (empty while a sample is first scored)."""
+    options: dict[str, object] = {}
+    for event in transcript().events:
+        if isinstance(event, ScoreEvent) and SCORE_KEY.match(event.scorer or ""):
+            args = event.scorer_args or {}
+            options.update({k: v for k, v in args.items() if k in SCORER_OPTIONS and v is not None})
+    return options
+
+
+def usage_by_model(events: Sequence[object]) -> dict[str, ModelUsage]:
+    """Tokens of the model calls among `events`, summed by model."""
+    usage: dict[str, ModelUsage] = {}
+    for event in events:
+        if isinstance(event, ModelEvent) and event.output.usage is not None:
+            usage[event.model] = usage.get(event.model, ModelUsage()) + event.output.usage
+    return usage
+
+
+def judge_usage(events: Sequence[object]) -> dict[str, dict[str, int]]:
+    """Tokens of the judge calls among `events`, by model: `inspect score` does not add them
+    to the log's stats, so the score carries them for the report."""
+    return {
+        model: {
+            "input_tokens": u.input_tokens,
+            "output_tokens": u.output_tokens,
+            "input_tokens_cache_read": u.input_tokens_cache_read or 0,
+            "input_tokens_cache_write": u.input_tokens_cache_write or 0,
+            "reasoning_tokens": u.reasoning_tokens or 0,
+            "total_tokens": u.total_tokens,
+        }
+        for model, u in usage_by_model(events).items()
+    }
+
+
+def _resolve_judge(explicit: str | None, logged: object) -> Model:
+    """The `grader` role, unless a `judge_model` other than the one the sample was scored with
+    is asked for (`inspect score -S judge_model=M` over a log that bound the role)."""
+    logged_judge = logged if isinstance(logged, str) else None
+    if explicit is not None and logged_judge is not None and explicit != logged_judge:
+        return get_model(explicit)
+    return get_model(
+        role=GRADER_ROLE, default=explicit or logged_judge or SCORER_DEFAULTS.judge_model
+    )
+
+
+@scorer(metrics=[mean(), stderr(), bootstrap_ci95(), f1_diagnostics(), judge_agreement()])
+def rubric_judge(
+    judge_model: str | None = None,
+    judge_retries: int | None = None,
+    severe_gate: bool | None = None,
+    judge_passes: int | None = None,
+    grading: Grading | None = None,
+    **unknown: object,
+) -> Scorer:
+    """Judge every rubric item of the case, then score it as protocol section 3 says.
+
+    The judge is the model bound to the `grader` role, else `judge_model`. With
+    `judge_passes` > 1 the passes are independent calls and an item's decision is their
+    strict majority (a tie is not matched). An option left out takes the value the sample was
+    scored with before (so `inspect score --scorer bedside_bench/rubric_judge -S ...` keeps
+    the run's other options), else the protocol default (`options.ScorerOptions`). Any other
+    `-S` name, a value of the wrong type or out of range is refused.
+    """
+    check_option_names(list(unknown), SCORER_OPTIONS, "-S")
+    given = {
+        "judge_model": judge_model,
+        "judge_retries": judge_retries,
+        "severe_gate": severe_gate,
+        "judge_passes": judge_passes,
+        "grading": grading,
+    }
+    check_option_values(given)
+    explicit = {k: v for k, v in given.items() if v is not None}
+
+    async def score(state: TaskState, target: Target) -> Score:
+        # a case whose answer never came fails here, before anything is bought for it
+        answered = answer_state(answer_facts(state.output, transcript().events))
+        logged = logged_options() if len(explicit) < len(SCORER_OPTIONS) else {}
+        # each option: as given, else as the sample was scored before, else the default
+        opts = checked(ScorerOptions, {**SCORER_DEFAULTS.model_dump(), **logged, **explicit})
+        judge = _resolve_judge(judge_model, logged.get("judge_model"))
+        passes = opts.judge_passes
+        strategy = grading_strategy(opts.grading)
+        gate = opts.severe_gate
+        first_event = transcript().history.event_count
+        sample = state.metadata_as(SampleMetadata)
+        items = sample.rubric_items
+        method = sample.grading_method
+        # a lone surrogate cannot be sent or logged: kept as its escape (`safe_text`)
+        answer = encodable(state.output.completion)
+        retries = opts.judge_retries
+        # a judge that failed this case in this run is not asked again (see judge.py)
+        # keyed by answer model too: one model's failure never stops another model's judging
+        case = (f"{state.model}/{state.sample_id}", state.epoch, answer, str(judge))
+        with (
+            judged_once_in_run(active_run_id(), *case),
+            judging_case(str(state.sample_id), state.epoch),  # kept calls' case (rejudge)
+        ):
+            # each pass is its own cache entry (see model_calls): passes must stay independent
+            outcomes = await asyncio.gather(
+                *(
+                    strategy.ask(judge, state.input_text, answer, items, retries, {"pass": str(n)})
+                    for n in range(1, passes + 1)
+                )
+            )
+        results = [strategy.to_pass(outcome, items) for outcome in outcomes]
+        combined = strategy.combine([r.decisions for r in results])
+        matches = strategy.matches(combined, items)
+        result = case_score(method, items, matches, severe_gate=gate)
+        metadata: ScoreMetadata = {
+            "decisions": combined,
+            **score_metadata(result, method),
+            "judge_model": str(judge),
+            "judge_temperature": results[0].temperature_sent,
+            "answer_temperature": sample.answer_temperature,
+            "answer_stop_reason": answered.stop_reason,
+            "answer_condition": answered.condition,
+            "answer_complete": answered.complete,
+            "judge_attempts": _attempts(results),
+            "judge_message_format": JUDGE_MESSAGE_FORMAT,
+            "severe_gate": gate,
+            "judge_usage": judge_usage(transcript().history.events_from(first_event)),
+            **_pass_metadata(results),
+            **strategy.score_details(results, matches),
+        }
+        return Score(
+            value=result.score,
+            answer=answer,
+            explanation=decisions_table(items, combined, result),
+            metadata=dict(metadata),
+        )
+
+    return score
+
+
+def _register_logged_name() -> None:
+    """Make the name a log records resolvable by `inspect score LOG`.
+
+    Inspect records a scorer without its package prefix (`rubric_judge`) but looks package
+    scorers up only as `bedside_bench/rubric_judge`; registering the short name as well (it is
+    loaded through the package's entry point) lets `inspect score` rebuild the scorer with the
+    options the log recorded.
+    """
+    if registry_info(rubric_judge).name == SCORER_NAME:
+        return  # not installed as a package: already registered under the short name
+
+    @functools.wraps(rubric_judge)
+    def by_logged_name(*args: Any, **kwargs: Any) -> Scorer:
+        return rubric_judge(*args, **kwargs)
+
+    registry_add(
+        by_logged_name,
+        RegistryInfo(
+            type="scorer", name=SCORER_NAME, metadata=registry_info(rubric_judge).metadata
+        ),
+    )
+
+
+_register_logged_name()

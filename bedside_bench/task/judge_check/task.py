@@ -1,0 +1,88 @@
+"""`bedside_bench/judge_check`: how well does a judge model agree with gold decisions?
+
+The model under evaluation is the judge (see `scorer.py`); the gold set is in `data.py`.
+`attack_accuracy` reports how a judge holds up against each kind of adversarial answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
+from pydantic import BaseModel
+
+from bedside_bench.core.options import (
+    SCORER_DEFAULTS,
+    ScorerOptions,
+    TaskOptionError,
+    check_option_types,
+    check_option_values,
+    stop_run,
+)
+from bedside_bench.core.protocol import PROTOCOL_VERSION
+from bedside_bench.task.judge_check.data import (
+    DEFAULT_FILES,
+    default_pairs,
+    load_pairs,
+    pair_to_sample,
+)
+from bedside_bench.task.judge_check.scorer import gold_agreement, judge_the_answer
+from bedside_bench.task.signature import known_options
+
+
+class JudgeCheckOptions(BaseModel):
+    """The judge check's options: its gold set, and the benchmark judge's `judge_retries`
+    (the same field: type, default and range)."""
+
+    data_file: str | None = None
+    judge_retries: Annotated[int, ScorerOptions.model_fields["judge_retries"]]
+
+
+OPTIONS: tuple[str, ...] = tuple(JudgeCheckOptions.model_fields)
+
+
+@task(
+    name="judge_check",
+    description="How well a judge model agrees with gold rubric decisions",
+    grading="judge_check",
+)
+def judge_check(
+    data_file: str | None = None,
+    judge_retries: int = SCORER_DEFAULTS.judge_retries,
+    **options: object,
+) -> Task:
+    """Evaluate the model as a BedsideBench judge against gold decisions.
+
+    `data_file`: a JSONL gold set in the same format (default: the project's synthetic set and
+    its adversarial part). Any other `-T` name stops the run, naming the closest option.
+    """
+    known_options(options, OPTIONS)
+    # the same checks as every benchmark task's, before any call: type, then range
+    given = {"data_file": data_file, "judge_retries": judge_retries}
+    check_option_types(given, JudgeCheckOptions)
+    check_option_values(given, JudgeCheckOptions)
+    if data_file and not Path(data_file).is_file():
+        raise stop_run(
+            TaskOptionError(
+                f"bedside-bench: -T data_file {data_file!r} is not a file (a JSONL gold set); "
+                "no case was run"
+            )
+        )
+    if data_file:
+        source = data_file
+        pairs = load_pairs(Path(data_file).read_text(encoding="utf-8"), source)
+    else:
+        source = " + ".join(f"data/judge_check/{name}" for name in DEFAULT_FILES)
+        pairs = default_pairs()
+    return Task(
+        dataset=MemoryDataset(
+            [pair_to_sample(p) for p in pairs], name="judge_check", location=source, shuffled=False
+        ),
+        solver=judge_the_answer(judge_retries),
+        scorer=gold_agreement(),
+        name="judge_check",
+        continue_on_fail=True,
+        metadata={"protocol_version": PROTOCOL_VERSION, "gold_set": source, "pairs": len(pairs)},
+    )
