@@ -1,4 +1,4 @@
-"""The benchmark table (`benchmarks.py`): the ten names in the release's registry order
+"""The benchmark table (`core/benchmarks.py`): the ten names in the release's registry order
 (dataset_notes.md) with their grading methods (grading_protocol.md: the two safety benchmarks
 are F1-weighted); an unknown name is refused by name."""
 

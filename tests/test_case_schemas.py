@@ -1,4 +1,4 @@
-"""The case schemas' `benchmark` enum is `benchmarks.py`'s (per grading method) when loaded,
+"""The case schemas' `benchmark` enum is `core/benchmarks.py`'s (per grading method) when loaded,
 and the committed files' copy, which readers of a release use, is the same."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def test_the_committed_schema_files_enum_is_benchmarks_py(method: str) -> None:
     committed = load_schema(CASE_SCHEMA_FILES[method])["properties"]["benchmark"]["enum"]
     assert committed == benchmarks_graded_by(method), (
         f"schemas/{CASE_SCHEMA_FILES[method]}: set properties.benchmark.enum to "
-        f"{benchmarks_graded_by(method)} (benchmarks.py's {method} benchmarks, in its order)"
+        f"{benchmarks_graded_by(method)} (core/benchmarks.py's {method} benchmarks, in its order)"
     )
 
 

@@ -1,4 +1,4 @@
-"""One case's validation and canonical form (`cases.py`), called directly on dicts: every
+"""One case's validation and canonical form (`release/case.py`), called directly on dicts: every
 violation named with its file, case, item and field; legacy item ids rewritten to
 md5(prompt)_index. (The whole-release checks are in test_dataset.py.)"""
 

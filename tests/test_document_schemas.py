@@ -1,6 +1,6 @@
-"""The JSON Schemas generated from the document models (`document_schemas.py`): the committed
+"""The JSON Schemas generated from the document models (`documents/schemas.py`): the committed
 files are the generated ones, `--check` names every stale file, the benchmark enums are the
-table in `benchmarks.py`, and documents as the package builds them satisfy their schemas."""
+table in `core/benchmarks.py`, and documents as the package builds them satisfy their schemas."""
 
 from __future__ import annotations
 

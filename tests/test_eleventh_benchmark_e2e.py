@@ -1,9 +1,9 @@
 """An eleventh benchmark added as docs/maintainers.md says ("Adding a benchmark": a line in
-`benchmarks.py`, a `@task` in `tasks.py`, an import in `_registry.py`) and nothing else, in a
-copy of the package imported instead of this one (PYTHONPATH), runs end to end: a synthetic
-release with the new benchmark loads, `inspect eval bedside_bench/<new>` scores its cases
-against the provider double, and `bedside-bench report` reports it. The worktree is never
-changed: the edits are made to the copy."""
+`core/benchmarks.py`, a `@task` in `task/tasks.py`, an import in `_registry.py`) and nothing else,
+in a copy of the package imported instead of this one (PYTHONPATH), runs end to end: a synthetic
+release with the new benchmark loads, `inspect eval bedside_bench/<new>` scores its cases against
+the provider double, and `bedside-bench report` reports it. The worktree is never changed: the edits
+are made to the copy."""
 
 from __future__ import annotations
 
@@ -64,12 +64,12 @@ def copy_package(dest: Path) -> Path:
 def add_benchmark(package: Path, new: Benchmark) -> None:
     """The three steps of "Adding a benchmark", as a maintainer types them."""
     replace_once(
-        package / "core" / "benchmarks.py",
+        package / "core" / "core/benchmarks.py",
         "\n)\n\nBENCHMARK_NAMES",
         f"\n    Benchmark({new.name!r}, {new.grading_method!r}, {new.scope!r}),\n)\n\n"
         "BENCHMARK_NAMES",
     )
-    with (package / "task" / "tasks.py").open("a", encoding="utf-8") as tasks:
+    with (package / "task" / "task/tasks.py").open("a", encoding="utf-8") as tasks:
         tasks.write(
             f"""
 

@@ -1,4 +1,4 @@
-"""The grading variants as strategies (`grading.py`): chosen once by name, each with its own
+"""The grading variants as strategies (`judging/grading.py`): chosen once by name, each with its own
 judge texts, reply parsing, combining of passes and match values (a scripted in-process judge
 for the one call)."""
 

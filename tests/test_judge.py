@@ -1,4 +1,4 @@
-"""One judge call with re-asks (`judge.py`), against a scripted in-process model: what is
+"""One judge call with re-asks (`judging/judge.py`), against a scripted in-process model: what is
 recorded per attempt, when it asks again, and that a judge that never replies validly is an
 error naming every attempt, never a decision."""
 

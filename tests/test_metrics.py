@@ -1,4 +1,4 @@
-"""The Inspect metrics and the epoch reducer (`metrics.py`) on hand-built scores: numbers by
+"""The Inspect metrics and the epoch reducer (`scoring/metrics.py`) on hand-built scores: numbers by
 hand, intervals against the plain numpy recomputation, kappa against its definition."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""One model call at a requested temperature (`model_calls.py`): the temperature recorded is the
-one the provider's request carried, and a provider that refuses the parameter is asked again
+"""One model call at a requested temperature (`calls/model_calls.py`): the temperature recorded is
+the one the provider's request carried, and a provider that refuses the parameter is asked again
 without it (a scripted in-process model stands in for the provider)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The options are defined once (`options.py`): every task, the scorer's `-S`, the judge check
+"""The options are defined once (`core/options.py`): every task, the scorer's `-S`, the judge check
 and `rejudge` take their names, defaults, types and ranges from the models, and the one-line
 refusals agree with the models' own validation."""
 

@@ -1,4 +1,4 @@
-"""Combining repeated judge passes (`passes.py`): strict majority for booleans (a tie is not
+"""Combining repeated judge passes (`judging/passes.py`): strict majority for booleans (a tie is not
 matched), the lower median for levels, checked by hand and against every combination."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The protocol's texts and constants (`protocol.py`) against grading_protocol.md: the physician
-and judge system messages are its words to the character (copied below as the spec quotes
+"""The protocol's texts and constants (`core/protocol.py`) against grading_protocol.md: the
+physician and judge system messages are its words to the character (copied below as the spec quotes
 them), and the numbers are the ones it states."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Epochs of one log (`report/epochs.py`), on hand-built records (no I/O): a case's score is the
+"""Epochs of one log (`logs/epochs.py`), on hand-built records (no I/O): a case's score is the
 mean over its epochs, and a case counts only when every epoch scored."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`bedside-bench report` on real Inspect logs of the ten tasks (a small synthetic release), and
-the pure parts of reading them (`report/logs.py`).
+the pure parts of reading them (`logs/read.py`).
 
 Two scripted models run all ten tasks; the judge breaks on two cases, so both models' logs have
 errored samples; model A's are then completed by `inspect_ai.eval_retry`, model B's are not.

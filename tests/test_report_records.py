@@ -1,4 +1,4 @@
-"""The report's plain records (`report/records.py`): token arithmetic, what counts as a
+"""The report's plain records (`logs/records.py`): token arithmetic, what counts as a
 completed case, and the order evidence is taken in (newest start first)."""
 
 from __future__ import annotations

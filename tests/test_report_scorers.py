@@ -1,4 +1,4 @@
-"""Which judge scored a log's cases and whose tokens count (`report/scorers.py`), by hand."""
+"""Which judge scored a log's cases and whose tokens count (`logs/scorers.py`), by hand."""
 
 from __future__ import annotations
 

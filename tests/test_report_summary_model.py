@@ -1,5 +1,5 @@
-"""The summary document as typed models (`report/summary_model.py`): what it writes, what it
-refuses, and that its benchmark names come from `benchmarks.py`."""
+"""The summary document as typed models (`documents/summary.py`): what it writes, what it
+refuses, and that its benchmark names come from `core/benchmarks.py`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Where the release tree comes from (`sources.py`): `-T data_dir`, then `$BEDSIDE_BENCH_DATA`,
-then the pinned Hugging Face revision from its cache, with an error that says what to do when
-there is none."""
+"""Where the release tree comes from (`release/sources.py`): `-T data_dir`, then
+`$BEDSIDE_BENCH_DATA`, then the pinned Hugging Face revision from its cache, with an error that says
+what to do when there is none."""
 
 from __future__ import annotations
 

@@ -324,7 +324,7 @@ def run_data_command(args: argparse.Namespace) -> int:
 
 
 def register(subcommands: Subcommands) -> None:
-    """Add `data` to `bedside-bench` (listed in cli.py's COMMANDS)."""
+    """Add `data` to `bedside-bench` (listed in cli/main.py's COMMANDS)."""
     add_command(
         subcommands,
         "data",

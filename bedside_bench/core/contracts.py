@@ -12,7 +12,7 @@ the dataset writes it, the solver adds the answer temperature, the scorer reads 
 Score and task metadata stay TypedDicts: each key is named once here, and mypy checks every
 writer's literal key against it, at no cost at run time. The report reads logs it did not
 write (earlier versions, scores appended by `inspect score`, other tools, hand edits), so it
-reads them back through strict models of only the keys it reads (`report/log_values.py`,
+reads them back through strict models of only the keys it reads (`logs/values.py`,
 whose field names a test keeps within these TypedDicts): a malformed value fails its case
 (score metadata) or its log (task metadata), named in one line; keys it does not read may hold
 anything. Inspect's `Score` has no `metadata_as`.

@@ -1,10 +1,10 @@
 """What the written documents (summary, comparison, judges, review, estimate) share: their
-model configuration, the benchmark name whose JSON Schema enum is the table in `benchmarks.py`,
+model configuration, the benchmark name whose JSON Schema enum is the table in `core/benchmarks.py`,
 an interval, and the bootstrap settings they record.
 
-A benchmark name is checked against `benchmarks.py` when a document is built, never against a
-committed schema file: a schema is generated from the models (`document_schemas.py`), so an
-eleventh benchmark needs a line in `benchmarks.py` and a regenerated schema, nothing else.
+A benchmark name is checked against `core/benchmarks.py` when a document is built, never against a
+committed schema file: a schema is generated from the models (`documents/schemas.py`), so an
+eleventh benchmark needs a line in `core/benchmarks.py` and a regenerated schema, nothing else.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from bedside_bench.core import benchmarks
 
 
 def known_benchmark(name: str) -> str:
-    """`name` when `benchmarks.py` has it; else a ValueError naming the known ones."""
+    """`name` when `core/benchmarks.py` has it; else a ValueError naming the known ones."""
     benchmarks.get_benchmark(name)
     return name
 

@@ -1,5 +1,5 @@
 """`comparison.json` as typed models: what `report/comparison.py` builds, the report renders and
-`schemas/comparison.schema.json` is generated from (`document_schemas.py`)."""
+`schemas/comparison.schema.json` is generated from (`documents/schemas.py`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`judges.json` as typed models: what `report/judges.py` builds, `report/judges_section.py`
-renders and `schemas/judges.schema.json` is generated from (`document_schemas.py`)."""
+renders and `schemas/judges.schema.json` is generated from (`documents/schemas.py`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`review.json` and the review page's data as typed models: what `review/score.py` and
-`review/page.py` build, `review/section.py` renders and `schemas/review.schema.json` is
-generated from (`document_schemas.py`)."""
+`review/page.py` build, `report/review_section.py` renders and `schemas/review.schema.json` is
+generated from (`documents/schemas.py`)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ A document's model is its one definition: the report and `review score` build th
 (pydantic validates them as they are built) and the shipped schema file is generated from the
 model, for readers outside the package. `DOCUMENT_SCHEMAS` lists every (schema file, model)
 pair; a new document is one line there. The other files in `schemas/` are written by hand
-(`HAND_WRITTEN`): the case files' formats (`cases.py` validates cases with them), the judge's
+(`HAND_WRITTEN`): the case files' formats (`release/case.py` validates cases with them), the judge's
 reply (`judge_reply.parse_decisions` is the strict parser, the schema describes its structure)
 and any document whose model is not listed yet.
 

@@ -4,7 +4,7 @@
 the ranking and the cost read it by attribute, and the file is its `model_dump(mode="json")`
 (`RunSummary.as_json`). The models are the summary's one definition: the JSON Schema in
 `schemas/summary.schema.json` is generated from them, and the benchmark names a summary may
-hold come from `benchmarks.py` when this module is imported, so a benchmark added there is
+hold come from `core/benchmarks.py` when this module is imported, so a benchmark added there is
 known here without touching a schema. Field order is the document's key order.
 
 A few keys are written only when they apply (the F1 diagnostics for F1 benchmarks, the judge

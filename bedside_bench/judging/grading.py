@@ -3,7 +3,7 @@ how repeated passes combine, and how a decision becomes a match value for the ca
 
 The scorer and the tasks pick a variant by its name (`-T grading=...`) once, with
 `grading_strategy`; nothing else branches on the name. A new variant is a subclass here, its
-name in `contracts.GRADINGS`, and its texts in `protocol.py`.
+name in `contracts.GRADINGS`, and its texts in `core/protocol.py`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The judge says MET / PARTIALLY_MET / NOT_MET per item with a rationale and a verbatim quote of
 the answer as evidence. Quotes are verified, and a rationale that contradicts its decision is
-tightened deterministically. Pure functions: the judge call itself lives in `judge.py`.
+tightened deterministically. Pure functions: the judge call itself lives in `judging/judge.py`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The case schemas (`schemas/case.<grading method>.schema.json`), their `benchmark` enum
-taken from `benchmarks.py` when they are loaded.
+taken from `core/benchmarks.py` when they are loaded.
 
 The files carry the enum too, for whoever reads or validates a release without the package;
-that copy is never what the loader checks against, so a benchmark added to `benchmarks.py`
+that copy is never what the loader checks against, so a benchmark added to `core/benchmarks.py`
 is a valid `benchmark` of its grading method at once, and `tests/test_case_schemas.py` says
 when the files' copy is behind.
 """

@@ -51,7 +51,7 @@ class Release:
 
     @cached_property
     def name(self) -> str:
-        """The known release this is (`releases.py`), else "unrecognised"."""
+        """The known release this is (`release/known.py`), else "unrecognised"."""
         return identify_release(self.dataset_sha256, self.case_counts)
 
 

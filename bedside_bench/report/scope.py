@@ -9,7 +9,7 @@ from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.documents.summary import SCOPE_REASONS, BenchmarkScope, Scope, ScopeReason
 from bedside_bench.report.groups import RunGroup
 
-# "ten" while benchmarks.py lists ten; the number itself once it lists another count
+# "ten" while core/benchmarks.py lists ten; the number itself once it lists another count
 ALL_BENCHMARKS = "ten" if len(BENCHMARK_NAMES) == 10 else str(len(BENCHMARK_NAMES))
 
 

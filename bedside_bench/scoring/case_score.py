@@ -137,7 +137,7 @@ _DECISION_LABELS: Mapping[object, str] = {
     "PARTIALLY_MET": "partly met",
     "NOT_MET": "not met",
 }
-# a canonical item id: md5 of the prompt, then the item's index (`dataset.py`)
+# a canonical item id: md5 of the prompt, then the item's index (`release/dataset.py`)
 _CANONICAL_ID = re.compile(r"^(?P<case>[0-9a-f]{32})_(?P<index>\d+)$")
 
 

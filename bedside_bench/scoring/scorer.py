@@ -1,7 +1,7 @@
 """The rubric-judge scorer: judge the answer, score the case, pack an Inspect `Score`.
 
 Its options, their defaults and the checks that refuse a bad one are defined once in
-`options.py`; the scorer takes them by name (`-S`), each None when not given.
+`core/options.py`; the scorer takes them by name (`-S`), each None when not given.
 """
 
 from __future__ import annotations
@@ -231,7 +231,7 @@ def rubric_judge(
         # a lone surrogate cannot be sent or logged: kept as its escape (`safe_text`)
         answer = encodable(state.output.completion)
         retries = opts.judge_retries
-        # a judge that failed this case in this run is not asked again (see judge.py)
+        # a judge that failed this case in this run is not asked again (see judging/judge.py)
         # keyed by answer model too: one model's failure never stops another model's judging
         case = (f"{state.model}/{state.sample_id}", state.epoch, answer, str(judge))
         with (

@@ -372,7 +372,7 @@ def sweep_and_exit(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Subcommands) -> None:
-    """Add the `sweep` subcommand to `bedside-bench` (call from cli.py's COMMANDS)."""
+    """Add the `sweep` subcommand to `bedside-bench` (call from cli/main.py's COMMANDS)."""
     add_command(
         subparsers,
         "sweep",

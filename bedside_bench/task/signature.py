@@ -1,6 +1,6 @@
 """The options every task takes (`options.TaskOptions`) and how a task function takes them.
 
-They live apart from `tasks.py` because Inspect re-executes a task file as a module of its own
+They live apart from `task/tasks.py` because Inspect re-executes a task file as a module of its own
 (`inspect eval-retry` of a task registered by file name): a model defined there, with
 postponed annotations, cannot be built outside `sys.modules`.
 """
