@@ -27,10 +27,9 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from bedside_bench import tasks as bedside_tasks
 from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.schema_files import validator
-from tests import warm_cli
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
 from tests.doubles.fixtures import reset_inspect_model_cache
-from tests.e2e_helpers import bedside_bench_in_process
+from tests.e2e_helpers import bedside_bench_in_process, run_tool
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_release
 from tests.report_helpers import expected_interval, expected_stratified
@@ -90,46 +89,27 @@ class Runs:
 
 
 def inspect_eval(release: Path, logs: Path, env: dict[str, str], *args: str) -> None:
-    result = subprocess.run(
-        [
-            *warm_cli.command("inspect", env),
-            "eval",
-            *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
-            "--model-role",
-            f"grader={JUDGE}",
-            "-T",
-            f"data_dir={release}",
-            "--log-dir",
-            str(logs),
-            "--display",
-            "plain",
-            *args,
-        ],
+    result = run_tool(
+        "inspect",
+        "eval",
+        *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
+        "--model-role",
+        f"grader={JUDGE}",
+        "-T",
+        f"data_dir={release}",
+        "--log-dir",
+        str(logs),
+        "--display",
+        "plain",
+        *args,
         env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
 def bedside_report(logs: Path, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            *warm_cli.command("bedside-bench", env),
-            "report",
-            str(logs),
-            "-o",
-            str(out),
-            "--resamples",
-            "2000",
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    return run_tool(
+        "bedside-bench", "report", str(logs), "-o", str(out), "--resamples", "2000", env=env
     )
 
 
