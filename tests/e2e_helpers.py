@@ -532,13 +532,13 @@ def forget_inspect_process_state() -> None:
 def _process_state(
     argv: list[str], env: Mapping[str, str] | None, cwd: Path | None
 ) -> Iterator[None]:
-    """The command's environment, folder, argv and a fresh Inspect; this process's back after
-    (the signal handlers and logger levels a command may change included)."""
+    """The command's environment, folder and argv, and a fresh Inspect made in them (rich's
+    console reads COLUMNS when made); this process's back after (with the signal handlers and
+    logger levels a command may change)."""
     saved_env, saved_cwd, saved_argv = dict(os.environ), os.getcwd(), sys.argv
     handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     loggers = [logging.getLogger(name) for name in ("", "inspect_ai", "httpx", "httpx2")]
     levels = [(lg, lg.level, lg.propagate) for lg in loggers]
-    forget_inspect_process_state()
     try:
         if env is not None:
             os.environ.clear()
@@ -546,9 +546,9 @@ def _process_state(
         if cwd is not None:
             os.chdir(cwd)
         sys.argv = argv
+        forget_inspect_process_state()
         yield
     finally:
-        forget_inspect_process_state()
         sys.argv = saved_argv
         os.chdir(saved_cwd)
         os.environ.clear()
@@ -558,6 +558,7 @@ def _process_state(
         for lg, level, propagate in levels:
             lg.setLevel(level)
             lg.propagate = propagate
+        forget_inspect_process_state()
 
 
 # read once, when Python starts or a library is imported (huggingface_hub's HF_HUB_CACHE,
