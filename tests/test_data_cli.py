@@ -1,5 +1,7 @@
-"""`bedside-bench data check | pull | path | export`, run as a user runs them (a subprocess; a
-second look at the same input, `--json` or a repeat, in this process).
+"""`bedside-bench data check | pull | path | export`, run as a user types them (the console
+script's own main in this process, or a process of its own where the Hugging Face cache is
+another; a second look at the same input, `--json` or a repeat, in this process's
+environment).
 
 Expected counts and digests are computed here from the files themselves; the export's rows are
 checked one by one against the provider double's scripted answers and decisions and the

@@ -1,7 +1,7 @@
 """Inspect habits end to end: `inspect eval ... --epochs 3` against the local provider double,
-then `bedside-bench report`, as subprocesses, as a user types them; `--limit 1` and
-`-T smoke=true` (their flags are typed in other files' subprocesses) and their reports in this
-process.
+then `bedside-bench report`, each a process of its own, as a user starts them (this is those
+commands' test of their own start); `--limit 1` and `-T smoke=true` (their flags are typed on
+other files' command lines) and their reports in this process.
 
 Each result must say exactly what it is: a limited or smoke run is never `complete` and says so
 at the top of every output; with epochs a case's score is the mean over its epochs, recomputed
@@ -29,7 +29,7 @@ from bedside_bench.benchmarks import BENCHMARK_NAMES
 from bedside_bench.schema_files import validator
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
 from tests.doubles.fixtures import reset_inspect_model_cache
-from tests.e2e_helpers import bedside_bench_in_process, run_tool
+from tests.e2e_helpers import bedside_bench_in_process, run_console_script
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_release
 from tests.report_helpers import expected_interval, expected_stratified
@@ -89,7 +89,8 @@ class Runs:
 
 
 def inspect_eval(release: Path, logs: Path, env: dict[str, str], *args: str) -> None:
-    result = run_tool(
+    """`inspect eval` of the ten tasks as a user starts it: a process of its own."""
+    result = run_console_script(
         "inspect",
         "eval",
         *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
@@ -108,7 +109,8 @@ def inspect_eval(release: Path, logs: Path, env: dict[str, str], *args: str) -> 
 
 
 def bedside_report(logs: Path, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return run_tool(
+    """`bedside-bench report` as a user starts it: a process of its own."""
+    return run_console_script(
         "bedside-bench", "report", str(logs), "-o", str(out), "--resamples", "2000", env=env
     )
 
@@ -136,7 +138,7 @@ def eval_here(release: Path, logs: Path, model: str, **options: Any) -> None:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
     """`--limit 1` and `-T smoke=true` (and their reports) run in this process; `--epochs 3`
-    as a user types it, `inspect eval` and `bedside-bench report` as subprocesses."""
+    as a user types it, `inspect eval` and `bedside-bench report` as processes of their own."""
     root = tmp_path_factory.mktemp("scope")
     release = root / "release"
     write_release(release, per_benchmark=PER_BENCHMARK)

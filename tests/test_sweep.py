@@ -1,9 +1,10 @@
 """`bedside-bench sweep`: one command, several providers, one Inspect eval_set, then the report.
 
-Every sweep here runs as a user runs it (a new process, Inspect's real OpenAI and Anthropic
-clients) against the provider double, and what the double received is compared with what the
-logs and summaries say. Expected scores are computed independently (tests/independent.py from
-the case files, plus the double's scripted answers and decisions).
+Every sweep here runs as a user types it (the console script's own main, in this process;
+Inspect's real OpenAI and Anthropic clients) against the provider double, and what the double
+received is compared with what the logs and summaries say. Expected scores are computed
+independently (tests/independent.py from the case files, plus the double's scripted answers
+and decisions).
 
 The helpers are in tests/e2e_helpers.py.
 """
