@@ -3,10 +3,14 @@ keeps the fast tier (`python -m pytest -m "not slow"`) free of subprocesses, ser
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.metadata
 import os
+import re
 import socket
 import subprocess
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +26,37 @@ from tests.s3_server import s3_process, s3_server  # noqa: F401  (fixtures)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SYNTHETIC_RELEASE = REPO_ROOT / "data" / "synthetic"
+
+
+class InstalledDistributionFirst(importlib.metadata.DistributionFinder):
+    """The package's metadata as a console script finds it, not the copy in the repository root.
+
+    pytest puts the repository root first on `sys.path`, and there `pip install -e .` leaves
+    `bedside_bench.egg-info`, metadata without the editable install's `direct_url.json`.
+    Inspect then takes the package for a loose module and registers its tasks without the
+    `bedside_bench/` prefix (docs/maintainers.md, "Registry names and the repository root"),
+    so `inspect eval bedside_bench/<task>` run in this process would find no task. Looked up
+    first, this finder gives the installed distribution, as in a user's process."""
+
+    NAME = "bedside_bench"
+
+    def find_spec(self, *args: Any, **kwargs: Any) -> None:
+        return None  # finds no module, only the distribution
+
+    def find_distributions(
+        self, context: importlib.metadata.DistributionFinder.Context | None = None
+    ) -> Iterable[importlib.metadata.Distribution]:
+        name = None if context is None else context.name
+        if name is None or re.sub(r"[-_.]+", "_", name).lower() != self.NAME:
+            return iter(())
+        assert context is not None
+        elsewhere = [p for p in context.path if Path(p or ".").resolve() != REPO_ROOT]
+        return importlib.machinery.PathFinder.find_distributions(
+            importlib.metadata.DistributionFinder.Context(name=name, path=elsewhere)
+        )
+
+
+sys.meta_path.insert(0, InstalledDistributionFirst())
 
 # tests may run from any folder and start subprocesses elsewhere: make the path absolute once
 if os.environ.get("BEDSIDE_BENCH_DATA"):
@@ -142,7 +177,6 @@ SLOWEST_FILES_FIRST = (
     "test_report_verdict_e2e.py",
     "test_rejudge.py",
     "test_tasks_e2e.py",
-    "test_warm_cli.py",
     "test_report_properties.py",
     "test_judges_coverage_e2e.py",
     "test_eleventh_benchmark_e2e.py",

@@ -1,24 +1,30 @@
-"""What the end-to-end tests share: the console scripts run as a user runs them, the command
-lines of `inspect eval` and `bedside-bench sweep`, a sweep started in the background and
-stopped mid-way, and reading logs, scores and summaries back to compare them with the
-independent expected values (tests/independent.py) and with what the provider double saw.
+"""What the end-to-end tests share: the console scripts run as a user types them (in this
+process, or as a new process where the process is the point), the command lines of `inspect
+eval` and `bedside-bench sweep`, a sweep started in the background and stopped mid-way, and
+reading logs, scores and summaries back to compare them with the independent expected values
+(tests/independent.py) and with what the provider double saw.
 
 One home, so that a change of how a run is started or read is made once for every test.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import io
 import json
+import logging
+import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+import traceback
 import urllib.request
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +35,6 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from bedside_bench.calls import credentials
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
-from tests import warm_cli
 from tests.doubles import (
     DEFAULT_ANTHROPIC_KEY,
     JudgeInput,
@@ -39,6 +44,7 @@ from tests.doubles import (
     scripted_answer,
     scripted_decision,
 )
+from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.independent import case_score, read_cases
 from tests.ledger import Purchase, assert_bought_once, ledger  # noqa: F401  (the money ledger)
 
@@ -59,17 +65,25 @@ Result = subprocess.CompletedProcess[str]
 
 
 def run_tool(
-    tool: str | Path,
+    tool: str, *args: str, env: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> Result:
+    """`tool ARGS` (`inspect` or `bedside-bench`) as typed, run in this process through the
+    console script's own entry (`in_process`): its exit status and both streams as a
+    subprocess's."""
+    return in_process(tool, args, env=env, cwd=cwd)
+
+
+def run_console_script(
+    tool: str,
     *args: str,
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
     timeout: float = 600,
-    warm: bool = True,
 ) -> Result:
-    """A console script beside this interpreter (`inspect`, `bedside-bench`), as typed;
-    started warm (tests/warm_cli) unless `warm` is False."""
+    """`tool ARGS` as a new process of the console script beside this interpreter: only where
+    the process is the point (its own start, one test per command a user types)."""
     return subprocess.run(
-        [*warm_cli.command(str(tool), env, warm, cwd), *args],
+        [str(BIN / tool), *args],
         env=None if env is None else dict(env),
         cwd=cwd,
         capture_output=True,
@@ -78,9 +92,9 @@ def run_tool(
     )
 
 
-def run_cli(args: list[str], cwd: Path, env: Mapping[str, str], timeout: float = 600) -> Result:
-    """`inspect ARGS`."""
-    return run_tool("inspect", *args, env=env, cwd=cwd, timeout=timeout)
+def run_cli(args: list[str], cwd: Path, env: Mapping[str, str]) -> Result:
+    """`inspect ARGS`, in this process."""
+    return run_tool("inspect", *args, env=env, cwd=cwd)
 
 
 def output(result: Result) -> str:
@@ -342,12 +356,6 @@ def leaks(secrets: Iterable[str], named: Iterable[tuple[str, bytes]]) -> list[st
 # bedside-bench sweep
 
 
-def sweep_command(
-    env: Mapping[str, str] | None = None, warm: bool = True, cwd: Path | None = None
-) -> list[str]:
-    return [*warm_cli.command("bedside-bench", env, warm, cwd), "sweep"]
-
-
 def sweep_env(
     double: ProviderDouble,
     tmp_path: Path,
@@ -382,17 +390,9 @@ def sweep_args(
     return args + list(extra)
 
 
-def run_sweep_cli(
-    args: list[str], env: Mapping[str, str], cwd: Path, timeout: float = 300
-) -> Result:
-    return subprocess.run(
-        [*sweep_command(env, cwd=cwd), *args],
-        env=dict(env),
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+def run_sweep_cli(args: list[str], env: Mapping[str, str], cwd: Path) -> Result:
+    """`bedside-bench sweep ARGS`, in this process."""
+    return run_tool("bedside-bench", "sweep", *args, env=env, cwd=cwd)
 
 
 def start_tool(
@@ -400,13 +400,12 @@ def start_tool(
     *args: str,
     env: Mapping[str, str],
     cwd: Path,
-    warm: bool = True,
     preexec_fn: Callable[[], None] | None = None,
 ) -> subprocess.Popen[str]:
-    """Console script `tool ARGS` in the background, both streams read by `stop`; started
-    warm (tests/warm_cli) unless `warm` is False."""
+    """Console script `tool ARGS` as a process in the background, both streams read by `stop`:
+    for a test that signals or kills it, or runs two at once."""
     return subprocess.Popen(
-        [*warm_cli.command(tool, env, warm, cwd), *args],
+        [str(BIN / tool), *args],
         env=dict(env),
         cwd=cwd,
         text=True,
@@ -416,12 +415,9 @@ def start_tool(
     )
 
 
-def start_sweep(
-    args: list[str], env: Mapping[str, str], cwd: Path, warm: bool = True
-) -> subprocess.Popen[str]:
-    """`bedside-bench sweep ARGS` in the background (stop it with `stop`); `warm=False` for
-    a test that needs the command's own pid."""
-    return start_tool("bedside-bench", "sweep", *args, env=env, cwd=cwd, warm=warm)
+def start_sweep(args: list[str], env: Mapping[str, str], cwd: Path) -> subprocess.Popen[str]:
+    """`bedside-bench sweep ARGS` as a process in the background (stop it with `stop`)."""
+    return start_tool("bedside-bench", "sweep", *args, env=env, cwd=cwd)
 
 
 def wait_for(
@@ -456,7 +452,6 @@ def stop(
         if process.poll() is None:
             process.kill()
             process.communicate()
-        warm_cli.wait_for_command(process.pid)  # a warm command outlives its killed stand-in
 
 
 # --------------------------------------------------------------------------------------------
@@ -464,21 +459,152 @@ def stop(
 
 
 def bedside_bench_in_process(*args: str) -> Result:
-    """`bedside-bench ARGS` through the console script's own `main`, in this process, with its
-    exit status and both streams as a subprocess's. For a test that asserts what the command
-    does, not how its process starts: each command keeps its own subprocess test elsewhere,
-    and this saves a process start (Inspect's import) per call."""
-    import contextlib
-    import io
+    """`bedside-bench ARGS` in this process, in its environment and folder (`in_process`)."""
+    return in_process("bedside-bench", args)
 
+
+def _inspect_main(argv: list[str]) -> None:
+    """`inspect ARGS` as its console script runs it (`inspect_ai._cli.main:main`, which reads
+    `sys.argv`): the `.env` file, then the click group, which ends in SystemExit."""
+    from inspect_ai._cli.main import inspect
+    from inspect_ai._util.dotenv import init_dotenv
+
+    init_dotenv()
+    inspect.main(args=argv, prog_name="inspect", auto_envvar_prefix="INSPECT")
+
+
+def _bedside_bench_main(argv: list[str]) -> int:
     from bedside_bench.cli.main import main
 
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    return main(argv)
+
+
+CONSOLE_SCRIPTS: dict[str, Callable[[list[str]], int | None]] = {
+    "inspect": _inspect_main,
+    "bedside-bench": _bedside_bench_main,
+}
+
+
+def _uncaught(tool: str, error: Exception) -> int:
+    """What the interpreter does with an exception a command lets out: Inspect's console
+    script prints it through its own hook (a PrerequisiteError as its message alone), any
+    other shows the traceback; exit 1."""
+    if tool == "inspect":
+        from inspect_ai._util.error import exception_hook
+
         try:
-            code = main(list(args))
-        except SystemExit as stopped:  # argparse's errors and --help
-            code = stopped.code if isinstance(stopped.code, int) else 1
-    return subprocess.CompletedProcess(
-        ["bedside-bench", *args], code, out.getvalue(), err.getvalue()
-    )
+            exception_hook()(type(error), error, error.__traceback__)
+        except SystemExit as stopped:
+            return stopped.code if isinstance(stopped.code, int) else 1
+    else:
+        traceback.print_exception(error)
+    return 1
+
+
+def forget_inspect_process_state() -> None:
+    """Forget what Inspect keeps for the rest of a process after its first command, so that
+    each command run in this process starts as a new process would: the models (and their
+    clients, bound to a double's port), the log handler (made once, writing to the stderr,
+    display level and trace file of the command that made it), the display (chosen once, by
+    the first command's `--display`), rich's console (`--display none` leaves it quiet).
+    Private names of Inspect, read from its source."""
+    import rich
+    from inspect_ai._display.core import active
+    from inspect_ai._util import logger as inspect_logger
+    from inspect_ai.util import _display
+
+    reset_inspect_model_cache()
+    handler = inspect_logger._logHandler["handler"]
+    if handler is not None:
+        for logger in [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]:
+            if isinstance(logger, logging.Logger) and handler in logger.handlers:
+                logger.removeHandler(handler)
+        for file_handler in (handler.trace_logger, handler.file_logger, handler):
+            if file_handler is not None:
+                file_handler.close()
+        inspect_logger._logHandler["handler"] = None
+    active._active_display = None
+    _display._display_type = None
+    rich.reconfigure()
+
+
+@contextlib.contextmanager
+def _process_state(
+    argv: list[str], env: Mapping[str, str] | None, cwd: Path | None
+) -> Iterator[None]:
+    """The command's environment, folder and argv, and a fresh Inspect made in them (rich's
+    console reads COLUMNS when made); this process's back after (with the signal handlers and
+    logger levels a command may change)."""
+    saved_env, saved_cwd, saved_argv = dict(os.environ), os.getcwd(), sys.argv
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    loggers = [logging.getLogger(name) for name in ("", "inspect_ai", "httpx", "httpx2")]
+    levels = [(lg, lg.level, lg.propagate) for lg in loggers]
+    try:
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.argv = argv
+        forget_inspect_process_state()
+        yield
+    finally:
+        sys.argv = saved_argv
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        for lg, level, propagate in levels:
+            lg.setLevel(level)
+            lg.propagate = propagate
+        forget_inspect_process_state()
+
+
+# read once, when Python starts or a library is imported (huggingface_hub's HF_HUB_CACHE,
+# matplotlib's MPLCONFIGDIR, the locale, ...): a command whose environment sets one otherwise
+# than this process's needs a process of its own (`run_console_script`)
+IMPORT_TIME_PREFIXES = ("PYTHON", "HF_", "HUGGINGFACE_", "LANG", "LC_", "MPL", "FSSPEC_", "S3FS_")
+
+
+def import_time_settings(env: Mapping[str, str]) -> dict[str, str]:
+    return {name: value for name, value in env.items() if name.startswith(IMPORT_TIME_PREFIXES)}
+
+
+def in_process(
+    tool: str,
+    args: Sequence[str],
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Result:
+    """Console script `tool ARGS` in this process, with the environment `env` (None: this
+    process's) in folder `cwd` (None: this one): its own `main` with the argv, exit status
+    and both streams a subprocess would have. A command is started as a process only where
+    the process is the point (`run_console_script`, `start_tool`); in process a command
+    costs no start of Python and Inspect's import (3 to 5 s of CPU each)."""
+    argv = list(args)
+    if env is not None and import_time_settings(env) != import_time_settings(os.environ):
+        differ = import_time_settings(env).items() ^ import_time_settings(os.environ).items()
+        raise AssertionError(
+            f"{tool} {' '.join(argv)}: the environment sets {sorted({n for n, _ in differ})} "
+            "otherwise than this process, and they are read at import: use run_console_script"
+        )
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        _process_state([str(BIN / tool), *argv], env, cwd),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        try:
+            returned = CONSOLE_SCRIPTS[tool](argv)
+            code = 0 if returned is None else returned
+        except SystemExit as stopped:  # argparse's and click's exits, --help
+            if stopped.code is None or isinstance(stopped.code, int):
+                code = stopped.code or 0
+            else:  # sys.exit("message"): printed, exit 1
+                print(stopped.code, file=sys.stderr)
+                code = 1
+        except Exception as error:
+            code = _uncaught(tool, error)
+        sys.stdout.flush()
+    return subprocess.CompletedProcess([tool, *argv], code, out.getvalue(), err.getvalue())

@@ -125,9 +125,9 @@ def answer_then_rejudge(
     root: Path, release: Path, benchmarks: Sequence[str], server: ProviderDouble
 ) -> dict[str, str]:
     """STRONG answers `benchmarks` of `release` once, judged by A (`inspect eval`, through
-    Inspect's `eval()` in this process: the command has its own subprocess tests), and every
-    answer is judged again by B (`bedside-bench rejudge`, a subprocess): logs in root/logs and
-    root/rejudged. Each case is bought once and judged once by each judge (the ledger).
+    Inspect's `eval()`), and every answer is judged again by B (`bedside-bench rejudge`), both
+    in this process (each command has a test of its own process elsewhere): logs in root/logs
+    and root/rejudged. Each case is bought once and judged once by each judge (the ledger).
     Returns the environment the CLIs ran with."""
     import pytest
     from inspect_ai import eval as inspect_eval

@@ -194,7 +194,7 @@ def stops_report(
 ) -> tuple[Path, str]:
     log_dir = stops_run[0]
     out = log_dir.parent / "report"
-    result = run_tool("bedside-bench", "report", str(log_dir), "-o", str(out), timeout=300)
+    result = run_tool("bedside-bench", "report", str(log_dir), "-o", str(out))
     assert result.returncode == 0, output(result)
     return out, result.stdout
 

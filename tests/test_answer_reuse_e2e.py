@@ -28,6 +28,7 @@ from tests.e2e_helpers import (
     output,
     read_logs,
     run_cli,
+    run_console_script,
     run_sweep_cli,
     run_tool,
     summaries,
@@ -112,7 +113,10 @@ def test_a_failing_judge_never_buys_the_answer_again(
 
     # inspect eval-retry of the failed log: one more run of judging, no answer
     (failed,) = [log for log in read_logs(logs) if log.status == "error"]
-    retried = run_cli(["eval-retry", failed.location, "--log-dir", str(logs)], tmp_path, env)
+    # as a user starts it: a process of its own
+    retried = run_console_script(
+        "inspect", "eval-retry", failed.location, "--log-dir", str(logs), env=env, cwd=tmp_path
+    )
     assert retried.returncode == 0, output(retried)  # the task goes on past a failed case
     assert_bought_once(provider_double, cases, [MODEL], {broken: 3 * ASKS, "*": 1})
 

@@ -11,7 +11,6 @@ Inspect makes outside its batcher). Expected scores are computed independently
 from __future__ import annotations
 
 import signal
-import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -22,7 +21,6 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import BatchConfig
 
-from tests import warm_cli
 from tests.doubles import ProviderDouble, RecordedRequest
 from tests.e2e_helpers import (
     answered_model,
@@ -32,6 +30,7 @@ from tests.e2e_helpers import (
     output,
     read_logs,
     run_sweep_cli,
+    run_tool,
     scores_by_case,
     start_sweep,
     stop,
@@ -327,29 +326,24 @@ def test_plain_inspect_eval_batches_the_judge_through_the_grader_role_config(
     logs = tmp_path / "logs"
     with ProviderDouble(batch_latency=BATCH_LATENCY) as double:
         env = sweep_env(double, tmp_path)
-        result = subprocess.run(
-            [
-                *warm_cli.command("inspect", env),
-                "eval",
-                f"bedside_bench/{benchmark}",
-                "--model",
-                model,
-                "--batch",
-                str(batch_file(tmp_path, **FAST)),
-                "--model-role",
-                role,
-                "-T",
-                f"data_dir={release}",
-                "--log-dir",
-                str(logs),
-                "--display",
-                "plain",
-            ],
+        result = run_tool(
+            "inspect",
+            "eval",
+            f"bedside_bench/{benchmark}",
+            "--model",
+            model,
+            "--batch",
+            str(batch_file(tmp_path, **FAST)),
+            "--model-role",
+            role,
+            "-T",
+            f"data_dir={release}",
+            "--log-dir",
+            str(logs),
+            "--display",
+            "plain",
             env=env,
             cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=600,
         )
         assert result.returncode == 0, output(result)
     assert [r.kind for r in double.requests(batched=False)] == ["probe"]

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from bedside_bench.core.benchmarks import BENCHMARKS
-from tests.e2e_helpers import run_tool
+from tests.e2e_helpers import run_console_script
 
 pytestmark = pytest.mark.slow  # starts subprocesses (the console script)
 
 
 def test_list_shows_every_task_with_its_scope(tmp_path: Path) -> None:
-    # cold, as every test of how the console script itself starts
-    result = run_tool("bedside-bench", "list", cwd=tmp_path, timeout=60, warm=False)
+    # a process of its own, as every test of how the console script itself starts
+    result = run_console_script("bedside-bench", "list", cwd=tmp_path, timeout=60)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 11
@@ -27,7 +27,7 @@ def test_list_shows_every_task_with_its_scope(tmp_path: Path) -> None:
 
 
 def test_help_names_the_subcommands(tmp_path: Path) -> None:
-    result = run_tool("bedside-bench", "--help", cwd=tmp_path, timeout=60, warm=False)
+    result = run_console_script("bedside-bench", "--help", cwd=tmp_path, timeout=60)
     assert result.returncode == 0
     for command in ("list", "report", "sweep"):
         assert command in result.stdout

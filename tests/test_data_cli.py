@@ -1,5 +1,7 @@
-"""`bedside-bench data check | pull | path | export`, run as a user runs them (a subprocess; a
-second look at the same input, `--json` or a repeat, in this process).
+"""`bedside-bench data check | pull | path | export`, run as a user types them (the console
+script's own main in this process, or a process of its own where the Hugging Face cache is
+another; a second look at the same input, `--json` or a repeat, in this process's
+environment).
 
 Expected counts and digests are computed here from the files themselves; the export's rows are
 checked one by one against the provider double's scripted answers and decisions and the
@@ -21,7 +23,13 @@ from bedside_bench.cli import data as data_cli
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from tests.doubles import ProviderDouble, scripted_answer, scripted_decision
-from tests.e2e_helpers import Result, bedside_bench_in_process, eval_ok, run_tool
+from tests.e2e_helpers import (
+    Result,
+    bedside_bench_in_process,
+    eval_ok,
+    run_console_script,
+    run_tool,
+)
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_case, write_release
 
@@ -31,21 +39,20 @@ PUBLIC_DIGEST = "3f44e6c7773aae3568d32d24c71d31a52ceb7286559d599549b386b3d3760cf
 pytestmark = pytest.mark.slow
 
 
-def run_data(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Result:
-    return run_tool(
-        "bedside-bench",
-        "data",
-        *args,
-        env=clean_env() if env is None else env,
-        cwd=cwd,
-        timeout=300,
-    )
+def run_data(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, process: bool = False
+) -> Result:
+    """`bedside-bench data ARGS` with `env` (default: no data source set, offline), in this
+    process; `process=True` gives it a process of its own, for an `env` that names another
+    Hugging Face cache (huggingface_hub reads HF_HUB_CACHE when it is imported)."""
+    run = run_console_script if process else run_tool
+    return run("bedside-bench", "data", *args, env=clean_env() if env is None else env, cwd=cwd)
 
 
 def data_here(*args: str) -> Result:
-    """`bedside-bench data ARGS` in this process: for a second look (`--json`, a repeat) at
-    what a subprocess showed, or a refusal of a path given; only for arguments that name every
-    path, so the environment cannot matter."""
+    """`bedside-bench data ARGS` in this process's environment: for a second look (`--json`,
+    a repeat) at what a run showed, or a refusal of a path given; only for arguments that name
+    every path, so the environment cannot matter."""
     return bedside_bench_in_process("data", *args)
 
 
@@ -176,7 +183,7 @@ def test_check_without_path_uses_the_run_source(tmp_path: Path) -> None:
     assert document["cases"] == 10
 
     # nothing set and nothing cached: one line saying what to do, no traceback
-    nothing = run_data("check", env=clean_env(HF_HUB_CACHE=str(tmp_path / "empty")))
+    nothing = run_data("check", env=clean_env(HF_HUB_CACHE=str(tmp_path / "empty")), process=True)
     assert nothing.returncode == 1
     assert "is not in the Hugging Face cache" in nothing.stderr
     assert "bedside-bench data pull" in nothing.stderr and "Traceback" not in nothing.stderr
@@ -186,7 +193,7 @@ def test_check_without_path_uses_the_run_source(tmp_path: Path) -> None:
 
 def test_check_a_cached_snapshot_offline(tmp_path: Path) -> None:
     cache, snapshot = fake_hf_cache(tmp_path)
-    result = run_data("check", "--json", env=clean_env(HF_HUB_CACHE=str(cache)))
+    result = run_data("check", "--json", env=clean_env(HF_HUB_CACHE=str(cache)), process=True)
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
     assert document["origin"] == "hugging_face"
@@ -206,7 +213,7 @@ def test_path_says_which_source_and_why(tmp_path: Path) -> None:
     env = clean_env(HF_HUB_CACHE=str(cache))
 
     def path_json(*args: str, **changes: str) -> dict[str, Any]:
-        result = run_data("path", "--json", *args, env={**env, **changes})
+        result = run_data("path", "--json", *args, env={**env, **changes}, process=True)
         assert result.returncode == 0, result.stderr
         document: dict[str, Any] = json.loads(result.stdout)
         return document
@@ -224,22 +231,22 @@ def test_path_says_which_source_and_why(tmp_path: Path) -> None:
     assert other["path"] is None and other["label"] == f"hf://{HF_DATASET_REPO}@{'0' * 40}"
     assert "HF_HUB_OFFLINE is set, so a run would fail" in other["reason"]
 
-    plain = run_data("path", env=env)
+    plain = run_data("path", env=env, process=True)
     assert plain.returncode == 0
     assert plain.stdout.splitlines()[:2] == ["source: hugging_face", f"path: {snapshot}"]
-    gone = run_data("path", env={**env, "BEDSIDE_BENCH_DATA": str(tmp_path / "gone")})
+    gone = run_data("path", env={**env, "BEDSIDE_BENCH_DATA": str(tmp_path / "gone")}, process=True)
     assert gone.returncode == 1 and "gone is not a directory" in gone.stderr
 
 
 def test_pull_finds_a_cached_snapshot_and_fails_clearly_offline(tmp_path: Path) -> None:
     cache, snapshot = fake_hf_cache(tmp_path)
     env = clean_env(HF_HUB_CACHE=str(cache))
-    result = run_data("pull", env=env)
+    result = run_data("pull", env=env, process=True)
     assert result.returncode == 0, result.stderr
     label = f"hf://{HF_DATASET_REPO}@{HF_DATASET_REVISION}"
     assert result.stdout.splitlines()[0] == f"{label} is in the Hugging Face cache at {snapshot}"
 
-    missing = run_data("pull", "--revision", "1" * 40, env=env)
+    missing = run_data("pull", "--revision", "1" * 40, env=env, process=True)
     assert missing.returncode == 1
     assert f"no BedsideBench release found: {HF_DATASET_REPO}@{'1' * 40}" in missing.stderr
     assert "Traceback" not in missing.stderr

@@ -394,13 +394,12 @@ def test_429_carries_retry_after_which_the_sdk_honours(double: ProviderDouble) -
     assert body["error"]["code"] == "rate_limit_exceeded"
 
     double.reset()
-    double.inject("429")  # default SDK retries (2): the SDK waits Retry-After, then succeeds
-    started = time.monotonic()
+    # default SDK retries (2): the SDK waits Retry-After (how long it waits:
+    # benchmarks/bench_time_bounds.py), then succeeds
+    double.inject("429")
     output = generate(model("openai/gpt-4.1-mini"), SYSTEM, PROMPT)
     assert output.completion == scripted_answer("gpt-4.1-mini", PROMPT)
     assert [(r.fault, r.status) for r in double.requests()] == [("429", 429), (None, 200)]
-    # a lower bound only (a busy machine makes it longer, never shorter): the SDK waited
-    assert time.monotonic() - started >= 0.9
 
 
 def test_random_faults_are_seeded_and_drawn_per_request() -> None:

@@ -25,8 +25,7 @@ from tests.e2e_helpers import (
     expected_scores,
     output,
     read_logs,
-    run_cli,
-    run_tool,
+    run_console_script,
     scores_by_case,
 )
 from tests.release_factory import write_release
@@ -64,12 +63,12 @@ def copy_package(dest: Path) -> Path:
 def add_benchmark(package: Path, new: Benchmark) -> None:
     """The three steps of "Adding a benchmark", as a maintainer types them."""
     replace_once(
-        package / "core" / "core/benchmarks.py",
+        package / "core" / "benchmarks.py",
         "\n)\n\nBENCHMARK_NAMES",
         f"\n    Benchmark({new.name!r}, {new.grading_method!r}, {new.scope!r}),\n)\n\n"
         "BENCHMARK_NAMES",
     )
-    with (package / "task" / "task/tasks.py").open("a", encoding="utf-8") as tasks:
+    with (package / "task" / "tasks.py").open("a", encoding="utf-8") as tasks:
         tasks.write(
             f"""
 
@@ -121,7 +120,10 @@ def eleventh(tmp_path_factory: pytest.TempPathFactory) -> Any:
             "INSPECT_LOG_DIR": str(shared.logs),
             "HF_HUB_OFFLINE": "1",
         }
-        result = run_cli(eval_args(NEW.name, shared.logs), cwd=root, env=shared.env)
+        # processes of their own, all of them: they import the copy, not this package
+        result = run_console_script(
+            "inspect", *eval_args(NEW.name, shared.logs), cwd=root, env=shared.env
+        )
         assert result.returncode == 0, output(result)
         assert_bought_once(double, cases[NEW.name], [ANSWER_MODEL])
         yield shared
@@ -131,11 +133,11 @@ def test_the_copy_is_what_the_commands_import(eleventh: Eleventh) -> None:
     """The premise: the subprocesses import the copy (which has the new benchmark), not the
     worktree (which has not), and the worktree is unchanged."""
     assert NEW.name not in {b.name for b in BENCHMARKS}
-    listed = run_tool("bedside-bench", "list", env=eleventh.env, cwd=eleventh.root)
+    listed = run_console_script("bedside-bench", "list", env=eleventh.env, cwd=eleventh.root)
     assert listed.returncode == 0, output(listed)
     assert f"bedside_bench/{NEW.name}" in listed.stdout
     assert f"  {NEW.grading_method}  " in listed.stdout.splitlines()[10]
-    where = run_tool(
+    where = run_console_script(
         Path(sys.executable).name,
         "-c",
         "import bedside_bench; print(bedside_bench.__file__)",
@@ -161,7 +163,7 @@ def test_inspect_eval_scores_the_new_benchmark(eleventh: Eleventh) -> None:
 
 def run_report(eleventh: Eleventh) -> tuple[Any, Path]:
     out = eleventh.root / "report"
-    result = run_tool(
+    result = run_console_script(
         "bedside-bench",
         "report",
         str(eleventh.logs),

@@ -20,7 +20,6 @@ import pytest
 import tomllib
 
 from bedside_bench.core import exit_codes
-from tests import warm_cli
 from tests.log_factory import eval_log, sample, write
 
 REPO = Path(__file__).resolve().parent.parent
@@ -65,12 +64,11 @@ def test_every_entry_point_is_checked() -> None:
     assert console_scripts() | main_modules() == set(REAL_OUTPUT)
 
 
-def command(entry: str, env: Mapping[str, str]) -> list[str]:
-    """Started warm (tests/warm_cli) where the environment allows: the pipe is the command's
-    own stdout either way."""
+def command(entry: str) -> list[str]:
+    """A process of its own: the pipe is the command's stdout."""
     if entry in console_scripts():
-        return warm_cli.command(entry, env)
-    return warm_cli.module_command(entry, env)
+        return [str(BIN / entry)]
+    return [sys.executable, "-m", entry]
 
 
 def run_into_closed_pipe(
@@ -117,12 +115,12 @@ def test_a_reader_that_stops_reading_ends_every_entry_point_quietly(
     out = tmp_path / "out"
     out.mkdir()
     words = [w.format(logs=logs, out=out) for w in REAL_OUTPUT[entry]]
-    done = run_into_closed_pipe(command(entry, env) + words, env)
+    done = run_into_closed_pipe(command(entry) + words, env)
     # 141 only comes of a failed write: the command did write its output
     assert done.returncode == exit_codes.PIPE_CLOSED, (words, done.stderr)
     assert not quarrels(done.stderr), done.stderr
     if not unbuffered:
         # --help, buffered: the help fails only at the guard's flush (unbuffered, argparse
         # itself swallows the failed write and exits 0)
-        done = run_into_closed_pipe([*command(entry, env), "--help"], env)
+        done = run_into_closed_pipe([*command(entry), "--help"], env)
         assert (done.returncode, done.stderr) == (exit_codes.PIPE_CLOSED, "")

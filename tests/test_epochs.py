@@ -64,7 +64,7 @@ def test_two_epochs_are_judged_apart_and_reduced_per_case(
     script = EpochScript()
     provider_double.configure(script=Script(answer=script.answer, judge=script.judge))
     # `inspect eval ... --epochs 2 -T judge_passes=3`, through Inspect's `eval()` in this
-    # process (`--epochs` is typed in the `inspect eval` subprocesses of the report's and the
+    # process (`--epochs` is typed on `inspect eval`'s command line in the report's and the
     # export's tests)
     task = bedside_tasks.safety_diagnostic(data_dir=str(release), judge_passes=3)
     (log,) = inspect_eval(

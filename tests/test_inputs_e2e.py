@@ -7,7 +7,6 @@ import hashlib
 import json
 import os
 import socket
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -31,14 +30,19 @@ from tests.doubles import (
     scripted_decision,
 )
 from tests.doubles.fixtures import reset_inspect_model_cache
-from tests.e2e_helpers import Result, eval_args, eval_in_process, run_cli
+from tests.e2e_helpers import Result, eval_args, eval_in_process, run_cli, run_console_script
 from tests.release_factory import case_path, write_case, write_release
 
 pytestmark = pytest.mark.slow
 
 
-def inspect_cli(args: list[str], env: dict[str, str], cwd: Path) -> Result:
-    return run_cli(args, cwd, {**env, "COLUMNS": "10000"})  # rich would otherwise wrap paths
+def inspect_cli(args: list[str], env: dict[str, str], cwd: Path, process: bool = False) -> Result:
+    """`inspect ARGS` in this process; `process=True` gives it a process of its own, for an
+    `env` that points huggingface_hub elsewhere (it reads HF_* when it is imported)."""
+    env = {**env, "COLUMNS": "10000"}  # rich would otherwise wrap paths
+    if process:
+        return run_console_script("inspect", *args, env=env, cwd=cwd)
+    return run_cli(args, cwd, env)
 
 
 def corrupt(root: Path) -> list[str]:
@@ -108,7 +112,7 @@ def test_unreachable_hub_gives_a_short_actionable_message(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     env = no_hub_env(tmp_path, provider_double.subprocess_env())
-    result = inspect_cli(eval_args("drug_safety", tmp_path / "logs"), env, tmp_path)
+    result = inspect_cli(eval_args("drug_safety", tmp_path / "logs"), env, tmp_path, process=True)
     output = " ".join((result.stdout + result.stderr).split())
     assert result.returncode != 0
     assert "Traceback" not in output
@@ -123,9 +127,10 @@ def test_unreachable_hub_gives_a_short_actionable_message(
     assert provider_double.count() == 0
 
 
-def test_unreachable_hub_fails_within_seconds(
+def test_unreachable_hub_fails_after_one_short_attempt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """How long it takes: benchmarks/bench_time_bounds.py."""
     import huggingface_hub.constants as constants
 
     from bedside_bench.release.sources import DataSourceError, resolve_source
@@ -135,10 +140,8 @@ def test_unreachable_hub_fails_within_seconds(
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setattr(constants, "ENDPOINT", f"http://127.0.0.1:{closed_port()}")
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
-    started = time.monotonic()
     with pytest.raises(DataSourceError, match="did not answer within 3 s"):
         resolve_source(None)
-    assert time.monotonic() - started < 5
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import bedside_bench
 from bedside_bench.core import inspect_private
 
 PACKAGE = Path(bedside_bench.__file__).parent
-PRIVATE_MODULE = PACKAGE / "core" / "core/inspect_private.py"
+PRIVATE_MODULE = PACKAGE / "core" / "inspect_private.py"
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.doubles import ProviderDouble
-from tests.e2e_helpers import bedside_bench_in_process, output, run_tool
+from tests.e2e_helpers import bedside_bench_in_process, output, run_console_script, run_tool
 from tests.independent import case_score, read_cases
 from tests.judge_scripts import (
     JUDGE_A,
@@ -58,8 +58,8 @@ def last_seq(server: ProviderDouble) -> int:
 
 
 def report(logs: Path, out: Path, env: dict[str, str], cwd: Path) -> list[dict[str, object]]:
-    """`bedside-bench report` in this process (`inspect eval` and `inspect score` are this
-    file's subprocesses; the report reads only the logs and the prices file)."""
+    """`bedside-bench report` in this process (the first `inspect score` is this file's process
+    of its own; the report reads only the logs and the prices file)."""
     result = bedside_bench_in_process(
         "report",
         str(logs),
@@ -114,7 +114,7 @@ def test_no_score_then_inspect_score_with_two_judges(
 
     # judge later, as the log was run: the recorded scorer and judge_passes=2
     before = last_seq(server)
-    scored = run_tool(
+    scored = run_console_script(  # `inspect score` as a user starts it: a process of its own
         "inspect", "score", log_file, "--overwrite", "--display", "none", env=env, cwd=tmp_path
     )
     assert scored.returncode == 0, output(scored)

@@ -48,7 +48,7 @@ def test_judge_check_reports_accuracy_per_attack(
     provider_env.configure(script=Script(judge=fooled))
     ids = [p["pair_id"] for p in adversarial.values()] + ["jc-001", "jc-002"]
     # `inspect eval bedside_bench/judge_check --sample-id ...`, through Inspect's `eval()` in
-    # this process (the judge check's `inspect eval` subprocess: tests/test_reliability_e2e.py)
+    # this process (the judge check's `inspect eval` command line: tests/test_reliability_e2e.py)
     (log,) = inspect_eval(
         judge_check(),
         model="openai/gpt-4.1",

@@ -12,7 +12,7 @@ from inspect_ai import eval as inspect_eval
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles import DEFAULT_OPENAI_KEY, ProviderDouble
-from tests.e2e_helpers import eval_args, run_cli
+from tests.e2e_helpers import eval_args, run_cli, run_console_script
 from tests.release_factory import write_release
 
 ANSWER_MODEL = "anthropic/claude-sonnet-4-6"  # its key is set; the judge's is not
@@ -32,19 +32,20 @@ def refused(
     env: dict[str, str],
     *task_args: str,
     tasks: str | list[str] = "drug_safety",
+    process: bool = False,
     **options: Any,
 ) -> str:
     """`inspect eval` (`eval_args` options) on a small release, which must fail before the
-    double is asked anything; its output."""
+    double is asked anything; its output. In this process; `process=True` in one of its own."""
     release = tmp_path / "release"
     write_release(release, per_benchmark=2)
-    result = run_cli(
-        eval_args(
-            tasks, tmp_path / "logs", task_args=[f"data_dir={release}", *task_args], **options
-        ),
-        cwd=tmp_path,
-        env=env,
+    args = eval_args(
+        tasks, tmp_path / "logs", task_args=[f"data_dir={release}", *task_args], **options
     )
+    if process:
+        result = run_console_script("inspect", *args, cwd=tmp_path, env=env)
+    else:
+        result = run_cli(args, cwd=tmp_path, env=env)
     output = result.stdout + result.stderr
     assert result.returncode != 0, output[-3000:]
     assert double.requests() == []  # not one answer (nor anything else) was bought
@@ -73,6 +74,7 @@ def test_default_judge_without_key_stops_before_any_answer(
         grader=None,
         command=command,
         display=display,
+        process=command == "eval-set",  # `inspect eval-set` as a user starts it
     )
     (line,) = judge_error_lines(output, DEFAULT_JUDGE_MODEL)
     assert "OPENAI_API_KEY" in line and "--model-role grader=" in line

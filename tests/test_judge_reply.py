@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import time
 
 import pytest
 
@@ -279,18 +278,17 @@ def test_many_keys_in_one_object_are_rejected() -> None:
     assert reason_of(reply) == "an object has 20000 keys; at most 64 are allowed"
 
 
-def test_duplicate_key_detection_is_linear_and_lists_a_bounded_number() -> None:
+def test_duplicate_key_detection_lists_a_bounded_number() -> None:
     pairs = ", ".join(f'"k{n % 30}": {n}' for n in range(60))
     reason = reason_of("{" + pairs + "}")
     assert reason.startswith("duplicate JSON keys ['k0', 'k1', 'k10', ")
     assert reason.endswith(" and 20 more]")
-    # a reply of 64 keys per object and many objects parses quickly (was quadratic)
+    # a reply of 64 keys per object and many objects (the check was quadratic; how its time
+    # grows: benchmarks/bench_time_bounds.py)
     wide = json.dumps({"decisions": [{f"x{n}": n for n in range(64)} for _ in range(1_000)]})
-    started = time.perf_counter()
     assert reason_of(wide) == "decision 0 must have exactly the keys ['item_id', 'matched']: " + (
         "missing ['item_id', 'matched']; unexpected " + str(sorted(f"x{n}" for n in range(64)))
     )
-    assert time.perf_counter() - started < 5  # generous: the machine may be loaded
 
 
 def test_error_messages_are_capped() -> None:

@@ -142,7 +142,7 @@ def test_a_log_rescored_by_another_scorer_is_named_not_failed(
     )
     assert score.returncode == 0, output(score)
     assert len(server.requests()) == calls  # `match` calls no model
-    # the report in this process (the module's report is the subprocess)
+    # the report, in this process as every command of this file
     report = bedside_bench_in_process(
         "report", str(tmp_path / "logs"), "-o", str(tmp_path / "report"), "--resamples", "200"
     )

@@ -138,7 +138,7 @@ def temperature_judge(req: ParsedRequest) -> str:
 @pytest.fixture(scope="module")
 def temperature_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
     """In this process (Inspect's retry of a refused temperature is the same there; the
-    hostile run below is the `inspect eval` subprocess of this file)."""
+    hostile run below is the `inspect eval` command line of this file)."""
     root = tmp_path_factory.mktemp("temperature")
     release = root / "release"
     write_release(release, per_benchmark=TEMPERATURE_CASES)

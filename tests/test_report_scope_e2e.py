@@ -1,7 +1,7 @@
 """Inspect habits end to end: `inspect eval ... --epochs 3` against the local provider double,
-then `bedside-bench report`, as subprocesses, as a user types them; `--limit 1` and
-`-T smoke=true` (their flags are typed in other files' subprocesses) and their reports in this
-process.
+then `bedside-bench report`, each a process of its own, as a user starts them (this is those
+commands' test of their own start); `--limit 1` and `-T smoke=true` (their flags are typed on
+other files' command lines) and their reports in this process.
 
 Each result must say exactly what it is: a limited or smoke run is never `complete` and says so
 at the top of every output; with epochs a case's score is the mean over its epochs, recomputed
@@ -27,10 +27,9 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.schema_files import validator
 from bedside_bench.task import tasks as bedside_tasks
-from tests import warm_cli
 from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
 from tests.doubles.fixtures import reset_inspect_model_cache
-from tests.e2e_helpers import bedside_bench_in_process
+from tests.e2e_helpers import bedside_bench_in_process, run_console_script
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_release
 from tests.report_helpers import expected_interval, expected_stratified
@@ -90,46 +89,29 @@ class Runs:
 
 
 def inspect_eval(release: Path, logs: Path, env: dict[str, str], *args: str) -> None:
-    result = subprocess.run(
-        [
-            *warm_cli.command("inspect", env),
-            "eval",
-            *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
-            "--model-role",
-            f"grader={JUDGE}",
-            "-T",
-            f"data_dir={release}",
-            "--log-dir",
-            str(logs),
-            "--display",
-            "plain",
-            *args,
-        ],
+    """`inspect eval` of the ten tasks as a user starts it: a process of its own."""
+    result = run_console_script(
+        "inspect",
+        "eval",
+        *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
+        "--model-role",
+        f"grader={JUDGE}",
+        "-T",
+        f"data_dir={release}",
+        "--log-dir",
+        str(logs),
+        "--display",
+        "plain",
+        *args,
         env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
 def bedside_report(logs: Path, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            *warm_cli.command("bedside-bench", env),
-            "report",
-            str(logs),
-            "-o",
-            str(out),
-            "--resamples",
-            "2000",
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    """`bedside-bench report` as a user starts it: a process of its own."""
+    return run_console_script(
+        "bedside-bench", "report", str(logs), "-o", str(out), "--resamples", "2000", env=env
     )
 
 
@@ -156,7 +138,7 @@ def eval_here(release: Path, logs: Path, model: str, **options: Any) -> None:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
     """`--limit 1` and `-T smoke=true` (and their reports) run in this process; `--epochs 3`
-    as a user types it, `inspect eval` and `bedside-bench report` as subprocesses."""
+    as a user types it, `inspect eval` and `bedside-bench report` as processes of their own."""
     root = tmp_path_factory.mktemp("scope")
     release = root / "release"
     write_release(release, per_benchmark=PER_BENCHMARK)

@@ -38,7 +38,7 @@ from tests.independent import read_cases
 from tests.release_factory import write_release
 from tests.report_helpers import expected_stratified
 
-pytestmark = pytest.mark.slow  # a sweep as a subprocess, Inspect evals and reports, a double
+pytestmark = pytest.mark.slow  # a sweep, Inspect evals and reports, a double
 
 MODELS = ("openai/gpt-4.1-mini", "openai/gpt-4.1-nano")
 SMOKE = "openai/gpt-4.1"
@@ -67,8 +67,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
         sweep = run_sweep_cli(sweep_args(MODELS, logs, data_dir=release), env, root)
         assert sweep.returncode == 0, output(sweep)
         # the smoke run (`sweep --smoke --no-report`: the ten tasks with -T smoke=true) and the
-        # separate `inspect eval bedside_bench/drug_safety`, through Inspect's `eval()` in this
-        # process (the sweep above is this file's subprocess; the smoke sweep has its own tests)
+        # separate `inspect eval bedside_bench/drug_safety`, through Inspect's `eval()` (the
+        # sweep above is this file's command line; the smoke sweep has its own tests)
         with pytest.MonkeyPatch.context() as patch:
             double.apply_env(patch)
             reset_inspect_model_cache()
@@ -94,7 +94,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
 
 
 def report(runs: Runs, out: str, *log_dirs: Path) -> Result:
-    """`bedside-bench report` in this process (the sweep ran it in its own)."""
+    """`bedside-bench report` again, in this process (the sweep ran it first)."""
     result = bedside_bench_in_process("report", *map(str, log_dirs), "-o", str(runs.root / out))
     assert result.returncode == 0, output(result)
     return result

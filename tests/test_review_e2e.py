@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from tests.doubles import ProviderDouble, scripted_answer
-from tests.e2e_helpers import bedside_bench_in_process, output, run_tool
+from tests.e2e_helpers import bedside_bench_in_process, output, run_console_script, run_tool
 from tests.independent import read_cases
 from tests.judge_scripts import JUDGE_A, JUDGE_B, STRONG, answer_then_rejudge, decision, wire
 from tests.release_factory import write_release
@@ -43,8 +43,9 @@ def browser_or_skip() -> tuple[str, str]:
     pytest.skip("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
 
 
-def cli(*args: str, env: dict[str, str], cwd: Path) -> Any:
-    result = run_tool("bedside-bench", *args, env=env, cwd=cwd)
+def cli(*args: str, env: dict[str, str], cwd: Path, process: bool = False) -> Any:
+    """`bedside-bench ARGS`, in this process; `process=True` in a process of its own."""
+    result = (run_console_script if process else run_tool)("bedside-bench", *args, env=env, cwd=cwd)
     assert result.returncode == 0, output(result)
     return result
 
@@ -139,6 +140,7 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         "3",
         env=env,
         cwd=tmp_path,
+        process=True,  # `bedside-bench review` as a user starts it
     )
     assert "10 items of" in exported.stdout
     page = tmp_path / "review" / "review.html"
@@ -232,7 +234,7 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         assert got["ci95"] == pytest.approx(want["ci95"])
     assert document["labels"]["items"] == 8 and document["labels"]["unsure_or_tied"] == 2
 
-    # the report in this process (review export and score above are the subprocesses)
+    # the report in this process too (review export above is the process of its own)
     report = bedside_bench_in_process(
         "report",
         str(root / "logs"),
@@ -273,7 +275,7 @@ def test_labels_for_items_not_in_the_logs_are_refused(
             }
         )
     )
-    # in this process: the browser test runs `review score` as a subprocess
+    # in this process, as `review score` in the browser test
     result = bedside_bench_in_process(
         "review", "score", str(bogus), str(root / "logs"), "-o", str(tmp_path / "out")
     )

@@ -1,9 +1,10 @@
 """`bedside-bench sweep`: one command, several providers, one Inspect eval_set, then the report.
 
-Every sweep here runs as a user runs it (a new process, Inspect's real OpenAI and Anthropic
-clients) against the provider double, and what the double received is compared with what the
-logs and summaries say. Expected scores are computed independently (tests/independent.py from
-the case files, plus the double's scripted answers and decisions).
+Every sweep here runs as a user types it (the console script's own main, in this process;
+Inspect's real OpenAI and Anthropic clients) against the provider double, and what the double
+received is compared with what the logs and summaries say. Expected scores are computed
+independently (tests/independent.py from the case files, plus the double's scripted answers
+and decisions).
 
 The helpers are in tests/e2e_helpers.py.
 """
@@ -14,18 +15,20 @@ import argparse
 import json
 import os
 import subprocess
+import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai.log import EvalLog
+from inspect_ai.model import GenerateConfig
 
 from bedside_bench import sweep
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.schema_files import validator
-from tests import warm_cli
 from tests.conftest import REAL_RELEASE, SYNTHETIC_RELEASE
 from tests.doubles import (
     ProviderDouble,
@@ -162,43 +165,26 @@ def test_the_eval_runs_with_full_collector_passes_rarer_and_the_heap_frozen() ->
     assert gc.get_freeze_count() == 0
 
 
-def most_in_flight(requests: Iterable[RecordedRequest], slack: float = 0.0) -> int:
-    """The largest number of these requests the double was answering at one moment. The
-    double's clock stops after it has sent a response, when the client may already have sent
-    the next request: `slack` seconds are taken off each end so a hand-over is not an overlap."""
-    edges = sorted(
-        edge
-        for r in requests
-        if r.duration is not None
-        for edge in ((r.time, 1), (r.time + max(0.0, r.duration - slack), -1))
-    )
-    level = peak = 0
-    for _, step in edges:
-        level += step
-        peak = max(peak, level)
-    return peak
-
-
 POOL_CASES = 8  # more than both pools and the cases waiting for an answer connection hold
 ANSWER_POOL, JUDGE_POOL = 1, 4
-ANSWER_LATENCY, JUDGE_LATENCY = 0.2, 2.0  # seconds: a judge 10x slower than the answers
 
 
 @dataclass(frozen=True)
 class Pools:
     answers: list[RecordedRequest]
     judges: list[RecordedRequest]
+    log: EvalLog
 
 
 @pytest.fixture(scope="module")
 def pools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pools]:
-    """One answer model's sweep (no report) of one benchmark, with an answer model 10x faster
-    than the judge, --max-connections 1 and --judge-max-connections 4; the answer and judge
-    requests that succeeded."""
+    """One answer model's sweep (no report) of one benchmark with --max-connections 1 and
+    --judge-max-connections 4; the answer and judge requests that succeeded, and its log.
+    How the pools fill in time: benchmarks/bench_connection_pools.py."""
     tmp = tmp_path_factory.mktemp("pools")
     release = tmp / "release"
     write_release(release, per_benchmark=POOL_CASES)
-    with ProviderDouble(latency=ANSWER_LATENCY, judge_latency=JUDGE_LATENCY) as double:
+    with ProviderDouble() as double:
         args = sweep_args(
             ["openai/gpt-4.1-mini"],
             tmp / "logs",
@@ -215,33 +201,36 @@ def pools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pools]:
         )
         result = run_sweep_cli(args, sweep_env(double, tmp), tmp)
         assert result.returncode == 0, output(result)
-        yield Pools(ok(double.requests(kind="answer")), ok(double.requests(kind="judge")))
+        (log,) = read_logs(tmp / "logs")
+        yield Pools(ok(double.requests(kind="answer")), ok(double.requests(kind="judge")), log)
+
+
+def grader_config(log: EvalLog) -> GenerateConfig:
+    roles = log.eval.model_roles or {}
+    grader = roles["grader"]
+    assert not isinstance(grader, list)
+    return grader.config
 
 
 @pytest.mark.slow
 def test_judge_max_connections_sizes_the_judge_pool_apart_from_the_answers(
     pools: Pools,
 ) -> None:
-    """A judge slower than the answer model: its pool is sized by --judge-max-connections,
-    the answer model's by --max-connections, each reached and never exceeded."""
+    """The judge's pool is sized by --judge-max-connections, the answer model's by
+    --max-connections: the limits the run was given, as its log records them."""
     assert len(pools.answers) == len(pools.judges) == POOL_CASES
-    assert most_in_flight(pools.answers, slack=0.1) == ANSWER_POOL  # answers take 0.2 s
-    assert most_in_flight(pools.judges, slack=0.5) == JUDGE_POOL  # judge calls take 2 s
+    assert pools.log.eval.model_generate_config.max_connections == ANSWER_POOL
+    assert grader_config(pools.log).max_connections == JUDGE_POOL
 
 
 @pytest.mark.slow
 def test_cases_wait_on_the_answer_pool_beyond_both_pools(pools: Pools) -> None:
     """A task with more cases than both pools hold keeps --max-connections more of them set
-    up and waiting for an answer connection, so a freed one is taken at once. A judge much
-    slower than the answers makes that count visible: every case Inspect lets in is answered
-    before the first judge call ends, and no other is."""
-    first_judged = min(r.time + (r.duration or 0.0) for r in pools.judges)
-    # 2 x 1 answer connection + 4 judge connections let 6 cases in; by the time the first
-    # judge call ends all 6 are answered (4 being judged, 2 waiting for the judge), and the
-    # others start only as judged cases leave (Inspect's default would let in 1)
+    up and waiting for an answer connection, so a freed one is taken at once: 2 x 1 answer
+    connection + 4 judge connections let 6 cases in (Inspect's default would let in 1)."""
     let_in = 2 * ANSWER_POOL + JUDGE_POOL
     assert let_in < POOL_CASES
-    assert sum(1 for r in pools.answers if r.time < first_judged) == let_in
+    assert pools.log.eval.config.max_samples == let_in
 
 
 @pytest.mark.slow
@@ -249,10 +238,10 @@ def test_plain_inspect_eval_gives_the_grader_role_its_own_connections(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     """The documented plain-Inspect way (docs/sweep.md): the limits in `--model-spec` and
-    `--model-role`, not an eval-wide `--max-connections` (which a role inherits over its own)."""
+    `--model-role`, not an eval-wide `--max-connections` (which a role inherits over its own).
+    How the pools fill in time: benchmarks/bench_connection_pools.py."""
     release = tmp_path / "release"
     write_release(release, per_benchmark=6)
-    provider_double.configure(latency=0.05, judge_latency=1.0)
     env = sweep_env(provider_double, tmp_path)
     result = run_cli(
         [
@@ -278,8 +267,9 @@ def test_plain_inspect_eval_gives_the_grader_role_its_own_connections(
     answers = ok(provider_double.requests(kind="answer"))
     judges = ok(provider_double.requests(kind="judge"))
     assert len(answers) == len(judges) == 6
-    assert most_in_flight(answers, slack=0.02) == 1  # answers take 0.05 s
-    assert most_in_flight(judges, slack=0.2) == 3  # judge calls take 1 s
+    (log,) = read_logs(tmp_path / "logs")
+    assert log.eval.model_generate_config.max_connections == 1
+    assert grader_config(log).max_connections == 3
 
 
 def test_register_adds_the_sweep_subcommand() -> None:
@@ -363,7 +353,7 @@ def two_providers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoProvi
         args = sweep_args(
             TWO_PROVIDERS, logs, "--max-connections", "100", "--display", "none", *data
         )
-        first = run_sweep_cli(args, env, root, timeout=600)
+        first = run_sweep_cli(args, env, root)
         assert first.returncode == 0, output(first)
         print(first.stdout.strip().splitlines()[-3:])
         after_first = double.count()
@@ -470,8 +460,8 @@ def test_report_of_the_sweep_equals_a_recomputation_from_its_logs(
     cli = run_tool("bedside-bench", "report", str(logs), "-o", str(out), cwd=run.root)
     assert cli.returncode == 0, output(cli)
     module = subprocess.run(  # default OUT_DIR: reports/ under the current directory
-        # another hash seed (so cold): the two reports equal by design, not by a shared seed
-        [*warm_cli.module_command("bedside_bench.report", other_seed), str(logs)],
+        # a process with another hash seed: the two reports equal by design, not by a shared seed
+        [sys.executable, "-m", "bedside_bench.report", str(logs)],
         env=other_seed,
         capture_output=True,
         text=True,

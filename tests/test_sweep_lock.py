@@ -4,7 +4,8 @@ The local lock is exercised through real processes (a killed holder leaves a hol
 no OS lock); the S3 lock against moto's S3 server on 127.0.0.1, which implements the
 conditional writes (`If-None-Match: *`, `If-Match`) the lock relies on. The end-to-end tests,
 two sweeps on one log directory and a directory holding duplicate logs, are in
-tests/test_sweep.py's style: `bedside-bench sweep` subprocesses against the provider double.
+tests/test_sweep.py's style against the provider double: the sweep that holds the lock is a
+process of its own (`start_sweep`), the others run in this process.
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ from tests.e2e_helpers import (
     wait_for,
 )
 from tests.release_factory import write_release
-from tests.warm_cli import command_pid
 
 WHOLE = Shard(1, 1)
 HOST = socket.gethostname()
@@ -226,7 +226,7 @@ def test_second_sweep_on_a_busy_log_dir_refuses_without_a_call_then_takes_over(
     first = start_sweep(args, env, tmp_path)
     try:
         wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
-        first_pid = command_pid(first.pid)  # the sweep's own process, which the lock names
+        first_pid = first.pid  # the sweep's own process, which the lock names
         before = provider_double.count()
         started = time.monotonic()
         second = run_sweep_cli(args, env, tmp_path)
@@ -331,7 +331,7 @@ def test_second_sweep_on_a_busy_s3_store_refuses_without_a_call(
     first = start_sweep(args, env, tmp_path)
     try:
         wait_for(lambda: provider_double.count() >= 1, 120, first, "the first sweep asked nothing")
-        first_pid = command_pid(first.pid)  # the sweep's own process, which the lock names
+        first_pid = first.pid  # the sweep's own process, which the lock names
         before = provider_double.count()
         second = run_sweep_cli(args, env, tmp_path)
         assert second.returncode == EXIT_ERROR, output(second)

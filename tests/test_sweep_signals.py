@@ -1,6 +1,8 @@
-"""A sweep stops promptly on SIGINT even when started with SIGINT ignored (a background job of a
-shell script), and on SIGTERM, while its requests are held; nothing it finished is asked
-again by the next run. Through the CLI against the provider double."""
+"""A sweep stops on SIGINT even when started with SIGINT ignored (a background job of a shell
+script), and on SIGTERM, while its requests are held; nothing it finished is asked again by
+the next run. Through the CLI against the provider double: the signalled sweeps are processes
+of their own, the last run is in this process. How fast it stops:
+benchmarks/bench_sweep_sigint.py (`--signal SIGTERM` for SIGTERM)."""
 
 from __future__ import annotations
 
@@ -34,9 +36,6 @@ pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and a provider doub
 
 MODELS = ["openai/gpt-4.1-mini"]
 IN_TRANSIT = 0.5  # seconds for a reply already sent to reach a loaded client
-STOP_WITHIN = (
-    30.0  # seconds from the signal to the exit (the 10 s target: benchmarks/bench_sweep_sigint.py)
-)
 
 
 def judged_since(double: ProviderDouble, seen: int, count: int) -> Callable[[], bool]:
@@ -83,15 +82,11 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
                 time.sleep(IN_TRANSIT)
             else:
                 wait_for(lambda start=seen: provider_double.count() > start, 120, process)
-            sent = time.monotonic()
-            out, err = stop(process, how, timeout=60)
-            took = time.monotonic() - sent
+            out, err = stop(process, how)
         finally:
             stop(process)
         assert process.returncode == 128 + how, f"{out}\n{err}"
         assert f"interrupted{'' if how == signal.SIGINT else ' (SIGTERM)'}; run the same" in err
-        print(f"{how.name}: stopped in {took:.1f} s")
-        assert took < STOP_WITHIN
         assert asked_again(provider_double.requests()[seen:], done) == []
         done = judged_cases(provider_double.requests())
         # what finished is in the logs the signal left (cancelled, not "started"); cases in

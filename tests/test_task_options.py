@@ -118,7 +118,7 @@ def test_all_ten_tasks_apply_judge_passes_severe_gate_and_grading(
 ) -> None:
     """`-T judge_passes=3 -T severe_gate=true -T grading=three_level -T judge_retries=0` as
     Inspect hands them to a task whose signature ends in `**options` (every name, typed by
-    its YAML reading of -T: other files type -T values in `inspect eval` subprocesses), in
+    its YAML reading of -T: other files type -T values on `inspect eval` command lines), in
     this process."""
     provider_double = provider_env
     release = tmp_path / "release"

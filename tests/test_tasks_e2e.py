@@ -28,7 +28,7 @@ from tests.e2e_helpers import ANSWER_MODEL, assert_bought_once, eval_in_process,
 from tests.independent import case_score, f1_parts, read_cases
 from tests.release_factory import write_release
 
-pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and provider doubles
+pytestmark = pytest.mark.slow  # Inspect evals and provider doubles
 
 # every case score's metadata keys, written out (not read from the contracts module)
 SCORE_KEYS = {

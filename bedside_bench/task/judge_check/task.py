@@ -1,6 +1,6 @@
 """`bedside_bench/judge_check`: how well does a judge model agree with gold decisions?
 
-The model under evaluation is the judge (see `scoring/scorer.py`); the gold set is in `data.py`.
+The model under evaluation is the judge (see `scorer.py`); the gold set is in `data.py`.
 `attack_accuracy` reports how a judge holds up against each kind of adversarial answer.
 """
 
