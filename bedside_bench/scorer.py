@@ -40,7 +40,7 @@ from bedside_bench.inspect_private import (
     registry_add,
 )
 from bedside_bench.judge import judged_once_in_run
-from bedside_bench.kept_calls import judging_case
+from bedside_bench.kept_calls import judging_case, release_kept_calls
 from bedside_bench.metrics import bootstrap_ci95, f1_diagnostics, judge_agreement
 from bedside_bench.options import (
     SCORER_DEFAULTS,
@@ -204,6 +204,7 @@ def rubric_judge(
     `-S` name, a value of the wrong type or out of range is refused.
     """
     check_option_names(list(unknown), SCORER_OPTIONS, "-S")
+    release_kept_calls(rubric_judge)  # its judge replies are kept until their case is logged
     given = {
         "judge_model": judge_model,
         "judge_retries": judge_retries,

@@ -7,6 +7,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from bedside_bench.call_cache import answer_cache
 from bedside_bench.contracts import ANSWER_TEMPERATURE_KEY
+from bedside_bench.kept_calls import release_kept_calls
 from bedside_bench.model_calls import generate_with_temperature
 from bedside_bench.protocol import ANSWER_TEMPERATURE, PHYSICIAN_SYSTEM_MESSAGE
 
@@ -14,6 +15,7 @@ from bedside_bench.protocol import ANSWER_TEMPERATURE, PHYSICIAN_SYSTEM_MESSAGE
 @solver
 def physician_answer() -> Solver:
     """Answer the case as a physician at temperature 1, recording the temperature sent."""
+    release_kept_calls(physician_answer)  # its answers are kept until their case is logged
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         state.messages = [

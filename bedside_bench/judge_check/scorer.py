@@ -14,6 +14,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from bedside_bench.contracts import GoldPairMetadata, JudgeAttempt
 from bedside_bench.grading import BINARY
 from bedside_bench.judge_check.data import ATTACKS, RULES
+from bedside_bench.kept_calls import release_kept_calls
 from bedside_bench.options import SCORER_DEFAULTS
 from bedside_bench.protocol import JUDGE_MESSAGE_FORMAT
 from bedside_bench.scoring import case_score, decision_label, decisions_table
@@ -35,6 +36,7 @@ class JudgeCheckRecord(TypedDict):
 @solver
 def judge_the_answer(judge_retries: int = SCORER_DEFAULTS.judge_retries) -> Solver:
     """The model under evaluation judges the stored answer, exactly as the benchmark judge."""
+    release_kept_calls(judge_the_answer)  # its replies are kept until their case is logged
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         pair = state.metadata_as(GoldPairMetadata)
