@@ -176,6 +176,7 @@ SLOWEST_FILES_FIRST = (
     "test_answer_conditions_e2e.py",
     "test_report_verdict_e2e.py",
     "test_rejudge.py",
+    "test_kept_calls_scope_e2e.py",
     "test_tasks_e2e.py",
     "test_report_properties.py",
     "test_judges_coverage_e2e.py",

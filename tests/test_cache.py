@@ -318,3 +318,54 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
         assert call_cache.RUN_SCOPE not in policy.scopes
     finally:
         reset_inspect_model_cache()
+
+
+def test_the_release_hook_acts_only_at_the_end_of_a_task_of_this_suite(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Once our scorer is built, the hook is called at the end of every task of the process:
+    it releases the kept calls of a task whose log names our scorer, and for another suite's
+    task touches nothing, not even Inspect's cache folder."""
+    import asyncio
+
+    from inspect_ai.hooks import TaskEnd
+    from inspect_ai.log import EvalLog, EvalSpec
+    from inspect_ai.model import CachePolicy, GenerateConfig, ModelOutput
+
+    from bedside_bench.calls import kept_calls
+    from bedside_bench.core.inspect_private import CacheEntry, cache_fetch, cache_store
+    from bedside_bench.scoring.scorer import rubric_judge
+    from tests import log_factory
+
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    rubric_judge()
+    hook = kept_calls.ReleaseKeptCalls()
+
+    def end(log: EvalLog, name: str) -> None:
+        log.location = log_factory.write(log, tmp_path / "logs" / f"{name}.eval")
+        data = TaskEnd(eval_set_id=None, run_id="run-1", eval_id=log.eval.eval_id, log=log)
+        asyncio.run(hook.on_task_end(data))
+
+    other = log_factory.eval_log([log_factory.sample("case-1")], task_id="task-other")
+    other.eval = EvalSpec.model_validate(
+        {**other.eval.model_dump(), "task": "greeting", "scorers": [{"name": "exact"}]}
+    )
+    end(other, "other")
+    assert not (tmp_path / "cache").exists()
+
+    monkeypatch.setattr(kept_calls, "active_task_id", lambda: "task-ours")
+    monkeypatch.setattr(kept_calls, "active_sample_key", lambda: ("case-1", 1))
+    entry = CacheEntry(
+        base_url=None,
+        config=GenerateConfig(temperature=1.0),
+        input=[],
+        model=log_factory.ANSWER_MODEL,
+        policy=CachePolicy(scopes={"call": "answer"}),
+        tool_choice="auto",
+        tools=[],
+    )
+    cache_store(entry, ModelOutput.from_content(log_factory.ANSWER_MODEL, "an answer"))
+    kept_calls.keep(entry)
+    end(log_factory.eval_log([log_factory.sample("case-1")], task_id="task-ours"), "ours")
+    assert cache_fetch(entry) is None
+    assert not kept_calls.index_path("task-ours").exists()

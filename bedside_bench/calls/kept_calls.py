@@ -12,6 +12,13 @@ hook, after the final log write) the entries of every sample the log holds score
 deleted. A run that never reaches its end (killed, cancelled) leaves its entries for the
 retry, whose own end releases them (the index names them, whichever process kept them);
 entries of a run never retried expire (`call_cache.ANSWER_KEPT_FOR`). See docs/cache.md.
+
+The hook touches only this suite. Inspect loads every installed package's entry point before
+any eval, lists every hook registered by then ("hooks enabled: ...") and calls each for every
+task of the process; it has no hook scoped to a task. So the hook is not registered on import:
+the solvers and the scorer that keep calls register it when they are built
+(`release_kept_calls`), which an eval of another suite never does, and it acts only at the end
+of a task whose log names one of them.
 """
 
 from __future__ import annotations
@@ -24,8 +31,9 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
-from inspect_ai.log import read_eval_log_sample_summaries_async
+from inspect_ai.log import EvalLog, read_eval_log_sample_summaries_async
 from inspect_ai.model import cache_path
+from inspect_ai.util import registry_info
 from pydantic import BaseModel, ValidationError
 
 from bedside_bench.core.inspect_private import CacheEntry, active_sample_key, active_task_id
@@ -138,13 +146,49 @@ async def scored_samples(location: str) -> set[tuple[str, int]]:
     return {(str(s.id), s.epoch) for s in summaries if s.error is None and s.scores}
 
 
-@hooks(
-    name="bedside_bench_kept_calls",
-    description="Releases the answers and judge replies kept for a retry once their cases "
-    "are in the written log.",
-)
 class ReleaseKeptCalls(Hooks):
+    """Releases a task's kept calls at its end: Inspect calls it after the final log write,
+    the first moment every case the log holds scored is safe."""
+
     async def on_task_end(self, data: TaskEnd) -> None:
         task_id = data.log.eval.task_id
-        if task_id and data.log.location and kept(task_id):
+        if not keeps_calls(data.log) or not task_id or not data.log.location:
+            return
+        if kept(task_id):
             release(task_id, await scored_samples(data.log.location))
+
+
+HOOK_NAME = "bedside_bench_kept_calls"
+# the solvers and scorers built in this process that keep paid calls (registry names
+# without the package: a log records a scorer without it)
+_keepers: set[str] = set()
+_registered = False
+
+
+def _unqualified(name: str) -> str:
+    return name.rpartition("/")[2]
+
+
+def release_kept_calls(keeper: object) -> None:
+    """Register the release hook, once a process builds `keeper` (a solver or scorer that
+    keeps paid calls: its `@solver` / `@scorer` function).
+
+    Only here, not on import: the package's entry point is loaded by every eval, and a hook
+    registered by then is listed by `inspect eval` and called for every task."""
+    global _registered
+    _keepers.add(_unqualified(registry_info(keeper).name))
+    if not _registered:
+        hooks(
+            name=HOOK_NAME,
+            description="Releases the answers and judge replies kept for a retry once their "
+            "cases are in the written log.",
+        )(ReleaseKeptCalls)
+        _registered = True
+
+
+def keeps_calls(log: EvalLog) -> bool:
+    """Whether the task of `log` ran a solver or scorer that keeps paid calls (its header's
+    plan and scorers): the end of any other task is none of this suite's business."""
+    names = [step.solver for step in log.plan.steps]
+    names += [scorer.name for scorer in log.eval.scorers or []]
+    return any(_unqualified(name) in _keepers for name in names)

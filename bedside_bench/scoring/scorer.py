@@ -21,7 +21,7 @@ from inspect_ai.util import RegistryInfo, registry_info
 
 from bedside_bench.calls.answer_facts import answer_facts
 from bedside_bench.calls.credentials import redact
-from bedside_bench.calls.kept_calls import judging_case
+from bedside_bench.calls.kept_calls import judging_case, release_kept_calls
 from bedside_bench.core.answer_condition import answer_state
 from bedside_bench.core.contracts import (
     GRADER_ROLE,
@@ -204,6 +204,7 @@ def rubric_judge(
     `-S` name, a value of the wrong type or out of range is refused.
     """
     check_option_names(list(unknown), SCORER_OPTIONS, "-S")
+    release_kept_calls(rubric_judge)  # its judge replies are kept until their case is logged
     given = {
         "judge_model": judge_model,
         "judge_retries": judge_retries,

@@ -6,6 +6,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from bedside_bench.calls.cache import answer_cache
+from bedside_bench.calls.kept_calls import release_kept_calls
 from bedside_bench.calls.model_calls import generate_with_temperature
 from bedside_bench.core.contracts import ANSWER_TEMPERATURE_KEY
 from bedside_bench.core.protocol import ANSWER_TEMPERATURE, PHYSICIAN_SYSTEM_MESSAGE
@@ -14,6 +15,7 @@ from bedside_bench.core.protocol import ANSWER_TEMPERATURE, PHYSICIAN_SYSTEM_MES
 @solver
 def physician_answer() -> Solver:
     """Answer the case as a physician at temperature 1, recording the temperature sent."""
+    release_kept_calls(physician_answer)  # its answers are kept until their case is logged
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         state.messages = [

@@ -11,6 +11,7 @@ from inspect_ai.model import get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from bedside_bench.calls.kept_calls import release_kept_calls
 from bedside_bench.core.contracts import GoldPairMetadata, JudgeAttempt
 from bedside_bench.core.options import SCORER_DEFAULTS
 from bedside_bench.core.protocol import JUDGE_MESSAGE_FORMAT
@@ -35,6 +36,7 @@ class JudgeCheckRecord(TypedDict):
 @solver
 def judge_the_answer(judge_retries: int = SCORER_DEFAULTS.judge_retries) -> Solver:
     """The model under evaluation judges the stored answer, exactly as the benchmark judge."""
+    release_kept_calls(judge_the_answer)  # its replies are kept until their case is logged
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         pair = state.metadata_as(GoldPairMetadata)
