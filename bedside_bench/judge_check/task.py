@@ -7,17 +7,15 @@ The model under evaluation is the judge (see `scorer.py`); the gold set is in `d
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
-from pydantic import BaseModel
 
 from bedside_bench.judge_check.data import DEFAULT_FILES, default_pairs, load_pairs, pair_to_sample
+from bedside_bench.judge_check.options import OPTIONS, JudgeCheckOptions
 from bedside_bench.judge_check.scorer import gold_agreement, judge_the_answer
 from bedside_bench.options import (
     SCORER_DEFAULTS,
-    ScorerOptions,
     TaskOptionError,
     check_option_types,
     check_option_values,
@@ -25,17 +23,6 @@ from bedside_bench.options import (
 )
 from bedside_bench.protocol import PROTOCOL_VERSION
 from bedside_bench.task_options import known_options
-
-
-class JudgeCheckOptions(BaseModel):
-    """The judge check's options: its gold set, and the benchmark judge's `judge_retries`
-    (the same field: type, default and range)."""
-
-    data_file: str | None = None
-    judge_retries: Annotated[int, ScorerOptions.model_fields["judge_retries"]]
-
-
-OPTIONS: tuple[str, ...] = tuple(JudgeCheckOptions.model_fields)
 
 
 @task(
