@@ -19,6 +19,7 @@ from bedside_bench.benchmarks import get_benchmark
 from bedside_bench.contracts import TaskMetadata
 from bedside_bench.dataset import Release, benchmark_dataset, load_release_cached
 from bedside_bench.grading import grading_strategy
+from bedside_bench.listing import task_version
 from bedside_bench.metrics import case_mean
 from bedside_bench.scorer import preflight_judge, rubric_judge
 from bedside_bench.solver import physician_answer
@@ -67,6 +68,8 @@ def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
         solver=physician_answer(),
         scorer=scorer,
         name=benchmark,
+        # what a score means (`listing.py`; CHANGELOG.md says what each version means)
+        version=task_version().comparability,
         # a failed case is an error to redo with eval-retry, not a reason to stop the others
         continue_on_fail=True,
         # with --epochs N a case scores the mean of its epochs, diagnostics included

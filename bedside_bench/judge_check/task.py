@@ -14,6 +14,7 @@ from inspect_ai.dataset import MemoryDataset
 from bedside_bench.judge_check.data import DEFAULT_FILES, default_pairs, load_pairs, pair_to_sample
 from bedside_bench.judge_check.options import OPTIONS, JudgeCheckOptions
 from bedside_bench.judge_check.scorer import gold_agreement, judge_the_answer
+from bedside_bench.listing import task_version
 from bedside_bench.options import (
     SCORER_DEFAULTS,
     TaskOptionError,
@@ -65,6 +66,7 @@ def judge_check(
         solver=judge_the_answer(judge_retries),
         scorer=gold_agreement(),
         name="judge_check",
+        version=task_version().comparability,
         continue_on_fail=True,
         metadata={"protocol_version": PROTOCOL_VERSION, "gold_set": source, "pairs": len(pairs)},
     )
