@@ -118,7 +118,6 @@ def run(spec: str, task: str, log_dir: Path) -> None:
             limit=1,
             log_dir=str(log_dir),
             display="none",
-            ctl_server=False,
         )
         scores = sample_scores(log, "gold_agreement")
         assert scores == {pair: float(check.expected(pair)) for pair in scores}
@@ -132,7 +131,6 @@ def run(spec: str, task: str, log_dir: Path) -> None:
             limit=1,
             log_dir=str(log_dir),
             display="none",
-            ctl_server=False,
         )
         scores = sample_scores(log, "rubric_judge")
         assert scores == {c: pytest.approx(float(script.expected(c)), abs=1e-12) for c in scores}

@@ -41,7 +41,6 @@ def test_benchmark_task_scores_scripted_decisions(benchmark: str, tmp_path: Path
         model_roles={"grader": script.judge.model()},
         log_dir=str(tmp_path / "logs"),
         display="none",
-        ctl_server=False,
     )
     scores = sample_scores(log, "rubric_judge")
     case_ids = [c["case_id"] for c in script.cases]
@@ -71,7 +70,6 @@ def test_judge_check_scores_a_scripted_judge(tmp_path: Path) -> None:
         limit=PAIRS,
         log_dir=str(tmp_path / "logs"),
         display="none",
-        ctl_server=False,
     )
     scores = sample_scores(log, "gold_agreement")
     pair_ids = [p["pair_id"] for p in check.pairs[:PAIRS]]
