@@ -28,6 +28,20 @@ def test_source_resolution_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         resolve_source(None)
 
 
+def test_a_relative_path_names_the_folder_it_was_read_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inspect runs a task given by file in the file's folder, so a relative path may be read
+    from somewhere the user did not expect: the error says where."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BEDSIDE_BENCH_DATA", "../release")
+    with pytest.raises(DataSourceError) as caught:
+        resolve_source(None)
+    assert str(caught.value).startswith(
+        f"BEDSIDE_BENCH_DATA '../release' is not a directory (read from {tmp_path}). "
+    )
+
+
 def test_hugging_face_offline_without_cache_says_what_to_do(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

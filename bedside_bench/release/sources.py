@@ -66,8 +66,10 @@ def resolve_source(data_dir: str | None = None, revision: str | None = None) -> 
 def _local(path: str, origin: str) -> DataSource:
     root = Path(path).expanduser()
     if not root.is_dir():
+        # Inspect runs a task given by file (`bedside_bench/tasks.py@...`) in the file's folder
+        where = "" if root.is_absolute() else f" (read from {Path.cwd()})"
         raise DataDirError(
-            f"{origin} {path!r} is not a directory. Point it at a copy of the release (the "
+            f"{origin} {path!r} is not a directory{where}. Point it at a copy of the release (the "
             "folder holding data/<benchmark>/cases/), or leave -T data_dir and "
             f"{DATA_ENV_VAR} unset to download the pinned revision from Hugging Face."
         )

@@ -17,6 +17,7 @@ from typing_extensions import Unpack  # typing's is new in 3.11
 
 from bedside_bench.core.benchmarks import get_benchmark
 from bedside_bench.core.contracts import TaskMetadata
+from bedside_bench.core.listing import task_version
 from bedside_bench.judging.grading import grading_strategy
 from bedside_bench.release.dataset import Release, benchmark_dataset, load_release_cached
 from bedside_bench.release.sources import resolve_source
@@ -67,6 +68,8 @@ def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
         solver=physician_answer(),
         scorer=scorer,
         name=benchmark,
+        # what a score means (`listing.py`; CHANGELOG.md says what each version means)
+        version=task_version().comparability,
         # a failed case is an error to redo with eval-retry, not a reason to stop the others
         continue_on_fail=True,
         # with --epochs N a case scores the mean of its epochs, diagnostics included

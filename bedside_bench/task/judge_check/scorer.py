@@ -4,7 +4,6 @@ answer exactly as the benchmark judge would, and its decisions are compared with
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypedDict
 
 import numpy as np
 from inspect_ai.model import get_model
@@ -12,25 +11,16 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from bedside_bench.calls.kept_calls import release_kept_calls
-from bedside_bench.core.contracts import GoldPairMetadata, JudgeAttempt
+from bedside_bench.core.contracts import GoldPairMetadata
 from bedside_bench.core.options import SCORER_DEFAULTS
 from bedside_bench.core.protocol import JUDGE_MESSAGE_FORMAT
 from bedside_bench.judging.grading import BINARY
 from bedside_bench.scoring.case_score import case_score, decision_label, decisions_table
 from bedside_bench.task.judge_check.data import ATTACKS, RULES
+from bedside_bench.task.judge_check.records import JUDGE_CHECK_KEY, GoldItemResult, JudgeCheckRecord
 
-# sample metadata: what the judge under evaluation decided
-JUDGE_CHECK_KEY = "judge_check"
 RULE_NAMES = {rule: f"rule_{rule}_accuracy" for rule in RULES}
 ATTACK_NAMES = {attack: f"attack_{attack or 'none'}_accuracy" for attack in (*ATTACKS, None)}
-
-
-class JudgeCheckRecord(TypedDict):
-    """What the judge under evaluation decided (sample metadata under `JUDGE_CHECK_KEY`)."""
-
-    decisions: dict[str, bool]
-    judge_temperature: float | None
-    judge_attempts: list[JudgeAttempt]
 
 
 @solver
@@ -53,17 +43,6 @@ def judge_the_answer(judge_retries: int = SCORER_DEFAULTS.judge_retries) -> Solv
         return state
 
     return solve
-
-
-class GoldItemResult(TypedDict):
-    """One item of a judge-check score: the judge's decision beside the gold one."""
-
-    item_id: str
-    rule: int
-    attack: str | None
-    points: int
-    gold: bool
-    judge: bool
 
 
 def _items_of(scores: Sequence[SampleScore]) -> list[GoldItemResult]:

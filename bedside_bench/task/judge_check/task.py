@@ -7,15 +7,13 @@ The model under evaluation is the judge (see `scorer.py`); the gold set is in `d
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
-from pydantic import BaseModel
 
+from bedside_bench.core.listing import task_version
 from bedside_bench.core.options import (
     SCORER_DEFAULTS,
-    ScorerOptions,
     TaskOptionError,
     check_option_types,
     check_option_values,
@@ -28,19 +26,9 @@ from bedside_bench.task.judge_check.data import (
     load_pairs,
     pair_to_sample,
 )
+from bedside_bench.task.judge_check.options import OPTIONS, JudgeCheckOptions
 from bedside_bench.task.judge_check.scorer import gold_agreement, judge_the_answer
 from bedside_bench.task.signature import known_options
-
-
-class JudgeCheckOptions(BaseModel):
-    """The judge check's options: its gold set, and the benchmark judge's `judge_retries`
-    (the same field: type, default and range)."""
-
-    data_file: str | None = None
-    judge_retries: Annotated[int, ScorerOptions.model_fields["judge_retries"]]
-
-
-OPTIONS: tuple[str, ...] = tuple(JudgeCheckOptions.model_fields)
 
 
 @task(
@@ -83,6 +71,7 @@ def judge_check(
         solver=judge_the_answer(judge_retries),
         scorer=gold_agreement(),
         name="judge_check",
+        version=task_version().comparability,
         continue_on_fail=True,
         metadata={"protocol_version": PROTOCOL_VERSION, "gold_set": source, "pairs": len(pairs)},
     )
