@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
+import statistics
 import threading
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -325,6 +327,22 @@ def expected_summary_numbers(
             "n": sum(len(s) for s in strata),
         }
     return {"benchmarks": benchmarks, "overall": overall}
+
+
+def expected_cases_needed(strata: Sequence[Sequence[float]]) -> int | None:
+    """Paired cases for 80% power at the two-sided 5% level, from docs/statistics.md: the
+    stratified normal approximation, every stratum grown in proportion, at least two cases a
+    stratum (plain Python: `statistics`, not numpy)."""
+    if any(len(s) < 2 for s in strata):
+        return None
+    difference = statistics.fmean(statistics.fmean(s) for s in strata)
+    if difference == 0:
+        return None
+    normal = statistics.NormalDist()
+    z = normal.inv_cdf(0.975) + normal.inv_cdf(0.80)
+    variance = sum(statistics.variance(s) / len(s) for s in strata) / len(strata) ** 2
+    paired = sum(len(s) for s in strata)
+    return max(math.ceil(z**2 * variance / difference**2 * paired), 2 * len(strata))
 
 
 def verdict(lo: float, hi: float, n: int) -> dict[str, Any]:

@@ -74,6 +74,8 @@ class ScoreValues(BaseModel):
     pass_decisions: Annotated[list[dict[str, Decision]], Field(min_length=1)] | Thinned | None = (
         None
     )
+    # each pass's own case score (written since the report's intervals over judge passes)
+    pass_scores: Annotated[list[Share], Field(min_length=1)] | Thinned | None = None
     judge_usage: dict[str, TokenCounts] | Thinned | None = None
     answer_stop_reason: Text | None = None
     answer_condition: AnswerCondition | None = None
@@ -192,6 +194,12 @@ def score_values(
     missing = [name for name in required + passes if name not in metadata]
     if missing:
         return f"score metadata {missing[0]}: missing"
+    scores, decisions = values.pass_scores, values.pass_decisions
+    if isinstance(scores, list) and isinstance(decisions, list) and len(scores) != len(decisions):
+        return (
+            f"score metadata pass_scores: {len(scores)} scores for {len(decisions)} passes' "
+            f"decisions, got {_shown(scores)}"
+        )
     return values
 
 

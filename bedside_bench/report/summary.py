@@ -9,7 +9,7 @@ document's shape is `documents/summary.py`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -44,8 +44,20 @@ from bedside_bench.report.conditions import (
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
+from bedside_bench.report.within import JOINT_FIELDS, joint_overs, within_case
 from bedside_bench.scoring.agreement import pooled_kappa
-from bedside_bench.scoring.stats import macro_mean, percentile_bootstrap, stratified_bootstrap
+from bedside_bench.scoring.joint import (
+    Over,
+    WithinCase,
+    joint_bootstrap,
+    joint_stratified_bootstrap,
+)
+from bedside_bench.scoring.stats import (
+    Interval,
+    macro_mean,
+    percentile_bootstrap,
+    stratified_bootstrap,
+)
 
 PUBLIC_SPLIT_N = 25
 FULL_N = 50
@@ -86,10 +98,72 @@ class Diagnostics(TypedDict, total=False):
     judge_kappa: float | None
 
 
+Within = WithinCase | str | None
+
+
+def group_within(group: RunGroup) -> dict[str, Within]:
+    """Each benchmark's completed cases as the joint intervals read them (`within_case`)."""
+    key = group.key
+    return {
+        name: within_case(evidence.completed, key.epochs, key.judge_passes)
+        for name, evidence in group.benchmarks.items()
+    }
+
+
+class JointIntervals(TypedDict, total=False):
+    """The keys an entry has only when the run measured what they resample."""
+
+    ci95_cases_and_judge: list[float] | None
+    ci95_cases_and_epochs: list[float] | None
+
+
+def joint_entries(
+    judge_passes: int, epochs: int, interval: Callable[[Over], Interval | None]
+) -> JointIntervals:
+    """The intervals over cases and judge passes or epochs that apply (`joint_overs`)."""
+
+    def bounds(over: Over) -> list[float] | None:
+        ci = interval(over)
+        return None if ci is None else list(ci.as_tuple())
+
+    entries: JointIntervals = {}
+    overs = joint_overs(judge_passes, epochs)
+    if "judge" in overs:
+        entries["ci95_cases_and_judge"] = bounds("judge")
+    if "epochs" in overs:
+        entries["ci95_cases_and_epochs"] = bounds("epochs")
+    return entries
+
+
+def joint_notes(group: RunGroup, within: Mapping[str, Within]) -> list[str]:
+    """Why an interval over cases and judge passes or epochs is null (one note per reason)."""
+    overs = joint_overs(group.key.judge_passes, group.key.epochs)
+    reasons: dict[str, list[str]] = {}
+    for name, found in within.items():
+        if isinstance(found, str):
+            reasons.setdefault(found, []).append(name)
+    fields = " and ".join(JOINT_FIELDS[over] for over in overs)
+    return [
+        f"{fields} null for {', '.join(names)} (so no overall): {why}"
+        for why, names in reasons.items()
+        if overs
+    ]
+
+
 def benchmark_entry(
-    evidence: BenchmarkEvidence, options: BootstrapOptions, judge_passes: int
+    evidence: BenchmarkEvidence,
+    options: BootstrapOptions,
+    judge_passes: int,
+    epochs: int = 1,
+    within: Within = None,
 ) -> BenchmarkSummary:
     scores = np.array(evidence.scores, dtype=np.float64)
+
+    def joint(over: Over) -> Interval | None:
+        if not isinstance(within, WithinCase):
+            return None
+        return joint_bootstrap(scores, within, over, options.resamples, options.seed)
+
     diagnostics: Diagnostics = {}
     if evidence.grading_method == "f1_weighted_rubric":
         diagnostics["mean_recall"] = _mean(c.recall for c in evidence.completed)
@@ -109,16 +183,33 @@ def benchmark_entry(
         answer_conditions=AnswerConditions(**answer_conditions(evidence.completed)),
         failed_no_answer=len(evidence.no_answer),
         **diagnostics,
+        **joint_entries(judge_passes, epochs, joint),
     )
 
 
-def overall_entry(group: RunGroup, options: BootstrapOptions) -> OverallScore | None:
+def overall_entry(
+    group: RunGroup, options: BootstrapOptions, within: Mapping[str, Within] | None = None
+) -> OverallScore | None:
     """Macro-average and stratified interval; None unless all ten benchmarks have scores."""
     if group.missing_benchmarks or any(not b.completed for b in group.benchmarks.values()):
         return None
     strata = [np.array(group.benchmarks[name].scores, dtype=np.float64) for name in BENCHMARK_NAMES]
     lo, hi = stratified_bootstrap(strata, options.resamples, options.seed).as_tuple()
-    return OverallScore(mean=macro_mean(strata), ci95=[lo, hi], n=int(sum(s.size for s in strata)))
+    found = group_within(group) if within is None else within
+    cases = [found[name] for name in BENCHMARK_NAMES]
+
+    def joint(over: Over) -> Interval | None:
+        usable = [w for w in cases if isinstance(w, WithinCase)]
+        if len(usable) != len(cases):
+            return None
+        return joint_stratified_bootstrap(strata, usable, over, options.resamples, options.seed)
+
+    return OverallScore(
+        mean=macro_mean(strata),
+        ci95=[lo, hi],
+        n=int(sum(s.size for s in strata)),
+        **joint_entries(group.key.judge_passes, group.key.epochs, joint),
+    )
 
 
 def single_value(values: Sequence[float | None], what: str, notes: list[str]) -> Temperature:
@@ -224,8 +315,9 @@ def completeness_notes(group: RunGroup) -> list[str]:
     if group.key.epochs > 1:
         notes.append(
             f"{group.key.epochs} epochs per case: a case's score is the mean over its epochs "
-            "(Inspect's mean reducer) and counts only when every epoch scored; intervals "
-            "resample cases, not epochs; usage counts every epoch (usage.by_epoch)"
+            "(Inspect's mean reducer) and counts only when every epoch scored; the protocol's "
+            "intervals (ci95) resample cases, ci95_cases_and_epochs cases and their epochs; "
+            "usage counts every epoch (usage.by_epoch)"
         )
     reducers = {log.epochs_reducer for log in group.logs if log.epochs_reducer}
     if reducers - {("mean",)}:
@@ -295,6 +387,8 @@ def summarise(
     notes += scope_notes(group, scope)
     notes += comparability_notes(group)
     notes += completeness_notes(group)
+    within = group_within(group)
+    notes += joint_notes(group, within)
     notes += answered_again(group)
     notes += answer_condition_notes(group)
     notes += no_answer_notes(group)
@@ -331,10 +425,10 @@ def summarise(
         cases_failed=group.cases_failed,
         complete=group.complete,
         benchmarks={
-            name: benchmark_entry(evidence, options, key.judge_passes)
+            name: benchmark_entry(evidence, options, key.judge_passes, key.epochs, within[name])
             for name, evidence in group.benchmarks.items()
         },
-        overall=overall_entry(group, options),
+        overall=overall_entry(group, options, within),
         missing_benchmarks=list(group.missing_benchmarks),
         bootstrap=options.settings(),
         logs=[log.location for log in group.logs],
