@@ -32,6 +32,7 @@ from bedside_bench.scoring.stats import (
     percentile_bootstrap,
     stratified_bootstrap,
 )
+from tests.report_helpers import JointCase, expected_joint
 
 Over = Literal["judge", "epochs"]
 
@@ -46,18 +47,8 @@ def _cold_cache() -> Iterator[None]:
 # --------------------------------------------------------------------------------------------
 # an independent implementation, one drawn case at a time
 
-Case = tuple[list[float], list[list[float]] | None]  # epoch scores, each epoch's pass scores
 
-
-def _mean(values: Sequence[float]) -> float:
-    """Left to right, then divided: the order docs/statistics.md gives."""
-    total = values[0]
-    for v in values[1:]:
-        total += v
-    return total / len(values)
-
-
-def _source(within: WithinCase) -> list[Case]:
+def _source(within: WithinCase) -> list[JointCase]:
     passes = within.pass_scores
     return [
         (
@@ -75,55 +66,8 @@ def loop_interval(
     resamples: int,
     seed: int,
 ) -> tuple[float, float]:
-    case_rng = np.random.default_rng(seed)
-    within_rng = np.random.default_rng([seed, 1])
-    per_stratum = []
-    for scores, stratum_sources in zip(strata, sources, strict=True):
-        n = len(scores)
-        idx = case_rng.integers(0, n, size=(resamples, n))
-        shift = [[0.0] * n for _ in range(resamples)]
-        for start in range(0, resamples, BLOCK):
-            rows = list(range(start, min(start + BLOCK, resamples)))
-            for sign, within in stratum_sources:
-                cases = _source(within)
-                epochs = len(cases[0][0])
-                passes_of = cases[0][1]
-                if over == "judge" and passes_of is None:
-                    continue
-                k = len(passes_of[0]) if passes_of is not None else 0
-                codes = (
-                    within_rng.integers(0, k**k, size=(len(rows), n, epochs))
-                    if passes_of is not None
-                    else None
-                )
-                picks = (
-                    within_rng.integers(0, epochs, size=(len(rows), n, epochs))
-                    if over == "epochs"
-                    else None
-                )
-                for a, row in enumerate(rows):
-                    for j in range(n):
-                        ys, ss = cases[int(idx[row, j])]
-                        values = []
-                        for e in range(epochs):
-                            value = ys[e]
-                            if ss is not None and codes is not None:
-                                u = int(codes[a, j, e])
-                                drawn = [ss[e][(u // k ** (k - 1 - d)) % k] for d in range(k)]
-                                value = value + (_mean(drawn) - _mean(ss[e]))
-                            values.append(value)
-                        if picks is not None:
-                            values = [values[int(picks[a, j, e])] for e in range(epochs)]
-                        shift[row][j] += sign * (_mean(values) - _mean(ys))
-        per_stratum.append(
-            [
-                float(np.mean([scores[int(idx[row, j])] + shift[row][j] for j in range(n)]))
-                for row in range(resamples)
-            ]
-        )
-    overall = np.stack([np.array(m) for m in per_stratum]).mean(axis=0)
-    lo, hi = np.percentile(overall, [2.5, 97.5])
-    return float(lo), float(hi)
+    plain = [[(sign, _source(w)) for sign, w in stratum] for stratum in sources]
+    return expected_joint(strata, plain, over, resamples, seed)
 
 
 # --------------------------------------------------------------------------------------------

@@ -99,22 +99,20 @@ JOINT_KEYS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def width_added(ci: Sequence[float] | None, joint: Sequence[float] | None) -> str:
+def width_added(ci: Sequence[float], joint: Sequence[float]) -> float:
     """The share of the joint interval's width that resampling within cases adds to the
-    protocol's (0% when it adds nothing)."""
-    if not ci or not joint:
-        return "n/a"
+    protocol's; 0 or less when it is no wider (a few cases, values at 0 or 1)."""
     wide = joint[1] - joint[0]
-    if wide <= 0:
-        return "0%"
-    return f"{1 - (ci[1] - ci[0]) / wide:.0%}"
+    return 1 - (ci[1] - ci[0]) / wide if wide > 0 else 0.0
 
 
 def joint_cell(ci: Sequence[float] | None, joint: Sequence[float] | None) -> str:
-    """`[lo, hi] (adds X% of the width)`, or n/a."""
+    """`[lo, hi] (adds X% of the width)`, `[lo, hi] (no wider)`, or n/a."""
     if not joint:
         return "n/a (not recorded)"
-    return f"{interval(joint)} (adds {width_added(ci, joint)} of the width)"
+    share = width_added(ci, joint) if ci else 0.0
+    added = f"adds {share:.0%} of the width" if round(share, 2) > 0 else "no wider"
+    return f"{interval(joint)} ({added})"
 
 
 def about(cases: int) -> str:

@@ -15,16 +15,23 @@ The draws, exactly (docs/statistics.md says the same in words):
   is for the overall interval).
 * for each stratum, with ``idx`` its protocol draws ``(resamples, n)``, in blocks of 1,000
   resamples in order, and in each block for each source in order (one model; for a paired
-  difference, A then B): ``Y = epoch_scores[idx]`` ``(r, n, E)``; over the judge (and over
-  epochs when the source has passes) ``p = rng_w.integers(0, K, size=(r, n, E, K))`` and
-  ``V = Y + (S[p].mean(-1) - S.mean(-1))`` with ``S = pass_scores[idx]`` ``(r, n, E, K)``, else
-  ``V = Y``; over epochs then ``e = rng_w.integers(0, E, size=(r, n, E))`` and ``V = V[e]``;
-  the case's shift is ``V.mean(-1) - Y.mean(-1)``, added with the source's sign.
+  difference, A then B), with ``Y = epoch_scores[idx]`` ``(r, n, E)``:
+  - if the source has K > 1 passes: ``u = rng_w.integers(0, K**K, size=(r, n, E))``, one
+    ordered draw of K passes with replacement per drawn case and epoch (the base-K digits of
+    ``u``, most significant first, are the passes drawn), and ``V = Y + m(drawn) - m(all)``,
+    ``m`` the mean of pass scores added left to right; else ``V = Y``;
+  - over epochs: ``e = rng_w.integers(0, E, size=(r, n, E))`` and ``V = V[e]`` (the drawn
+    epochs);
+  - the case's shift is ``m(V) - m(Y)`` (one epoch: ``V - Y``), added with the source's sign
+    (+1 for a model or A, -1 for B). Over the judge, a source without passes draws nothing.
 * each resample's mean is ``(scores[idx] + shift).mean(axis=1)``; strata are macro-averaged as
-  the protocol does, and the interval is the 2.5th and 97.5th percentile.
+  the protocol does; a mean score lies in [0, 1] (a difference in [-1, 1]), so each resampled
+  mean is kept there (``clip``); the interval is the 2.5th and 97.5th percentile.
 
-A drawn case moves by how far its drawn passes' mean lies from its passes' mean, so the
-interval stays on the reported score (which combines passes by majority, not by their mean).
+A drawn case moves by how far its drawn passes' mean lies from its passes' mean: a shift of mean
+zero, so the interval stays on the reported score (which combines passes by majority, not by
+their mean). A case moved below 0 or above 1 is left there (clipping it would push the interval
+off the reported score near the bounds); only the resampled means are kept in their range.
 What it is not: under independent judge calls each case score already carries its own judge
 noise, so the protocol's interval already covers the expected score under this judge; this
 one resamples that noise a second time and is wider than it needs to be (docs/statistics.md).
@@ -61,6 +68,9 @@ OVER: tuple[Over, ...] = ("judge", "epochs")
 BLOCK = 1_000
 # the within-case generator is default_rng([seed, WITHIN_STREAM]), never the cases' stream
 WITHIN_STREAM = 1
+# where a mean score lies, and a difference of two
+SCORE_RANGE = (0.0, 1.0)
+DIFFERENCE_RANGE = (-1.0, 1.0)
 # the most judge passes a draw can be coded for: K**K must be an int64 (15**15 < 2**63)
 MAX_PASSES = 15
 # (case, epoch) rows times K**K draws up to which every draw's value is tabulated once
@@ -78,6 +88,14 @@ def _finite(values: ArrayLike, ndim: int, what: str) -> NDArray[np.float64]:
     return arr
 
 
+def _case_scores(values: ArrayLike, ndim: int, what: str) -> NDArray[np.float64]:
+    """Case scores lie in [0, 1] (protocol section 3): the moved ones are kept there too."""
+    arr = _finite(values, ndim, what)
+    if np.any(arr < 0) or np.any(arr > 1):
+        raise ValueError(f"{what} must lie within [0, 1] (they are case scores)")
+    return arr
+
+
 @dataclass(frozen=True)
 class WithinCase:
     """What each case of one model holds within it, in case order: its score in every epoch,
@@ -90,8 +108,8 @@ class WithinCase:
     @classmethod
     def of(cls, epoch_scores: ArrayLike, pass_scores: ArrayLike | None = None) -> WithinCase:
         """Checked arrays: finite, non-empty, and pass scores shaped as the epochs are."""
-        epochs = _finite(epoch_scores, 2, "epoch_scores")
-        passes = None if pass_scores is None else _finite(pass_scores, 3, "pass_scores")
+        epochs = _case_scores(epoch_scores, 2, "epoch_scores")
+        passes = None if pass_scores is None else _case_scores(pass_scores, 3, "pass_scores")
         if passes is not None and passes.shape[:2] != epochs.shape:
             raise ValueError(
                 f"pass_scores shape {passes.shape} does not match epoch_scores {epochs.shape}"
@@ -186,6 +204,7 @@ def _joint_means(
     over: Over,
     resamples: int,
     seed: int,
+    bounds: tuple[float, float] = SCORE_RANGE,
 ) -> NDArray[np.float64]:
     """Macro-averaged resample means, shape ``(resamples,)``, as the module docstring says."""
     indices = case_indices([s.size for s in strata], resamples, seed)
@@ -202,7 +221,7 @@ def _joint_means(
                     continue
                 moved[start : start + BLOCK] += sign * _shift(source, cases, over, rng)
         per_stratum[b] = (np.take(scores, idx) + moved).mean(axis=1)
-    means: NDArray[np.float64] = per_stratum.mean(axis=0)
+    means: NDArray[np.float64] = np.clip(per_stratum.mean(axis=0), *bounds)
     return means
 
 
@@ -251,7 +270,8 @@ def joint_paired_bootstrap_single(
     epochs) each drawn on their own: the two models were judged by separate calls."""
     arr = _scores(differences, "differences")
     sources = [[(1.0, within_a), (-1.0, within_b)]]
-    return percentile_interval(_joint_means([arr], sources, over, resamples, seed))
+    means = _joint_means([arr], sources, over, resamples, seed, DIFFERENCE_RANGE)
+    return percentile_interval(means)
 
 
 def joint_paired_bootstrap(
@@ -269,4 +289,5 @@ def joint_paired_bootstrap(
     if not (len(within_a) == len(within_b) == len(arrays)) or not arrays:
         raise ValueError("need one WithinCase per stratum for each model, and a stratum")
     sources = [[(1.0, a), (-1.0, b)] for a, b in zip(within_a, within_b, strict=True)]
-    return percentile_interval(_joint_means(arrays, sources, over, resamples, seed))
+    means = _joint_means(arrays, sources, over, resamples, seed, DIFFERENCE_RANGE)
+    return percentile_interval(means)
