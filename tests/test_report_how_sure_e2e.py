@@ -34,6 +34,8 @@ pytestmark = pytest.mark.slow  # Inspect evals in this process
 
 A, B = "bbscript/sure-a", "bbscript/sure-b"
 PASSES, EPOCHS = 3, 2
+# the epochs run: a points rubric and an F1 one are enough for the benchmark intervals
+EPOCH_BENCHMARKS = ("drug_safety", "safety_therapeutic")
 RESAMPLES = 1_000  # `--resamples`: the independent loops stay quick
 
 
@@ -41,7 +43,7 @@ RESAMPLES = 1_000  # `--resamples`: the independent loops stay quick
 class Runs:
     root: Path
     passes: Path  # A and B, three judge passes each
-    epochs: Path  # A, two epochs, one pass
+    epochs: Path  # A, two epochs, one pass, two benchmarks
     report: Result
     epochs_report: Result
 
@@ -55,8 +57,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
     try:
         logs = helpers.run_tasks(root / "release", [A, B], passes, judge_passes=PASSES)
         assert [log.status for log in logs] == ["success"] * 20
-        logs = helpers.run_tasks(root / "release", [A], epochs, epochs=EPOCHS)
-        assert [log.status for log in logs] == ["success"] * 10
+        logs = helpers.run_tasks(
+            root / "release", [A], epochs, benchmarks=EPOCH_BENCHMARKS, epochs=EPOCHS
+        )
+        assert [log.status for log in logs] == ["success"] * len(EPOCH_BENCHMARKS)
     finally:
         helpers.BRAIN.flip_percent = 0
     report = report_of(passes, root / "out")
@@ -213,8 +217,7 @@ def test_the_report_shows_both_and_says_what_each_is(runs: Runs) -> None:
 def test_two_epochs_get_the_interval_over_cases_and_epochs(runs: Runs) -> None:
     summary = summary_of(runs.root / "out-epochs", A)
     cases = cases_of(runs.epochs, A)
-    strata, sources = [], []
-    for name in BENCHMARK_NAMES:
+    for name in EPOCH_BENCHMARKS:
         entry = summary["benchmarks"][name]
         mine = [(c[0], None) for c in cases[name].values()]  # one pass: no pass scores
         assert all(len(c[0]) == EPOCHS for c in mine)
@@ -223,9 +226,8 @@ def test_two_epochs_get_the_interval_over_cases_and_epochs(runs: Runs) -> None:
             expected_joint([scores], [[(1.0, mine)]], "epochs", RESAMPLES, 42)
         )
         assert "ci95_cases_and_judge" not in entry
-        strata.append(scores)
-        sources.append([(1.0, mine)])
-    assert summary["overall"]["ci95_cases_and_epochs"] == list(
-        expected_joint(strata, sources, "epochs", RESAMPLES, 42)
-    )
+        # the judge's noise differs between epochs: their interval is the wider one
+        joint = entry["ci95_cases_and_epochs"]
+        assert joint[1] - joint[0] >= entry["ci95"][1] - entry["ci95"][0]
+    assert summary["overall"] is None  # two benchmarks: no overall score
     assert "95% CI over cases and epochs" in runs.epochs_report.stdout
