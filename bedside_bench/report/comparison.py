@@ -2,7 +2,10 @@
 
 Differences are paired on the cases both groups completed, so the difficulty a case adds to
 both scores cancels out. The overall difference uses the same stratified bootstrap as the
-overall score, applied to per-case differences.
+overall score, applied to per-case differences. Past 300 lines because every pair is built
+here, and each carries beside its interval the intervals over judge passes or epochs and the
+cases it needs (`scoring/joint.py`, `scoring/power.py`), for the comparison and the verdicts
+alike.
 """
 
 from __future__ import annotations
@@ -33,8 +36,8 @@ from bedside_bench.documents.summary import OverallScore as SummaryOverall
 from bedside_bench.logs.group_key import COMPARABLE_FIELDS
 from bedside_bench.logs.records import CaseRecord
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
-from bedside_bench.report.summary import BootstrapOptions, JointIntervals, joint_entries
-from bedside_bench.report.within import within_case
+from bedside_bench.report.summary import BootstrapOptions
+from bedside_bench.report.within import JointIntervals, joint_entries, within_case
 from bedside_bench.scoring.joint import (
     Over,
     WithinCase,

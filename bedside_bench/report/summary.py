@@ -9,7 +9,7 @@ document's shape is `documents/summary.py`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -44,7 +44,12 @@ from bedside_bench.report.conditions import (
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
-from bedside_bench.report.within import JOINT_FIELDS, joint_overs, within_case
+from bedside_bench.report.within import (
+    Within,
+    group_within,
+    joint_entries,
+    joint_notes,
+)
 from bedside_bench.scoring.agreement import pooled_kappa
 from bedside_bench.scoring.joint import (
     Over,
@@ -96,58 +101,6 @@ class Diagnostics(TypedDict, total=False):
     severe_rate: float | None
     judge_agreement: float | None
     judge_kappa: float | None
-
-
-Within = WithinCase | str | None
-
-
-def group_within(group: RunGroup) -> dict[str, Within]:
-    """Each benchmark's completed cases as the joint intervals read them (`within_case`)."""
-    key = group.key
-    return {
-        name: within_case(evidence.completed, key.epochs, key.judge_passes)
-        for name, evidence in group.benchmarks.items()
-    }
-
-
-class JointIntervals(TypedDict, total=False):
-    """The keys an entry has only when the run measured what they resample."""
-
-    ci95_cases_and_judge: list[float] | None
-    ci95_cases_and_epochs: list[float] | None
-
-
-def joint_entries(
-    judge_passes: int, epochs: int, interval: Callable[[Over], Interval | None]
-) -> JointIntervals:
-    """The intervals over cases and judge passes or epochs that apply (`joint_overs`)."""
-
-    def bounds(over: Over) -> list[float] | None:
-        ci = interval(over)
-        return None if ci is None else list(ci.as_tuple())
-
-    entries: JointIntervals = {}
-    overs = joint_overs(judge_passes, epochs)
-    if "judge" in overs:
-        entries["ci95_cases_and_judge"] = bounds("judge")
-    if "epochs" in overs:
-        entries["ci95_cases_and_epochs"] = bounds("epochs")
-    return entries
-
-
-def joint_notes(group: RunGroup, within: Mapping[str, Within]) -> list[str]:
-    """Why an interval over cases and judge passes or epochs is null (one note per reason)."""
-    overs = joint_overs(group.key.judge_passes, group.key.epochs)
-    reasons: dict[str, list[str]] = {}
-    for name, found in within.items():
-        if isinstance(found, str):
-            reasons.setdefault(found, []).append(name)
-    fields = " and ".join(JOINT_FIELDS[over] for over in overs)
-    return [
-        f"{fields} null for {', '.join(names)} (so no overall): {why}"
-        for why, names in reasons.items()
-        if overs
-    ]
 
 
 def benchmark_entry(

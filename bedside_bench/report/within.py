@@ -9,12 +9,17 @@ of several epochs `ci95_cases_and_epochs` (which resamples each drawn epoch's pa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
 from bedside_bench.logs.records import CaseRecord
 from bedside_bench.scoring.joint import MAX_PASSES, Over, WithinCase
+from bedside_bench.scoring.stats import Interval
+
+if TYPE_CHECKING:
+    from bedside_bench.report.groups import RunGroup
 
 # the document key of each interval, by what it resamples besides cases
 JOINT_FIELDS: dict[Over, str] = {
@@ -72,3 +77,55 @@ def within_case(
         pass_scores.append(per_epoch)
     passes = np.array(pass_scores, dtype=np.float64) if judge_passes > 1 else None
     return WithinCase.of(np.array(epoch_scores, dtype=np.float64), passes)
+
+
+Within = WithinCase | str | None
+
+
+def group_within(group: RunGroup) -> dict[str, Within]:
+    """Each benchmark's completed cases as the joint intervals read them (`within_case`)."""
+    key = group.key
+    return {
+        name: within_case(evidence.completed, key.epochs, key.judge_passes)
+        for name, evidence in group.benchmarks.items()
+    }
+
+
+class JointIntervals(TypedDict, total=False):
+    """The keys an entry has only when the run measured what they resample."""
+
+    ci95_cases_and_judge: list[float] | None
+    ci95_cases_and_epochs: list[float] | None
+
+
+def joint_entries(
+    judge_passes: int, epochs: int, interval: Callable[[Over], Interval | None]
+) -> JointIntervals:
+    """The intervals over cases and judge passes or epochs that apply (`joint_overs`)."""
+
+    def bounds(over: Over) -> list[float] | None:
+        ci = interval(over)
+        return None if ci is None else list(ci.as_tuple())
+
+    entries: JointIntervals = {}
+    overs = joint_overs(judge_passes, epochs)
+    if "judge" in overs:
+        entries["ci95_cases_and_judge"] = bounds("judge")
+    if "epochs" in overs:
+        entries["ci95_cases_and_epochs"] = bounds("epochs")
+    return entries
+
+
+def joint_notes(group: RunGroup, within: Mapping[str, Within]) -> list[str]:
+    """Why an interval over cases and judge passes or epochs is null (one note per reason)."""
+    overs = joint_overs(group.key.judge_passes, group.key.epochs)
+    reasons: dict[str, list[str]] = {}
+    for name, found in within.items():
+        if isinstance(found, str):
+            reasons.setdefault(found, []).append(name)
+    fields = " and ".join(JOINT_FIELDS[over] for over in overs)
+    return [
+        f"{fields} null for {', '.join(names)} (so no overall): {why}"
+        for why, names in reasons.items()
+        if overs
+    ]
