@@ -175,6 +175,7 @@ SLOWEST_FILES_FIRST = (
     "test_reliability_e2e.py",
     "test_answer_conditions_e2e.py",
     "test_report_verdict_e2e.py",
+    "test_report_how_sure_e2e.py",
     "test_rejudge.py",
     "test_kept_calls_scope_e2e.py",
     "test_tasks_e2e.py",

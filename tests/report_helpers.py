@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
+import statistics
 import threading
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -83,11 +85,16 @@ class Brain:
     The answer names the answering model, so decisions (a hash of answer and item id) differ
     between models. The judge answers with invalid JSON for every prompt whose md5 is in
     `poisoned` (item ids start with md5(prompt)), so those samples error when judge_retries=0.
+    With `flip_percent` the judge is noisy: the k-th judging of an answer flips each decision
+    whose hash with k falls under it, so repeated passes disagree (which pass is the k-th
+    depends on the order the calls arrive in: read the decisions back from the log).
     """
 
     poisoned: set[str] = field(default_factory=set)
     match_percent: int = 55
+    flip_percent: int = 0
     calls: dict[str, int] = field(default_factory=dict)
+    judged: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, model: str) -> Outputs:
@@ -107,12 +114,15 @@ class Brain:
                     content = "I think the answer is fine."
                 else:
                     answer = parse_judge_user(user).answer
+                    with self.lock:
+                        k = self.judged[answer] = self.judged.get(answer, 0) + 1
                     content = json.dumps(
                         {
                             "decisions": [
                                 {
                                     "item_id": i,
-                                    "matched": _hash(f"{answer}|{i}") % 100 < self.match_percent,
+                                    "matched": (_hash(f"{answer}|{i}") % 100 < self.match_percent)
+                                    != (_hash(f"{answer}|{i}|{k}") % 100 < self.flip_percent),
                                 }
                                 for i in ids
                             ]
@@ -215,9 +225,11 @@ def run_tasks(
     log_dir: Path,
     benchmarks: Sequence[str] = BENCHMARK_NAMES,
     judge: str = JUDGE,
+    epochs: int = 1,
     **task_args: Any,
 ) -> list[EvalLog]:
-    """Every benchmark for every model, in-process, judge via the `grader` role."""
+    """Every benchmark for every model, in-process, judge via the `grader` role (`epochs`:
+    Inspect's `--epochs`)."""
     args = {"data_dir": str(release), "judge_retries": 0, **task_args}
     tasks = [getattr(bedside_tasks, name)(**args) for name in benchmarks]
     return inspect_eval(
@@ -229,6 +241,7 @@ def run_tasks(
         max_tasks=len(tasks) * len(models),
         max_samples=50,
         log_level="error",
+        epochs=epochs,
     )
 
 
@@ -325,6 +338,101 @@ def expected_summary_numbers(
             "n": sum(len(s) for s in strata),
         }
     return {"benchmarks": benchmarks, "overall": overall}
+
+
+# one case as the intervals over cases and judge passes or epochs read it: its score in each
+# epoch, and each epoch's pass scores (None: one judge pass)
+JointCase = tuple[list[float], list[list[float]] | None]
+JOINT_BLOCK = 1_000  # resamples drawn at once (docs/statistics.md)
+
+
+def _mean_in_order(values: Sequence[float]) -> float:
+    """Added left to right, then divided: the order docs/statistics.md gives."""
+    total = values[0]
+    for v in values[1:]:
+        total += v
+    return total / len(values)
+
+
+def expected_joint(
+    strata: Sequence[Sequence[float]],
+    sources: Sequence[Sequence[tuple[float, Sequence[JointCase]]]],
+    over: str,
+    resamples: int = 10_000,
+    seed: int = 42,
+) -> tuple[float, float]:
+    """The interval over cases and judge passes (`over="judge"`) or epochs, written from
+    docs/statistics.md one drawn case at a time: the protocol's case draws, then per block of
+    resamples and per source (a model; A then B for a difference, signs +1 and -1) each drawn
+    case's pass draw as one code whose base-K digits are the passes, then its epochs; each
+    resampled mean kept within [0, 1] (a difference: [-1, 1])."""
+    case_rng = np.random.default_rng(seed)
+    within_rng = np.random.default_rng([seed, 1])
+    per_stratum = []
+    for scores, stratum_sources in zip(strata, sources, strict=True):
+        n = len(scores)
+        idx = case_rng.integers(0, n, size=(resamples, n))
+        shift = [[0.0] * n for _ in range(resamples)]
+        for start in range(0, resamples, JOINT_BLOCK):
+            rows = list(range(start, min(start + JOINT_BLOCK, resamples)))
+            for sign, cases in stratum_sources:
+                epochs = len(cases[0][0])
+                first_passes = cases[0][1]
+                if over == "judge" and first_passes is None:
+                    continue
+                k = len(first_passes[0]) if first_passes is not None else 0
+                codes = (
+                    within_rng.integers(0, k**k, size=(len(rows), n, epochs))
+                    if first_passes is not None
+                    else None
+                )
+                picks = (
+                    within_rng.integers(0, epochs, size=(len(rows), n, epochs))
+                    if over == "epochs"
+                    else None
+                )
+                for a, row in enumerate(rows):
+                    for j in range(n):
+                        ys, ss = cases[int(idx[row, j])]
+                        values = []
+                        for e in range(epochs):
+                            value = ys[e]
+                            if ss is not None and codes is not None:
+                                u = int(codes[a, j, e])
+                                drawn = [ss[e][(u // k ** (k - 1 - d)) % k] for d in range(k)]
+                                value = value + (_mean_in_order(drawn) - _mean_in_order(ss[e]))
+                            values.append(value)
+                        if picks is not None:
+                            values = [values[int(picks[a, j, e])] for e in range(epochs)]
+                        shift[row][j] += sign * (_mean_in_order(values) - _mean_in_order(ys))
+        per_stratum.append(
+            [
+                float(np.mean([scores[int(idx[row, j])] + shift[row][j] for j in range(n)]))
+                for row in range(resamples)
+            ]
+        )
+    overall = np.stack([np.array(m) for m in per_stratum]).mean(axis=0)
+    paired = any(sign < 0 for stratum in sources for sign, _ in stratum)
+    low = -1.0 if paired else 0.0
+    kept = [min(1.0, max(low, float(m))) for m in overall]
+    lo, hi = np.percentile(kept, [2.5, 97.5])
+    return float(lo), float(hi)
+
+
+def expected_cases_needed(strata: Sequence[Sequence[float]]) -> int | None:
+    """Paired cases for 80% power at the two-sided 5% level, from docs/statistics.md: the
+    stratified normal approximation, every stratum grown in proportion, at least two cases a
+    stratum (plain Python: `statistics`, not numpy)."""
+    if any(len(s) < 2 for s in strata):
+        return None
+    difference = statistics.fmean(statistics.fmean(s) for s in strata)
+    if difference == 0:
+        return None
+    normal = statistics.NormalDist()
+    z = normal.inv_cdf(0.975) + normal.inv_cdf(0.80)
+    variance = sum(statistics.variance(s) / len(s) for s in strata) / len(strata) ** 2
+    paired = sum(len(s) for s in strata)
+    return max(math.ceil(z**2 * variance / difference**2 * paired), 2 * len(strata))
 
 
 def verdict(lo: float, hi: float, n: int) -> dict[str, Any]:

@@ -47,6 +47,7 @@ SCORE_KEYS = {
     "judge_usage",
     "judge_passes",
     "pass_decisions",
+    "pass_scores",
     "judge_agreement",
     "judgements",
     "overrides",

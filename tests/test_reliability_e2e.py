@@ -94,6 +94,10 @@ def test_repeated_judging_majority_agreement_and_kappa(
         per_pass = [{i: pass_rule(k, answer, i) for i in ids} for k in range(passes)]
         # every pass is kept (in the order the calls finished)
         assert sorted(map(json.dumps, meta["pass_decisions"])) == sorted(map(json.dumps, per_pass))
+        # each pass's own case score, beside its decisions (what the report resamples)
+        assert meta["pass_scores"] == pytest.approx(
+            [float(exact_case_score(case, decisions)) for decisions in meta["pass_decisions"]]
+        )
         votes = {i: sum(p[i] for p in per_pass) for i in ids}
         majority = {i: votes[i] * 2 > passes for i in ids}  # a tie is not matched
         assert meta["decisions"] == majority
@@ -257,6 +261,12 @@ def test_three_level_repeated_judging_kappa_is_the_same_in_the_summary(
         meta = sample.scores["rubric_judge"].metadata  # type: ignore[index, union-attr]
         assert set(meta) <= metadata_keys(ScoreMetadata)
         assert {"judge_passes", "pass_decisions", "judgements", "match_values"} <= set(meta)
+        assert meta["pass_scores"] == pytest.approx(
+            [
+                float(exact_case_score(case, three_level_matches(case["rubric_items"], levels)))
+                for levels in meta["pass_decisions"]
+            ]
+        )
         for item in case["rubric_items"]:
             levels = [three_level_pass(k, answer, item["item_id"]) for k in range(2)]
             rows.append([levels.count(level) for level in THREE_LEVELS])

@@ -13,6 +13,7 @@ from bedside_bench.report.comparison import ComparisonRefused, compare, paired_d
 from bedside_bench.report.groups import group_labels, group_records
 from bedside_bench.report.summary import BootstrapOptions, summarise
 from tests.report_helpers import (
+    expected_cases_needed,
     expected_interval,
     expected_stratified,
     full_group,
@@ -55,6 +56,10 @@ def test_comparison_numbers_equal_numpy_recomputation() -> None:
             "n": 10,
             "difference": float(np.mean(diffs)),
             "ci95": [lo, hi],
+            # one judge pass, one epoch: nothing varies within a case
+            "ci95_cases_and_judge": None,
+            "ci95_cases_and_epochs": None,
+            "cases_needed_for_80_power": expected_cases_needed([diffs]),
             "excludes_zero": lo > 0 or hi < 0,
             "verdict_withheld": None,
         }
@@ -68,6 +73,7 @@ def test_comparison_numbers_equal_numpy_recomputation() -> None:
     assert overall["difference"] == float(np.mean([np.mean(s) for s in strata]))
     assert overall["n"] == 100
     assert overall["excludes_zero"] is True  # b is uniformly lower where not clipped
+    assert overall["cases_needed_for_80_power"] == expected_cases_needed(strata)
 
 
 def test_a_constant_shift_is_recovered_exactly() -> None:

@@ -163,6 +163,12 @@ SCORE_KEYS: dict[str, Check] = {
         "pass_decisions",
         tuple,
     ),
+    # optional (earlier logs lack it); as many as the passes or not is the report's to say
+    "pass_scores": (
+        lambda v: isinstance(v, list) and len(v) > 0 and all(_share(x) for x in v),
+        "pass_scores",
+        lambda v: tuple(float(x) for x in v),
+    ),
     "judge_usage": (_usage, "judge_usage", _usage_total),
     "answer_stop_reason": (_text, "answer_stop_reason", lambda v: v),
     "answer_condition": (lambda v: v in ANSWER_CONDITIONS, "answer_condition", lambda v: v),
@@ -208,6 +214,7 @@ HONEST_SCORE: dict[str, object] = {
     "judge_usage": {JUDGE_A: {"input_tokens": 30, "output_tokens": 5, "total_tokens": 35}},
     "judge_passes": 2,
     "pass_decisions": [PASS, PASS],
+    "pass_scores": [0.5, 0.25],
     "judge_agreement": 1.0,
 }
 
@@ -350,6 +357,7 @@ def test_the_honest_log_reads_as_written() -> None:
     c1 = _honest_case("c1")
     assert c1.completed and c1.score == 0.5 and c1.recall == 0.5 and c1.precision == 1.0
     assert c1.pass_decisions == (PASS, PASS) and c1.judge_agreement == 1.0
+    assert c1.pass_scores == (0.5, 0.25)
     assert HONEST_RECORD.judge_passes == 2 and HONEST.skipped == []
 
 
@@ -462,12 +470,13 @@ def test_a_score_judged_once_in_a_log_run_with_two_passes_counts() -> None:
     once = {
         k: v
         for k, v in HONEST_SCORE.items()
-        if k not in ("judge_passes", "pass_decisions", "judge_agreement")
+        if k not in ("judge_passes", "pass_decisions", "pass_scores", "judge_agreement")
     }
     read, _ = _read(_log(score=once))
     (record,) = read.records
     c1 = record.cases["c1"]
     assert c1.completed and c1.pass_decisions is None and c1.judge_agreement is None
+    assert c1.pass_scores is None
     assert read.refused_values() == []
 
 

@@ -25,6 +25,7 @@ from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.summary import BootstrapOptions
 from tests.report_helpers import (
     context_of,
+    expected_cases_needed,
     expected_stratified,
     log_record,
     run_summary,
@@ -64,12 +65,11 @@ def written(analysis: Analysis) -> dict[str, Any]:
     return analysis.comparison.model_dump(mode="json")
 
 
-def expected_pair(
+def pair_strata(
     higher: Mapping[str, Mapping[str, float | None]],
     lower: Mapping[str, Mapping[str, float | None]],
-    options: BootstrapOptions = SMALL,
-) -> tuple[float, list[float], int]:
-    """Macro-averaged difference, stratified interval and n on the cases both completed."""
+) -> list[list[float]]:
+    """Per benchmark, higher minus lower on the cases both completed."""
     strata = []
     for name in BENCHMARK_NAMES:
         h, lo = higher[name], lower[name]
@@ -80,6 +80,16 @@ def expected_pair(
                 if h[i] is not None and lo.get(i) is not None
             ]
         )
+    return strata
+
+
+def expected_pair(
+    higher: Mapping[str, Mapping[str, float | None]],
+    lower: Mapping[str, Mapping[str, float | None]],
+    options: BootstrapOptions = SMALL,
+) -> tuple[float, list[float], int]:
+    """Macro-averaged difference, stratified interval and n on the cases both completed."""
+    strata = pair_strata(higher, lower)
     difference = float(np.mean([np.mean(s) for s in strata]))
     return (
         difference,
@@ -122,6 +132,9 @@ def test_a_smoke_run_beside_two_full_runs_is_listed_unranked() -> None:
             "n": n,
             "difference": difference,
             "ci95": ci,
+            "ci95_cases_and_judge": None,
+            "ci95_cases_and_epochs": None,
+            "cases_needed_for_80_power": expected_cases_needed(pair_strata(a, b)),
             "excludes_zero": ci[0] > 0 or ci[1] < 0,
             "verdict": word(ci),
             "verdict_withheld": None,
@@ -252,10 +265,23 @@ def test_three_models_say_which_are_tied_with_the_leader() -> None:
     assert len(lines) == 4
     assert lines[-1] == f"statistically tied with the leader {leader}: {order[1]}"
     difference, ci, _ = expected_pair(scores[order[0]], scores[order[1]])
+    needed = expected_cases_needed(pair_strata(scores[order[0]], scores[order[1]]))
+    assert needed is not None and needed > 2 * 120  # a tie always needs over twice its cases
+    assert verdicts[0]["cases_needed_for_80_power"] == needed
     assert lines[0] == (
         f"{order[0]} minus {order[1]}: {difference:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}]: "
-        "not distinguishable on these 120 cases"
+        f"not distinguishable on these 120 cases; about {rounded(needed)} paired cases would "
+        f"be needed to detect a difference of this size (80% power), {needed / 120:,.1f}x "
+        "these"
     )
+
+
+def rounded(cases: int) -> str:
+    """Two significant figures from 100 on, with thousands separators."""
+    if cases < 100:
+        return str(cases)
+    magnitude = 10 ** (len(str(cases)) - 2)
+    return f"{(cases + magnitude // 2) // magnitude * magnitude:,}"
 
 
 def test_the_higher_ranked_model_can_be_behind_on_the_cases_both_completed() -> None:

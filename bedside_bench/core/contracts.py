@@ -159,6 +159,8 @@ class ScoreMetadata(TypedDict, total=False):
     # repeated judging (judge_passes > 1)
     judge_passes: int
     pass_decisions: list[dict[str, Decision]]
+    # each pass's case score on its own (the case's score combines the passes' decisions)
+    pass_scores: list[float]
     judge_agreement: float
     # three-level grading: per pass when there are several
     judgements: list[ItemJudgementRecord] | list[list[ItemJudgementRecord]]

@@ -21,6 +21,21 @@ KeyValue = str | bool | int | None
 
 VerdictWord = Literal["ahead", "behind", "not distinguishable"]
 
+CASES_AND_JUDGE = (
+    "95% interval resampling cases and, within each drawn case, its judge passes "
+    "(docs/statistics.md); null with one judge pass, or when the pass scores are not recorded"
+)
+CASES_AND_EPOCHS = (
+    "95% interval resampling cases and, within each drawn case, its epochs (and each drawn "
+    "epoch's judge passes); null with one epoch"
+)
+CASES_NEEDED = (
+    "paired cases that would detect the observed difference with 80% power at the two-sided "
+    "5% level (normal approximation from the observed variance of the paired differences, "
+    "stratified as the overall interval; docs/statistics.md); null when the difference is 0 "
+    "or a benchmark has fewer than 2 paired cases"
+)
+
 
 class Mismatch(Document):
     """A run-group field the compared groups do not share, with each group's value."""
@@ -49,6 +64,8 @@ class BenchmarkScore(Document):
 
     mean: Share | None
     ci95: Interval | None
+    ci95_cases_and_judge: Interval | None = Field(description=CASES_AND_JUDGE)
+    ci95_cases_and_epochs: Interval | None = Field(description=CASES_AND_EPOCHS)
     n: int
     failed: int
 
@@ -58,6 +75,8 @@ class OverallScore(Document):
 
     mean: Share | None
     ci95: Interval | None
+    ci95_cases_and_judge: Interval | None = Field(description=CASES_AND_JUDGE)
+    ci95_cases_and_epochs: Interval | None = Field(description=CASES_AND_EPOCHS)
     n: int
 
 
@@ -69,6 +88,9 @@ class Pair(Document):
     n: int = Field(ge=0, description="cases both completed")
     difference: float | None = Field(description="mean of a minus b (overall: macro-average)")
     ci95: Interval | None
+    ci95_cases_and_judge: Interval | None = Field(description=CASES_AND_JUDGE)
+    ci95_cases_and_epochs: Interval | None = Field(description=CASES_AND_EPOCHS)
+    cases_needed_for_80_power: int | None = Field(ge=0, description=CASES_NEEDED)
     excludes_zero: bool | None = Field(
         description="the verdict; null whenever verdict_withheld is set"
     )
@@ -100,6 +122,9 @@ class Verdict(Document):
     n: int = Field(ge=0, description="cases both completed")
     difference: float | None = Field(description="macro-average of higher minus lower")
     ci95: Interval | None
+    ci95_cases_and_judge: Interval | None = Field(description=CASES_AND_JUDGE)
+    ci95_cases_and_epochs: Interval | None = Field(description=CASES_AND_EPOCHS)
+    cases_needed_for_80_power: int | None = Field(ge=0, description=CASES_NEEDED)
     excludes_zero: bool | None
     verdict: VerdictWord | None = Field(
         description="ahead: interval above 0; behind: below 0; null whenever verdict_withheld "

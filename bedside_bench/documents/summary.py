@@ -71,12 +71,22 @@ class AnswerConditions(Document):
 
 F1_FIELDS = ("mean_recall", "mean_precision", "severe_rate")
 AGREEMENT_FIELDS = ("judge_agreement", "judge_kappa")
+# the intervals over cases and what varies within a case, written only when the run measured it
+JOINT_FIELDS = ("ci95_cases_and_judge", "ci95_cases_and_epochs")
+CASES_AND_JUDGE = (
+    "only with more than one judge pass: 95% interval resampling cases and, within each drawn "
+    "case, its judge passes (docs/statistics.md); null when the pass scores are not recorded"
+)
+CASES_AND_EPOCHS = (
+    "only with more than one epoch: 95% interval resampling cases and, within each drawn case, "
+    "its epochs (and each drawn epoch's judge passes); null when they cannot be read"
+)
 
 
 class BenchmarkSummary(OnlyWhenSet):
     """One benchmark's mean over its completed cases, with its interval and what it left out."""
 
-    OPTIONAL: ClassVar[tuple[str, ...]] = (*F1_FIELDS, *AGREEMENT_FIELDS)
+    OPTIONAL: ClassVar[tuple[str, ...]] = (*F1_FIELDS, *AGREEMENT_FIELDS, *JOINT_FIELDS)
     # the schema says what `_diagnostics_match_grading` checks
     model_config = ConfigDict(
         json_schema_extra={
@@ -95,6 +105,8 @@ class BenchmarkSummary(OnlyWhenSet):
     failed: NonNegativeInt = Field(description="cases with no successful score (not in the mean)")
     mean: Share | None
     ci95: Interval | None
+    ci95_cases_and_judge: Interval | None = Field(default=None, description=CASES_AND_JUDGE)
+    ci95_cases_and_epochs: Interval | None = Field(default=None, description=CASES_AND_EPOCHS)
     mean_recall: float | None = None
     mean_precision: float | None = None
     severe_rate: float | None = None
@@ -130,11 +142,15 @@ class BenchmarkSummary(OnlyWhenSet):
         return "judge_agreement" in self.model_fields_set
 
 
-class OverallScore(Document):
+class OverallScore(OnlyWhenSet):
     """The macro-average of the ten benchmark means with its stratified interval."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = JOINT_FIELDS
 
     mean: Share
     ci95: Interval
+    ci95_cases_and_judge: Interval | None = Field(default=None, description=CASES_AND_JUDGE)
+    ci95_cases_and_epochs: Interval | None = Field(default=None, description=CASES_AND_EPOCHS)
     n: PositiveInt
 
 

@@ -77,7 +77,7 @@ READ_CONCURRENCY = 8
 # sample fields a score does not need; skipping them keeps full-sample reads cheap
 HEAVY_FIELDS = {"messages", "events", "attachments", "store", "output", "metadata"}
 # the score metadata keys `case_record` reads whose values can exceed 1 kB
-LARGE_KEYS: tuple[str, ...] = ("decisions", "pass_decisions", "judge_usage")
+LARGE_KEYS: tuple[str, ...] = ("decisions", "pass_decisions", "pass_scores", "judge_usage")
 
 
 EpochCases = dict[tuple[str, int], CaseRecord]
@@ -246,6 +246,7 @@ def case_record(
         answer_temperature=values.answer_temperature,
         judge_agreement=values.judge_agreement,
         pass_decisions=_pass_decisions(values),
+        pass_scores=tuple(values.pass_scores) if isinstance(values.pass_scores, list) else None,
         decisions=_bool_decisions(values),
         judge_usage=_scored_usage(values),
         thinned=tuple(k for k in LARGE_KEYS if metadata.get(k) == THINNED_VALUE),

@@ -74,6 +74,8 @@ class CaseRecord:
     # one {item_id: matched} (or {item_id: level}) mapping per judge pass; None when not
     # recorded or not read
     pass_decisions: tuple[Mapping[str, Decision], ...] | None = None
+    # each judge pass's own case score, in pass order; None when not recorded or not read
+    pass_scores: tuple[float, ...] | None = None
     # the combined {item_id: matched} decisions, and the judge tokens the score recorded
     decisions: Mapping[str, bool] | None = None
     judge_usage: TokenUsage | None = None

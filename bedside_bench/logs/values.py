@@ -74,6 +74,8 @@ class ScoreValues(BaseModel):
     pass_decisions: Annotated[list[dict[str, Decision]], Field(min_length=1)] | Thinned | None = (
         None
     )
+    # each pass's own case score (written since the report's intervals over judge passes)
+    pass_scores: Annotated[list[Share], Field(min_length=1)] | Thinned | None = None
     judge_usage: dict[str, TokenCounts] | Thinned | None = None
     answer_stop_reason: Text | None = None
     answer_condition: AnswerCondition | None = None

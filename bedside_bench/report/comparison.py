@@ -2,13 +2,17 @@
 
 Differences are paired on the cases both groups completed, so the difficulty a case adds to
 both scores cancels out. The overall difference uses the same stratified bootstrap as the
-overall score, applied to per-case differences.
+overall score, applied to per-case differences. Past 300 lines because every pair is built
+here, and each carries beside its interval the intervals over judge passes or epochs and the
+cases it needs (`scoring/joint.py`, `scoring/power.py`), for the comparison and the verdicts
+alike.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,9 +34,23 @@ from bedside_bench.documents.comparison import (
 from bedside_bench.documents.summary import BenchmarkSummary, RunSummary
 from bedside_bench.documents.summary import OverallScore as SummaryOverall
 from bedside_bench.logs.group_key import COMPARABLE_FIELDS
+from bedside_bench.logs.records import CaseRecord
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.summary import BootstrapOptions
-from bedside_bench.scoring.stats import PairedResult, paired_bootstrap, paired_bootstrap_single
+from bedside_bench.report.within import JointIntervals, joint_entries, within_case
+from bedside_bench.scoring.joint import (
+    Over,
+    WithinCase,
+    joint_paired_bootstrap,
+    joint_paired_bootstrap_single,
+)
+from bedside_bench.scoring.power import cases_for_power
+from bedside_bench.scoring.stats import (
+    Interval,
+    PairedResult,
+    paired_bootstrap,
+    paired_bootstrap_single,
+)
 
 # fewer paired cases than this give an interval, never an "excludes 0" verdict
 MIN_PAIRED = 10
@@ -62,15 +80,74 @@ def find_mismatches(groups: Sequence[RunGroup], labels: Sequence[str]) -> list[M
     return found
 
 
+def paired_cases(
+    a: BenchmarkEvidence, b: BenchmarkEvidence
+) -> tuple[list[CaseRecord], list[CaseRecord]]:
+    """A's and B's records of the cases both completed, in A's dataset order."""
+    a_cases, b_cases = a.by_case(), b.by_case()
+    both = [i for i in a.case_ids if i in a_cases and i in b_cases]
+    return [a_cases[i] for i in both], [b_cases[i] for i in both]
+
+
 def paired_differences(a: BenchmarkEvidence, b: BenchmarkEvidence) -> NDArray[np.float64]:
     """A minus B on the cases both completed, in A's dataset order."""
-    a_cases, b_cases = a.by_case(), b.by_case()
-    diffs = [
-        a_cases[i].score - b_cases[i].score  # type: ignore[operator]
-        for i in a.case_ids
-        if i in a_cases and i in b_cases
-    ]
+    a_cases, b_cases = paired_cases(a, b)
+    diffs = [x.score - y.score for x, y in zip(a_cases, b_cases, strict=True)]  # type: ignore[operator]
     return np.array(diffs, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class PairedStratum:
+    """One benchmark of a pair: the differences, and each side's cases as the intervals over
+    judge passes or epochs read them (a reason string or None when they cannot)."""
+
+    differences: NDArray[np.float64]
+    within_a: WithinCase | str | None
+    within_b: WithinCase | str | None
+
+
+def paired_stratum(a: RunGroup, b: RunGroup, name: str) -> PairedStratum:
+    ea, eb = a.benchmarks[name], b.benchmarks[name]
+    cases_a, cases_b = paired_cases(ea, eb)
+    diffs = np.array(
+        [x.score - y.score for x, y in zip(cases_a, cases_b, strict=True)],  # type: ignore[operator]
+        dtype=np.float64,
+    )
+    return PairedStratum(
+        diffs,
+        within_case(cases_a, a.key.epochs, a.key.judge_passes),
+        within_case(cases_b, b.key.epochs, b.key.judge_passes),
+    )
+
+
+def joint_pair_entries(
+    a: RunGroup,
+    b: RunGroup,
+    strata: Sequence[PairedStratum],
+    options: BootstrapOptions,
+) -> JointIntervals:
+    """The paired intervals over cases and judge passes or epochs, each null where either
+    side's cases cannot be read so; a pair gets one when either group measured it."""
+    passes = max(a.key.judge_passes, b.key.judge_passes)
+    epochs = max(a.key.epochs, b.key.epochs)
+    within_a = [s.within_a for s in strata]
+    within_b = [s.within_b for s in strata]
+    usable_a = [w for w in within_a if isinstance(w, WithinCase)]
+    usable_b = [w for w in within_b if isinstance(w, WithinCase)]
+    diffs = [s.differences for s in strata]
+
+    def interval(over: Over) -> Interval | None:
+        if len(usable_a) != len(strata) or len(usable_b) != len(strata) or not strata:
+            return None
+        if len(strata) == 1:
+            return joint_paired_bootstrap_single(
+                diffs[0], usable_a[0], usable_b[0], over, options.resamples, options.seed
+            )
+        return joint_paired_bootstrap(
+            diffs, usable_a, usable_b, over, options.resamples, options.seed
+        )
+
+    return joint_entries(passes, epochs, interval)
 
 
 def withheld(a: RunGroup, b: RunGroup, n: int, labels: tuple[str, str]) -> str | None:
@@ -87,13 +164,25 @@ def withheld(a: RunGroup, b: RunGroup, n: int, labels: tuple[str, str]) -> str |
     return None
 
 
-def _pair(a: str, b: str, n: int, result: PairedResult | None, reason: str | None) -> Pair:
+def _pair(
+    a: str,
+    b: str,
+    n: int,
+    result: PairedResult | None,
+    reason: str | None,
+    joint: JointIntervals | None = None,
+    needed: int | None = None,
+) -> Pair:
+    joint = joint or {}
     return Pair(
         a=a,
         b=b,
         n=n,
         difference=result.estimate if result else None,
         ci95=list(result.interval.as_tuple()) if result else None,
+        ci95_cases_and_judge=joint.get("ci95_cases_and_judge"),
+        ci95_cases_and_epochs=joint.get("ci95_cases_and_epochs"),
+        cases_needed_for_80_power=needed,
         excludes_zero=result.excludes_zero if result and reason is None else None,
         verdict_withheld=reason,
     )
@@ -104,10 +193,20 @@ def benchmark_pair(
 ) -> Pair:
     if name not in a.benchmarks or name not in b.benchmarks:
         return _pair(*labels, 0, None, "benchmark missing from a group")
-    diffs = paired_differences(a.benchmarks[name], b.benchmarks[name])
-    result = paired_bootstrap_single(diffs, options.resamples, options.seed) if diffs.size else None
+    stratum = paired_stratum(a, b, name)
+    diffs = stratum.differences
+    if not diffs.size:
+        return _pair(*labels, 0, None, withheld(a, b, 0, labels))
+    result = paired_bootstrap_single(diffs, options.resamples, options.seed)
     n = int(diffs.size)
-    return _pair(*labels, n, result, withheld(a, b, n, labels))
+    return _pair(
+        *labels,
+        n,
+        result,
+        withheld(a, b, n, labels),
+        joint_pair_entries(a, b, [stratum], options),
+        cases_for_power([diffs]),
+    )
 
 
 def overall_pair(
@@ -115,14 +214,15 @@ def overall_pair(
 ) -> Pair:
     """Stratified paired bootstrap over the ten benchmarks; null unless every benchmark has at
     least one case both completed."""
-    strata = []
+    paired = []
     for name in BENCHMARK_NAMES:
         if name not in a.benchmarks or name not in b.benchmarks:
             return _pair(*labels, 0, None, f"{name} missing from a group")
-        diffs = paired_differences(a.benchmarks[name], b.benchmarks[name])
-        if not diffs.size:
+        stratum = paired_stratum(a, b, name)
+        if not stratum.differences.size:
             return _pair(*labels, 0, None, f"no {name} case both completed")
-        strata.append(diffs)
+        paired.append(stratum)
+    strata = [s.differences for s in paired]
     result = paired_bootstrap(strata, options.resamples, options.seed)
     n = int(sum(s.size for s in strata))
     reason = withheld(a, b, n, labels)
@@ -136,7 +236,8 @@ def overall_pair(
             f"fewer than {MIN_PAIRED_PER_BENCHMARK} paired cases in {', '.join(thin)} "
             "(a one-case stratum has no spread, so the interval would look surer than it is)"
         )
-    return _pair(*labels, n, result, reason)
+    joint = joint_pair_entries(a, b, paired, options)
+    return _pair(*labels, n, result, reason, joint, cases_for_power(strata))
 
 
 def benchmark_score(entry: BenchmarkSummary | None) -> BenchmarkScore | None:
@@ -145,14 +246,27 @@ def benchmark_score(entry: BenchmarkSummary | None) -> BenchmarkScore | None:
     if entry is None:
         return None
     ci95 = None if entry.ci95 is None else list(entry.ci95)
-    return BenchmarkScore(mean=entry.mean, ci95=ci95, n=entry.n, failed=entry.failed)
+    return BenchmarkScore(
+        mean=entry.mean,
+        ci95=ci95,
+        ci95_cases_and_judge=entry.ci95_cases_and_judge,
+        ci95_cases_and_epochs=entry.ci95_cases_and_epochs,
+        n=entry.n,
+        failed=entry.failed,
+    )
 
 
 def overall_score(entry: SummaryOverall | None) -> OverallScore | None:
     """A summary's overall entry as the comparison shows it."""
     if entry is None:
         return None
-    return OverallScore(mean=entry.mean, ci95=list(entry.ci95), n=entry.n)
+    return OverallScore(
+        mean=entry.mean,
+        ci95=list(entry.ci95),
+        ci95_cases_and_judge=entry.ci95_cases_and_judge,
+        ci95_cases_and_epochs=entry.ci95_cases_and_epochs,
+        n=entry.n,
+    )
 
 
 def compare(
@@ -255,6 +369,9 @@ def ranked_verdicts(
                 n=pair.n,
                 difference=pair.difference,
                 ci95=pair.ci95,
+                ci95_cases_and_judge=pair.ci95_cases_and_judge,
+                ci95_cases_and_epochs=pair.ci95_cases_and_epochs,
+                cases_needed_for_80_power=pair.cases_needed_for_80_power,
                 excludes_zero=pair.excludes_zero,
                 verdict=verdict_word(pair),
                 verdict_withheld=pair.verdict_withheld,

@@ -92,6 +92,37 @@ def interval(ci: Sequence[float] | None) -> str:
     return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "n/a"
 
 
+# the intervals besides the protocol's, by document key: what each resamples besides cases
+JOINT_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("ci95_cases_and_judge", "judge passes", "n/a (one judge pass)"),
+    ("ci95_cases_and_epochs", "epochs", "n/a (one epoch)"),
+)
+
+
+def width_added(ci: Sequence[float], joint: Sequence[float]) -> float:
+    """The share of the joint interval's width that resampling within cases adds to the
+    protocol's; 0 or less when it is no wider (a few cases, values at 0 or 1)."""
+    wide = joint[1] - joint[0]
+    return 1 - (ci[1] - ci[0]) / wide if wide > 0 else 0.0
+
+
+def joint_cell(ci: Sequence[float] | None, joint: Sequence[float] | None) -> str:
+    """`[lo, hi] (adds X% of the width)`, `[lo, hi] (no wider)`, or n/a."""
+    if not joint:
+        return "n/a (not recorded)"
+    share = width_added(ci, joint) if ci else 0.0
+    added = f"adds {share:.0%} of the width" if round(share, 2) > 0 else "no wider"
+    return f"{interval(joint)} ({added})"
+
+
+def about(cases: int) -> str:
+    """A number of cases rounded for reading: two significant figures from 100 on."""
+    if cases < 100:
+        return str(cases)
+    step = 10 ** (len(str(cases)) - 2)
+    return f"{(cases + step // 2) // step * step:,}"
+
+
 def score_cell(entry: BenchmarkSummary | OverallScore | None) -> str:
     """`mean [lo, hi]` plus n (completed) and, for a benchmark, failed."""
     if entry is None:
@@ -234,7 +265,66 @@ def scores_section(context: ReportContext) -> list[Block]:
     )
     if size_notes:
         blocks.append(Bullets(tuple(size_notes)))
-    return blocks
+    return blocks + joint_blocks(context)
+
+
+JOINT_INTRO = (
+    "How sure, from every source the runs measured. The protocol's 95% interval (above, the "
+    "headline) resamples cases. With several judge passes the interval over cases and judge "
+    "passes also resamples, within each drawn case, its passes; with several epochs the "
+    "interval over cases and epochs its epochs (two-stage bootstrap, same cases drawn, same "
+    "seed; docs/statistics.md). Beside each: the share of its width that resampling within "
+    "cases adds. Each case score already carries its own judge and answer noise, so the "
+    "protocol's interval already covers them when they are independent between cases; the "
+    "second interval counts that noise again and is the cautious reading, and the share says "
+    "how large the noise is."
+)
+
+
+def joint_blocks(context: ReportContext) -> list[Block]:
+    """The intervals over cases and judge passes or epochs beside the protocol's, per
+    benchmark and overall, for the groups that have them."""
+    summaries, labels = context.summaries, context.labels
+    keys = [
+        (key, what, none)
+        for key, what, none in JOINT_KEYS
+        if any(key in e.model_fields_set for s in summaries for e in entries(s))
+    ]
+    if not keys:
+        return []
+    rows = []
+    for label, s in zip(labels, summaries, strict=True):
+        if not any(key in e.model_fields_set for e in entries(s) for key, _, _ in keys):
+            continue
+        named: list[tuple[str, BenchmarkSummary | OverallScore]] = [
+            *s.benchmarks.items(),
+            *([("overall", s.overall)] if s.overall else []),
+        ]
+        for name, entry in named:
+            cells = [
+                joint_cell(entry.ci95, getattr(entry, key))
+                if key in entry.model_fields_set
+                else none
+                for key, _, none in keys
+            ]
+            rows.append((name, label, interval(entry.ci95), *cells))
+    header = (
+        "benchmark",
+        "model",
+        "95% CI over cases (protocol)",
+        *(f"95% CI over cases and {what}" for _, what, _ in keys),
+    )
+    return [
+        Heading(3, "Intervals over cases and judge passes or epochs"),
+        Paragraph(JOINT_INTRO),
+        Table(header, tuple(rows)),
+    ]
+
+
+def entries(summary: RunSummary) -> list[BenchmarkSummary | OverallScore]:
+    """A summary's benchmark entries and its overall entry, if any."""
+    found: list[BenchmarkSummary | OverallScore] = list(summary.benchmarks.values())
+    return found + ([summary.overall] if summary.overall else [])
 
 
 def f1_section(context: ReportContext) -> list[Block]:
@@ -294,16 +384,17 @@ def differences_section(context: ReportContext) -> list[Block]:
                 "Differences below mix model and set-up effects."
             )
         )
-    blocks.append(
-        Paragraph(
-            "A minus B on the cases both completed; 95% paired bootstrap interval (per benchmark: "
-            "percentile bootstrap of the differences; overall: stratified over benchmarks)."
-        )
-    )
     sections = [
         *((name, b.pairs) for name, b in comparison.benchmarks.items()),
         ("overall", comparison.overall.pairs),
     ]
+    every = [pair for _, pairs in sections for pair in pairs]
+    keys = [
+        (key, what)
+        for key, what, _ in JOINT_KEYS
+        if any(getattr(pair, key) is not None for pair in every)
+    ]
+    blocks.append(Paragraph(DIFFERENCES_INTRO + (DIFFERENCES_JOINT if keys else "")))
     for p, first in enumerate(comparison.overall.pairs):
         rows = []
         for name, pairs in sections:
@@ -314,14 +405,40 @@ def differences_section(context: ReportContext) -> list[Block]:
                     str(pair.n),
                     num(pair.difference, signed=True),
                     interval(pair.ci95),
+                    *(interval(getattr(pair, key)) for key, _ in keys),
                     verdict(pair),
+                    cases_needed(pair.cases_needed_for_80_power),
                 )
             )
         blocks.append(Heading(3, f"{first.a} minus {first.b}"))
-        blocks.append(
-            Table(("benchmark", "n paired", "difference", "95% CI", "excludes 0"), tuple(rows))
+        header = (
+            "benchmark",
+            "n paired",
+            "difference",
+            "95% CI",
+            *(f"95% CI over cases and {what}" for _, what in keys),
+            "excludes 0",
+            "paired cases for 80% power",
         )
+        blocks.append(Table(header, tuple(rows)))
     return blocks
+
+
+DIFFERENCES_INTRO = (
+    "A minus B on the cases both completed; 95% paired bootstrap interval (per benchmark: "
+    "percentile bootstrap of the differences; overall: stratified over benchmarks). Paired "
+    "cases for 80% power: how many paired cases would detect a difference of the observed "
+    "size 80% of the time at the two-sided 5% level (normal approximation from the observed "
+    "spread of the differences, every benchmark grown in proportion; docs/statistics.md)."
+)
+DIFFERENCES_JOINT = (
+    " The intervals over cases and judge passes or epochs also resample, within each drawn "
+    "case, each model's passes or epochs (see Intervals over cases and judge passes or epochs)."
+)
+
+
+def cases_needed(value: int | None) -> str:
+    return "n/a" if value is None else f"{value:,}"
 
 
 def verdict(pair: Pair) -> str:
@@ -469,8 +586,13 @@ def unranked_section(context: ReportContext) -> list[Block]:
 def verdict_line(entry: Verdict) -> str:
     """One pair, higher-ranked minus lower-ranked: difference, paired interval, verdict."""
     higher, lower, n, word = entry.higher, entry.lower, entry.n, entry.verdict
+    joint = "".join(
+        f" (over cases and {what} {signed_interval(getattr(entry, key))})"
+        for key, what, _ in JOINT_KEYS
+        if getattr(entry, key) is not None
+    )
     numbers = (
-        f": {num(entry.difference, signed=True)} {signed_interval(entry.ci95)}"
+        f": {num(entry.difference, signed=True)} {signed_interval(entry.ci95)}{joint}"
         if entry.difference is not None
         else ""
     )
@@ -483,7 +605,18 @@ def verdict_line(entry: Verdict) -> str:
         return f"{head}: {higher} is ahead"
     if word == "behind":
         return f"{head}: {higher} is behind on the cases both completed"
-    return f"{head}: not distinguishable on these {n} cases"
+    return f"{head}: not distinguishable on these {n} cases{needed_text(entry)}"
+
+
+def needed_text(entry: Verdict) -> str:
+    """How many paired cases a difference of the observed size needs (80% power)."""
+    needed = entry.cases_needed_for_80_power
+    if needed is None or not entry.n:
+        return ""
+    return (
+        f"; about {about(needed)} paired cases would be needed to detect a difference of "
+        f"this size (80% power), {needed / entry.n:,.1f}x these"
+    )
 
 
 def signed_interval(ci: Sequence[float] | None) -> str:
@@ -533,8 +666,11 @@ VERDICT_INTRO = (
     "Higher-ranked minus lower-ranked overall score on the cases both completed, with its 95% "
     "paired bootstrap interval (stratified over the ten benchmarks, docs/statistics.md): "
     "ahead when the interval lies above 0, behind when below (the cases both completed can "
-    "disagree with the ranking when failed cases differ), else not distinguishable. "
-    "Per-benchmark differences are under Pairwise differences."
+    "disagree with the ranking when failed cases differ), else not distinguishable, with the "
+    "paired cases a difference of the observed size would need to be detected 80% of the "
+    "time. With several judge passes or epochs the interval that also resamples them is given "
+    "in brackets; the verdict reads the protocol's. Per-benchmark differences are under "
+    "Pairwise differences."
 )
 
 
@@ -558,7 +694,8 @@ def group_warnings(summary: RunSummary) -> list[str]:
     if summary.epochs > 1:
         found.append(
             f"{summary.epochs} epochs per case; a case's score is the mean over its "
-            "epochs, and intervals resample cases."
+            "epochs; the protocol's intervals resample cases, the second interval their "
+            "epochs too."
         )
     if summary.release is None or summary.release == UNRECOGNISED:
         found.append(f"release: {release_text(summary)}.")
@@ -605,9 +742,12 @@ def intro_section(context: ReportContext) -> list[Block]:
     return [
         Heading(1, "BedsideBench report"),
         Paragraph(
-            "Written by `bedside-bench report` from Inspect logs. Intervals measure "
-            "case-sampling uncertainty only, not variation from answer generation, judge calls "
-            "or later provider changes to a model (docs/numbers.md)."
+            "Written by `bedside-bench report` from Inspect logs. The headline intervals are "
+            "the protocol's: they resample cases. Runs that judged each answer more than once "
+            "or answered each case more than once also get an interval that resamples those "
+            "passes or epochs within each case (Intervals over cases and judge passes or "
+            "epochs). No interval covers later provider changes to a model (docs/numbers.md, "
+            "docs/statistics.md)."
         ),
     ]
 

@@ -10,9 +10,10 @@ import html
 import re
 from collections.abc import Sequence
 
-from bedside_bench.documents.summary import RunSummary
+from bedside_bench.documents.summary import BenchmarkSummary, OverallScore, RunSummary
 from bedside_bench.report.document import (
     HEADLINE_HEADER,
+    JOINT_KEYS,
     NO_FULL_RUN,
     UNRANKED_HEADER,
     Block,
@@ -23,8 +24,10 @@ from bedside_bench.report.document import (
     ReportContext,
     Table,
     benchmark_names,
+    entries,
     headline_rows,
     interval,
+    joint_cell,
     num,
     release_text,
     score_cell,
@@ -244,4 +247,45 @@ def terminal_table(
         ]
     )
     top = [*run_lines(summaries, labels), *(f"! {w}" for w in warnings)]
-    return "\n".join([*top, "", *headline, "", *verdict, *unranked, "", *_columns(rows)])
+    return "\n".join(
+        [
+            *top,
+            "",
+            *headline,
+            "",
+            *verdict,
+            *unranked,
+            "",
+            *_columns(rows),
+            *joint_tables(summaries, labels),
+        ]
+    )
+
+
+def joint_tables(summaries: Sequence[RunSummary], labels: Sequence[str]) -> list[str]:
+    """Benchmark x model: the interval over cases and judge passes (or epochs), for the
+    groups that have it, each with the share of its width resampling within cases adds."""
+    lines: list[str] = []
+    for key, what, none in JOINT_KEYS:
+        if not any(key in e.model_fields_set for s in summaries for e in entries(s)):
+            continue
+        lines += [
+            "",
+            f"95% CI over cases and {what} (resampled within each case as well; the protocol's "
+            "above resamples cases):",
+        ]
+        rows: list[list[str]] = [["benchmark", *labels]]
+        for name in benchmark_names(summaries):
+            found = [s.benchmarks.get(name) for s in summaries]
+            rows.append([name, *(_joint(e, key, none) for e in found)])
+        rows.append(["overall", *(_joint(s.overall, key, none) for s in summaries)])
+        lines += _columns(rows)
+    return lines
+
+
+def _joint(entry: BenchmarkSummary | OverallScore | None, key: str, none: str) -> str:
+    if entry is None:
+        return "n/a"
+    if key not in entry.model_fields_set:
+        return none
+    return joint_cell(entry.ci95, getattr(entry, key))

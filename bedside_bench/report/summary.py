@@ -9,7 +9,7 @@ document's shape is `documents/summary.py`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -44,8 +44,25 @@ from bedside_bench.report.conditions import (
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
+from bedside_bench.report.within import (
+    Within,
+    group_within,
+    joint_entries,
+    joint_notes,
+)
 from bedside_bench.scoring.agreement import pooled_kappa
-from bedside_bench.scoring.stats import macro_mean, percentile_bootstrap, stratified_bootstrap
+from bedside_bench.scoring.joint import (
+    Over,
+    WithinCase,
+    joint_bootstrap,
+    joint_stratified_bootstrap,
+)
+from bedside_bench.scoring.stats import (
+    Interval,
+    macro_mean,
+    percentile_bootstrap,
+    stratified_bootstrap,
+)
 
 PUBLIC_SPLIT_N = 25
 FULL_N = 50
@@ -87,9 +104,19 @@ class Diagnostics(TypedDict, total=False):
 
 
 def benchmark_entry(
-    evidence: BenchmarkEvidence, options: BootstrapOptions, judge_passes: int
+    evidence: BenchmarkEvidence,
+    options: BootstrapOptions,
+    judge_passes: int,
+    epochs: int = 1,
+    within: Within = None,
 ) -> BenchmarkSummary:
     scores = np.array(evidence.scores, dtype=np.float64)
+
+    def joint(over: Over) -> Interval | None:
+        if not isinstance(within, WithinCase):
+            return None
+        return joint_bootstrap(scores, within, over, options.resamples, options.seed)
+
     diagnostics: Diagnostics = {}
     if evidence.grading_method == "f1_weighted_rubric":
         diagnostics["mean_recall"] = _mean(c.recall for c in evidence.completed)
@@ -109,16 +136,33 @@ def benchmark_entry(
         answer_conditions=AnswerConditions(**answer_conditions(evidence.completed)),
         failed_no_answer=len(evidence.no_answer),
         **diagnostics,
+        **joint_entries(judge_passes, epochs, joint),
     )
 
 
-def overall_entry(group: RunGroup, options: BootstrapOptions) -> OverallScore | None:
+def overall_entry(
+    group: RunGroup, options: BootstrapOptions, within: Mapping[str, Within] | None = None
+) -> OverallScore | None:
     """Macro-average and stratified interval; None unless all ten benchmarks have scores."""
     if group.missing_benchmarks or any(not b.completed for b in group.benchmarks.values()):
         return None
     strata = [np.array(group.benchmarks[name].scores, dtype=np.float64) for name in BENCHMARK_NAMES]
     lo, hi = stratified_bootstrap(strata, options.resamples, options.seed).as_tuple()
-    return OverallScore(mean=macro_mean(strata), ci95=[lo, hi], n=int(sum(s.size for s in strata)))
+    found = group_within(group) if within is None else within
+    cases = [found[name] for name in BENCHMARK_NAMES]
+
+    def joint(over: Over) -> Interval | None:
+        usable = [w for w in cases if isinstance(w, WithinCase)]
+        if len(usable) != len(cases):
+            return None
+        return joint_stratified_bootstrap(strata, usable, over, options.resamples, options.seed)
+
+    return OverallScore(
+        mean=macro_mean(strata),
+        ci95=[lo, hi],
+        n=int(sum(s.size for s in strata)),
+        **joint_entries(group.key.judge_passes, group.key.epochs, joint),
+    )
 
 
 def single_value(values: Sequence[float | None], what: str, notes: list[str]) -> Temperature:
@@ -224,8 +268,9 @@ def completeness_notes(group: RunGroup) -> list[str]:
     if group.key.epochs > 1:
         notes.append(
             f"{group.key.epochs} epochs per case: a case's score is the mean over its epochs "
-            "(Inspect's mean reducer) and counts only when every epoch scored; intervals "
-            "resample cases, not epochs; usage counts every epoch (usage.by_epoch)"
+            "(Inspect's mean reducer) and counts only when every epoch scored; the protocol's "
+            "intervals (ci95) resample cases, ci95_cases_and_epochs cases and their epochs; "
+            "usage counts every epoch (usage.by_epoch)"
         )
     reducers = {log.epochs_reducer for log in group.logs if log.epochs_reducer}
     if reducers - {("mean",)}:
@@ -295,6 +340,8 @@ def summarise(
     notes += scope_notes(group, scope)
     notes += comparability_notes(group)
     notes += completeness_notes(group)
+    within = group_within(group)
+    notes += joint_notes(group, within)
     notes += answered_again(group)
     notes += answer_condition_notes(group)
     notes += no_answer_notes(group)
@@ -331,10 +378,10 @@ def summarise(
         cases_failed=group.cases_failed,
         complete=group.complete,
         benchmarks={
-            name: benchmark_entry(evidence, options, key.judge_passes)
+            name: benchmark_entry(evidence, options, key.judge_passes, key.epochs, within[name])
             for name, evidence in group.benchmarks.items()
         },
-        overall=overall_entry(group, options),
+        overall=overall_entry(group, options, within),
         missing_benchmarks=list(group.missing_benchmarks),
         bootstrap=options.settings(),
         logs=[log.location for log in group.logs],

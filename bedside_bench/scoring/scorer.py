@@ -106,13 +106,15 @@ def score_metadata(result: PointsScore | F1Score, grading_method: str) -> ScoreM
     }
 
 
-def _pass_metadata(results: Sequence[PassResult]) -> ScoreMetadata:
-    """What repeated judging adds: every pass's decisions and their agreement."""
+def _pass_metadata(results: Sequence[PassResult], pass_scores: Sequence[float]) -> ScoreMetadata:
+    """What repeated judging adds: every pass's decisions, the case score each pass alone
+    gives (what the report's intervals over judge passes resample), and their agreement."""
     if len(results) < 2:
         return {}
     return {
         "judge_passes": len(results),
         "pass_decisions": [r.decisions for r in results],
+        "pass_scores": list(pass_scores),
         "judge_agreement": unanimous_share([r.decisions for r in results]),
     }
 
@@ -250,6 +252,10 @@ def rubric_judge(
         combined = strategy.combine([r.decisions for r in results])
         matches = strategy.matches(combined, items)
         result = case_score(method, items, matches, severe_gate=gate)
+        pass_scores = [
+            case_score(method, items, strategy.matches(r.decisions, items), gate).score
+            for r in results
+        ]
         metadata: ScoreMetadata = {
             "decisions": combined,
             **score_metadata(result, method),
@@ -263,7 +269,7 @@ def rubric_judge(
             "judge_message_format": JUDGE_MESSAGE_FORMAT,
             "severe_gate": gate,
             "judge_usage": judge_usage(transcript().history.events_from(first_event)),
-            **_pass_metadata(results),
+            **_pass_metadata(results, pass_scores),
             **strategy.score_details(results, matches),
         }
         return Score(

@@ -42,11 +42,13 @@ from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 __all__ = [
     "Interval",
     "PairedResult",
+    "case_indices",
     "clear_resample_cache",
     "macro_mean",
     "paired_bootstrap",
     "paired_bootstrap_single",
     "percentile_bootstrap",
+    "percentile_interval",
     "stratified_bootstrap",
 ]
 
@@ -208,6 +210,15 @@ def _stratum_indices(
         yield idx
 
 
+def case_indices(sizes: Sequence[int], resamples: int, seed: int) -> list[NDArray[np.int64]]:
+    """The protocol's case draws for strata of these sizes, in order: exactly the ``idx_b`` the
+    intervals here use. The joint intervals (``scoring.joint``) resample these same cases and
+    differ from the protocol's only by what they draw within a case. The arrays are the
+    memoised ones: read them, never write to them."""
+    resamples, seed = _check_params(resamples, seed)
+    return list(_stratum_indices(tuple(operator.index(n) for n in sizes), resamples, seed))
+
+
 def _resample_means(scores: NDArray[np.float64], idx: NDArray[np.int64]) -> NDArray[np.float64]:
     # ``np.take`` picks exactly the values ``scores[idx]`` does, somewhat faster.
     means: NDArray[np.float64] = np.take(scores, idx).mean(axis=1)
@@ -217,6 +228,11 @@ def _resample_means(scores: NDArray[np.float64], idx: NDArray[np.int64]) -> NDAr
 def _percentile_interval(means: NDArray[np.float64]) -> Interval:
     lo, hi = np.percentile(means, _PERCENTILES)
     return Interval(float(lo), float(hi))
+
+
+def percentile_interval(means: ArrayLike) -> Interval:
+    """The 2.5th and 97.5th percentiles of resampled means (numpy's default interpolation)."""
+    return _percentile_interval(np.asarray(means, dtype=np.float64))
 
 
 def _stratified_resample_means(
