@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
+from bedside_bench.doubles.server import ProviderDouble
 from tests.doubles.fixtures import (  # noqa: F401  (fixtures)
     provider_double,
     provider_double_factory,
     provider_env,
 )
-from tests.doubles.server import ProviderDouble
 from tests.s3_server import s3_process, s3_server  # noqa: F401  (fixtures)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

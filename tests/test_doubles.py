@@ -24,7 +24,7 @@ from inspect_ai.model import (
 )
 from tenacity import wait_fixed
 
-from tests.doubles import (
+from bedside_bench.doubles import (
     JUDGE_SYSTEM_PREFIX,
     NEUTRAL_RATIONALE,
     NON_NEUTRAL_WORDS,
@@ -34,7 +34,6 @@ from tests.doubles import (
     ProviderDouble,
     Script,
     ScriptedError,
-    fixtures,
     invalid_judge_always,
     invalid_judge_first,
     parse_judge_user,
@@ -43,7 +42,8 @@ from tests.doubles import (
     scripted_evidence,
     scripted_three_level,
 )
-from tests.doubles.script import Stop
+from bedside_bench.doubles.script import Stop
+from tests.doubles import fixtures
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEM = "You are a physician answering a clinical question."
@@ -138,8 +138,8 @@ def test_wire_bodies_validate_against_sdk_types() -> None:
     from openai.types.responses import Response, ResponseStreamEvent
     from pydantic import TypeAdapter
 
-    from tests.doubles import wire
-    from tests.doubles.script import scripted_usage
+    from bedside_bench.doubles import wire
+    from bedside_bench.doubles.script import scripted_usage
 
     usage = scripted_usage("system text " * 20, "user", "reply text", reasoning=True)
     body = {"model": "gpt-5.4-mini", "reasoning": {"summary": "auto"}}
@@ -559,9 +559,9 @@ def test_standalone_process(tmp_path: Path) -> None:
     record = tmp_path / "requests.jsonl"
     process = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "tests.doubles",
+            str(Path(sys.executable).parent / "bedside-bench"),
+            "doubles",
+            "serve",
             "--port",
             "0",
             "--print-env",
@@ -596,7 +596,7 @@ def test_standalone_process(tmp_path: Path) -> None:
         process.terminate()
         _, stderr = process.communicate(timeout=10)
     assert process.returncode == 0, stderr
-    assert "after 1 requests" in stderr
+    assert "bedside-bench doubles: stopped after 1 requests" in stderr
     [line] = record.read_text().splitlines()
     assert json.loads(line)["kind"] == "answer"
 
@@ -611,8 +611,8 @@ def test_every_stop_validates_against_sdk_types(stop: Stop, text: str) -> None:
     from openai.types.responses import Response, ResponseStreamEvent
     from pydantic import TypeAdapter
 
-    from tests.doubles import wire
-    from tests.doubles.script import scripted_usage
+    from bedside_bench.doubles import wire
+    from bedside_bench.doubles.script import scripted_usage
 
     usage = scripted_usage("system", "user", text, reasoning=False)
     body = {"model": "gpt-5.4-mini"}

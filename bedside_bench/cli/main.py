@@ -41,6 +41,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "physician review of the judge's decisions (export a page, score the labels)",
         "bedside_bench.cli.review:register",
     ),
+    "doubles": (
+        "local stand-ins of the OpenAI and Anthropic APIs (scripted answers), for tests and CI",
+        "bedside_bench.doubles.command:register",
+    ),
 }
 
 

@@ -351,7 +351,7 @@ def refusing_temperature(then: ReplyFn, code: str = "unsupported_value") -> Repl
     """A script that refuses every request carrying a temperature, as a provider whose model
     takes none does, and answers `then` otherwise."""
 
-    def reply(req: ParsedRequest) -> str:
+    def reply(req: ParsedRequest) -> str | Reply:
         if req.temperature_present:
             raise temperature_refusal_error(req.api, code)
         return then(req)
@@ -431,7 +431,7 @@ def invalid_judge_first(
     counts: dict[tuple[str, str], int] = {}
     lock = threading.Lock()
 
-    def judge(req: ParsedRequest) -> str:
+    def judge(req: ParsedRequest) -> str | Reply:
         parsed = req.judge
         if not matches(parsed.prompt):
             return then(req)
@@ -454,7 +454,7 @@ def invalid_judge_always(
     """A judge that always answers `reply` for matching clinical prompts."""
     matches = _prompt_matcher(prompt)
 
-    def judge(req: ParsedRequest) -> str:
+    def judge(req: ParsedRequest) -> str | Reply:
         if matches(req.judge.prompt):
             return reply(req) if callable(reply) else reply
         return then(req)

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .script import Api, ParsedRequest, Stop, Usage, text_blocks
+from bedside_bench.doubles.script import Api, ParsedRequest, Stop, Usage, text_blocks
 
 STREAM_CHUNK_CHARS = 16
 
