@@ -162,6 +162,7 @@ SLOWEST_FILES_FIRST = (
     "test_batch_e2e.py",
     "test_report_logs.py",
     "test_model_faults_e2e.py",
+    "test_demo_e2e.py",
     "test_cache.py",
     "test_report_scope_e2e.py",
     "test_sweep_signals.py",

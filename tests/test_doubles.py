@@ -24,12 +24,16 @@ from inspect_ai.model import (
 )
 from tenacity import wait_fixed
 
+from bedside_bench.core import exit_codes
 from bedside_bench.doubles import (
+    DEFAULT_ANTHROPIC_KEY,
+    DEFAULT_OPENAI_KEY,
     JUDGE_SYSTEM_PREFIX,
     NEUTRAL_RATIONALE,
     NON_NEUTRAL_WORDS,
     PROBE_TEXT,
     STOPS,
+    Endpoints,
     ParsedRequest,
     ProviderDouble,
     Script,
@@ -37,6 +41,7 @@ from bedside_bench.doubles import (
     invalid_judge_always,
     invalid_judge_first,
     parse_judge_user,
+    provider_doubles,
     scripted_answer,
     scripted_decision,
     scripted_evidence,
@@ -44,6 +49,13 @@ from bedside_bench.doubles import (
 )
 from bedside_bench.doubles.script import Stop
 from tests.doubles import fixtures
+from tests.e2e_helpers import (
+    ANTHROPIC_SECRET,
+    OPENAI_SECRET,
+    bedside_bench_in_process,
+    credential_sent,
+    wire_name,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEM = "You are a physician answering a clinical question."
@@ -599,6 +611,61 @@ def test_standalone_process(tmp_path: Path) -> None:
     assert "bedside-bench doubles: stopped after 1 requests" in stderr
     [line] = record.read_text().splitlines()
     assert json.loads(line)["kind"] == "answer"
+
+
+@pytest.mark.parametrize(
+    ("words", "error"),
+    [
+        (("--fault-rate", "1.5"), "argument --fault-rate: must be between 0 and 1, got 1.5"),
+        (("--faults", "500,404"), "argument --faults: 404 not one of 500,429,stall,drop"),
+        (
+            ("--fault-kinds", "judges"),
+            "argument --fault-kinds: judges not one of judge,answer,probe,count_tokens",
+        ),
+        (("--latency", "-1"), "argument --latency: must be non-negative, got -1"),
+    ],
+)
+def test_serve_refuses_a_bad_value_before_it_starts(words: tuple[str, ...], error: str) -> None:
+    result = bedside_bench_in_process("doubles", "serve", *words)
+    assert result.returncode == exit_codes.USAGE
+    assert result.stderr.splitlines()[-1] == f"bedside-bench doubles serve: error: {error}"
+
+
+def test_model_args_only_for_the_apis_the_doubles_speak() -> None:
+    endpoints = Endpoints(ProviderDouble())  # made, not started
+    for name in ("google/gemini-2.5-pro", "openai/azure/gpt-4.1", "anthropic/vertex/x", "openai"):
+        with pytest.raises(ValueError, match="openai/<model> and anthropic/<model> only"):
+            endpoints.model_args(name)
+
+
+@pytest.mark.slow
+def test_provider_doubles_reach_a_model_whatever_the_environment_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Python API: `provider_doubles` yields where the doubles are, and a model made with
+    `model_args` talks to them with their own key, although the environment names a closed
+    port and a user's keys (which must reach nothing); the doubles stop on the way out."""
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", OPENAI_SECRET)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", ANTHROPIC_SECRET)
+    names = ("openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6")
+    with provider_doubles() as doubles:
+        url = f"http://127.0.0.1:{doubles.server.port}"
+        assert (doubles.openai_base_url, doubles.anthropic_base_url) == (f"{url}/v1", url)
+        assert doubles.model_args(names[0]) == {
+            "base_url": f"{url}/v1",
+            "api_key": "sk-test-double",
+        }
+        assert doubles.env()["ANTHROPIC_BASE_URL"] == url
+        completions = [
+            generate(model(name, **doubles.model_args(name)), SYSTEM, PROMPT).completion
+            for name in names
+        ]
+        sent = [credential_sent(r) for r in doubles.server.requests()]
+    assert completions == [scripted_answer(wire_name(name), PROMPT) for name in names]
+    assert sent == [DEFAULT_OPENAI_KEY, DEFAULT_ANTHROPIC_KEY]
+    assert not doubles.server.running
 
 
 @pytest.mark.parametrize("stop", STOPS)
