@@ -568,7 +568,10 @@ def test_env_helpers(double: ProviderDouble, monkeypatch: pytest.MonkeyPatch) ->
 
 @pytest.mark.slow
 def test_standalone_process(tmp_path: Path) -> None:
+    """`bedside-bench doubles serve` as a script starts it: the port, the export lines on stdout
+    and in the env file (removed when the doubles stop), a request recorded."""
     record = tmp_path / "requests.jsonl"
+    env_file = tmp_path / "doubles.env"
     process = subprocess.Popen(
         [
             str(Path(sys.executable).parent / "bedside-bench"),
@@ -579,6 +582,8 @@ def test_standalone_process(tmp_path: Path) -> None:
             "--print-env",
             "--record",
             str(record),
+            "--env-file",
+            str(env_file),
             "--duration",
             "20",
         ],
@@ -590,7 +595,9 @@ def test_standalone_process(tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
         port = int(process.stdout.readline())
-        assert f"OPENAI_BASE_URL=http://127.0.0.1:{port}/v1" in process.stdout.readline()
+        exports = [process.stdout.readline() for _ in range(6)]
+        assert exports[0] == f"export OPENAI_BASE_URL=http://127.0.0.1:{port}/v1\n"
+        assert env_file.read_text() == "".join(exports)
 
         async def call() -> dict[str, Any]:
             async with (
@@ -609,6 +616,7 @@ def test_standalone_process(tmp_path: Path) -> None:
         _, stderr = process.communicate(timeout=10)
     assert process.returncode == 0, stderr
     assert "bedside-bench doubles: stopped after 1 requests" in stderr
+    assert not env_file.exists()
     [line] = record.read_text().splitlines()
     assert json.loads(line)["kind"] == "answer"
 

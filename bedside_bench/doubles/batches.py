@@ -15,6 +15,9 @@ Result lines, as the providers document them:
   reached; the batch's status is then "expired").
 - Anthropic: `{"custom_id", "result": {"type": "succeeded", "message"}}`, `{"type": "errored",
   "error": {"type": "error", "error": {"type", "message"}}}` or `{"type": "expired"}`.
+
+Past 300 lines: two providers' batch endpoints (upload, create, poll, results) over one job
+state; each handler is short.
 """
 
 from __future__ import annotations

@@ -6,9 +6,12 @@ CI job or a benchmark that points its clients at them.
 
 The first line of stdout is the port; with `--print-env`, `export NAME=value` lines follow
 (the base URLs, the doubles' own keys and `NO_PROXY`), so `eval` of them points the OpenAI and
-Anthropic SDKs, and Inspect, at the doubles. stdout holds nothing else, for scripts to read; a
-line on stderr says where the doubles are and that their answers are scripted. The doubles run
-until SIGINT or SIGTERM (or `--duration` seconds), then stop with exit 0.
+Anthropic SDKs, and Inspect, at the doubles; `--env-file FILE` writes the same lines to FILE in
+one piece once the doubles answer (and removes it when they stop), so a script that waits
+for FILE never reads half of it, nor an earlier run's.
+stdout holds nothing else, for scripts to read; a line on stderr says where the doubles are
+and that their answers are scripted. The doubles run until SIGINT or SIGTERM (or `--duration`
+seconds), then stop with exit 0.
 
 Its options are those of `ProviderDouble` that make sense from outside a Python process
 (docs/doubles.md); a script of one's own needs the Python API (`provider_doubles`).
@@ -22,9 +25,11 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import get_args
 
 from bedside_bench.core.arguments import Subcommands, add_command, non_negative_int
+from bedside_bench.core.owned_output import replace_file
 from bedside_bench.doubles.script import Kind
 from bedside_bench.doubles.server import FAULTS, ProviderDouble
 
@@ -119,6 +124,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     serve.add_argument(
         "--batch-latency", type=seconds, default=0.0, help="seconds a provider batch takes"
     )
+    serve.add_argument(
+        "--env-file",
+        type=Path,
+        metavar="FILE",
+        help="write the `export` lines to FILE, whole, once the doubles answer; removed when "
+        "they stop (a script waits for the file, then sources it)",
+    )
     serve.add_argument("--record", metavar="FILE", help="append a JSON line per request here")
     serve.add_argument("--openai-api-key", help="the key --print-env gives (any key is accepted)")
     serve.add_argument("--anthropic-api-key", help="the key --print-env gives")
@@ -143,6 +155,16 @@ def double_from_args(args: argparse.Namespace) -> ProviderDouble:
     )
 
 
+def export_lines(server: ProviderDouble, args: argparse.Namespace) -> list[str]:
+    """`export NAME=value` for each variable that points the SDKs at the doubles."""
+    keys = {}
+    if args.openai_api_key:
+        keys["openai_api_key"] = args.openai_api_key
+    if args.anthropic_api_key:
+        keys["anthropic_api_key"] = args.anthropic_api_key
+    return [f"export {name}={shlex.quote(value)}" for name, value in server.env(**keys).items()]
+
+
 def run_serve(args: argparse.Namespace) -> int:
     server = double_from_args(args)
     stop = threading.Event()
@@ -154,15 +176,12 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         server.start()
         try:
+            exports = export_lines(server, args)
+            if args.env_file is not None:
+                replace_file(args.env_file, "".join(f"{line}\n" for line in exports).encode())
             print(server.port, flush=True)
             if args.print_env:
-                keys = {}
-                if args.openai_api_key:
-                    keys["openai_api_key"] = args.openai_api_key
-                if args.anthropic_api_key:
-                    keys["anthropic_api_key"] = args.anthropic_api_key
-                for name, value in server.env(**keys).items():
-                    print(f"export {name}={shlex.quote(value)}", flush=True)
+                print("\n".join(exports), flush=True)
             print(
                 f"{PROG}: OpenAI API at {server.openai_base_url}, Anthropic API at {server.url}; "
                 "every answer is scripted, not model output; Ctrl-C stops",
@@ -172,6 +191,8 @@ def run_serve(args: argparse.Namespace) -> int:
             stop.wait(args.duration)
         finally:
             server.stop()
+            if args.env_file is not None:  # it would point at a port nothing answers
+                args.env_file.unlink(missing_ok=True)
             print(f"{PROG}: stopped after {server.count()} requests", file=sys.stderr, flush=True)
     finally:
         for sig, handler in previous.items():

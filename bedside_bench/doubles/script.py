@@ -3,6 +3,10 @@
 Everything here is deterministic and independent of the HTTP layer, so a test can compute the
 expected score of a case from the case data plus `scripted_answer` / `scripted_decision` /
 `scripted_three_level`, without talking to the server.
+
+Past 300 lines: the scripted content, usage, the judge message's parsing, the request record
+and the ready-made scripts (invalid judges, refused temperatures) are small pieces a test
+combines; kept together so a script of one's own finds every piece in one place.
 """
 
 from __future__ import annotations

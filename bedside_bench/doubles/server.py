@@ -4,6 +4,10 @@ and Anthropic Messages, with scripted replies, recording, latency and fault inje
 It runs an aiohttp server on its own asyncio loop in a background thread, so it serves both
 Inspect running in-process (`inspect_ai.eval(...)`, `Model.generate`) and CLIs run as
 subprocesses. Bind address is 127.0.0.1 only.
+
+Past 300 lines: one class whose options (script, latency, faults, holds, temperature refusals,
+recording) all act on the same request path, read in one pass from arrival to reply; the
+bodies are in `wire.py`, what is said in `script.py`, the batch endpoints in `batches.py`.
 """
 
 from __future__ import annotations
