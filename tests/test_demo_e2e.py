@@ -16,7 +16,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -27,7 +26,7 @@ from bedside_bench.report.summary import DEMO_NOTE
 from tests.conftest import REAL_RELEASE, SYNTHETIC_RELEASE
 from tests.e2e_helpers import (
     ANTHROPIC_SECRET,
-    BEDSIDE_BENCH,
+    CONSOLE_SCRIPTS,
     OPENAI_SECRET,
     Result,
     assert_scored_once,
@@ -37,7 +36,7 @@ from tests.e2e_helpers import (
     leaks,
     output,
     read_logs,
-    run_tool,
+    run_console_script,
     summaries,
 )
 from tests.independent import read_cases
@@ -82,14 +81,25 @@ class Demo:
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     out = tmp_path_factory.mktemp("demo") / "out"
+    main = CONSOLE_SCRIPTS["bedside-bench"]
+    seen: dict[str, dict[str, str]] = {}
+
+    def watched(argv: list[str]) -> int | None:
+        """The console script's own main, the environment read just around it (the test
+        harness restores its own after every command, which would hide a change)."""
+        seen["before"] = dict(os.environ)
+        try:
+            return main(argv)
+        finally:
+            seen["after"] = dict(os.environ)
+
     with pytest.MonkeyPatch.context() as patch:
         for name, value in USER_SETTINGS.items():
             patch.setenv(name, value)
         patch.setenv("INSPECT_CACHE_DIR", str(out.parent / "inspect-cache"))
-        before = dict(os.environ)
+        patch.setitem(CONSOLE_SCRIPTS, "bedside-bench", watched)
         result = bedside_bench_in_process("demo", "--out", str(out), "--cases", str(CASES))
-        after = dict(os.environ)
-    yield Demo(out, result, before, after)
+    yield Demo(out, result, seen["before"], seen["after"])
 
 
 def the_release() -> Path:
@@ -211,6 +221,7 @@ def test_it_says_where_the_logs_and_report_are_and_how_to_open_them(demo: Demo) 
 
 
 def test_the_environment_is_as_it_was(demo: Demo) -> None:
+    assert demo.environ_before.items() >= USER_SETTINGS.items()
     assert demo.environ_after == demo.environ_before
 
 
@@ -232,12 +243,21 @@ def test_no_setting_of_the_user_reached_anything(demo: Demo) -> None:
 
 
 def test_the_console_script_runs_the_demo_in_its_own_folder(tmp_path: Path) -> None:
-    """As typed in a new folder: `bedside-bench demo --cases 1` writes ./bedside-bench-demo."""
-    env: dict[str, Any] = {**os.environ, **USER_SETTINGS}
-    result = run_tool(BEDSIDE_BENCH, "demo", "--cases", "1", "--synthetic", env=env, cwd=tmp_path)
+    """As typed in a new folder, a process of its own with a user's provider settings:
+    `bedside-bench demo --cases 1` writes ./bedside-bench-demo."""
+    env = {**os.environ, **USER_SETTINGS}
+    result = run_console_script(
+        "bedside-bench", "demo", "--cases", "1", "--synthetic", env=env, cwd=tmp_path
+    )
     assert result.returncode == 0, output(result)
     lines = result.stdout.splitlines()
     assert (lines[0], bool(LAST_LINE.fullmatch(lines[-1]))) == (FIRST_LINE, True)
     out = tmp_path / "bedside-bench-demo"
     assert sorted(os.listdir(out)) == ["DEMO.txt", "logs", "release", "report"]
     assert (out / "report" / "report.html").is_file()
+    named = [
+        *file_texts(out),
+        ("stdout", result.stdout.encode()),
+        ("stderr", result.stderr.encode()),
+    ]
+    assert leaks(SECRETS, named) == []
