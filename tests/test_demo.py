@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import webbrowser
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from huggingface_hub import constants
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import DEMO_TAG
 from bedside_bench.core.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
+from bedside_bench.demo.command import open_report
 from bedside_bench.demo.release import (
     HUGGING_FACE_ORIGIN,
     SYNTHETIC_ORIGIN,
@@ -222,3 +224,22 @@ def test_a_demo_says_so_first_in_its_summary_warnings_and_heading(demo: bool) ->
     else:
         assert DEMO_NOTE not in [*summary.notes, *group_warnings(summary)]
         assert heading.text == "BedsideBench report"
+
+
+@pytest.mark.parametrize(
+    ("opened", "said"),
+    [(True, "demo: opened {report}"), (False, "demo: no browser to open; open {report} yourself")],
+)
+def test_open_hands_the_report_to_the_browser(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, opened: bool, said: str
+) -> None:
+    asked: list[str] = []
+
+    def browser(url: str) -> bool:
+        asked.append(url)
+        return opened
+
+    monkeypatch.setattr(webbrowser, "open", browser)
+    report = tmp_path / "report" / "report.html"
+    assert open_report(report) == said.format(report=report)
+    assert asked == [report.resolve().as_uri()]
