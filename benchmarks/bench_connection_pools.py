@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.doubles import ProviderDouble, RecordedRequest  # noqa: E402
+from bedside_bench.doubles import ProviderDouble, RecordedRequest  # noqa: E402
 from tests.e2e_helpers import (  # noqa: E402
     ok,
     output,

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.doubles import ProviderDouble  # noqa: E402
+from bedside_bench.doubles import ProviderDouble  # noqa: E402
 from tests.e2e_helpers import (  # noqa: E402
     judged_at_least,
     judged_cases,

@@ -46,7 +46,7 @@ work: transcript events and their realtime sample buffer, the openai SDK, httpx)
 responses of a round arrive together, and the next round's requests leave only as the loop
 works through that burst, so each round starts later than the last; see docs/sweep.md.
 
-The double runs as its own process (`python -m tests.doubles`) and records every request; the
+The double runs as its own process (`bedside-bench doubles serve`) and records every request; the
 sweep's own summary line (printed, flushed, the moment the report is done) gives the report
 time, so the tail is split without instrumenting the sweep.
 
@@ -279,7 +279,9 @@ def start_double(
         [
             sys.executable,
             "-m",
-            "tests.doubles",
+            "bedside_bench.cli.main",
+            "doubles",
+            "serve",
             "--port",
             "0",
             "--latency",

@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.doubles import ProviderDouble  # noqa: E402
+from bedside_bench.doubles import ProviderDouble  # noqa: E402
 
 BIN = Path(sys.executable).parent
 

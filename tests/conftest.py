@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
+from bedside_bench.doubles.server import ProviderDouble
 from tests.doubles.fixtures import (  # noqa: F401  (fixtures)
     provider_double,
     provider_double_factory,
     provider_env,
 )
-from tests.doubles.server import ProviderDouble
 from tests.s3_server import s3_process, s3_server  # noqa: F401  (fixtures)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -162,6 +162,7 @@ SLOWEST_FILES_FIRST = (
     "test_batch_e2e.py",
     "test_report_logs.py",
     "test_model_faults_e2e.py",
+    "test_demo_e2e.py",
     "test_cache.py",
     "test_report_scope_e2e.py",
     "test_sweep_signals.py",

@@ -35,7 +35,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from bedside_bench.calls import credentials
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
-from tests.doubles import (
+from bedside_bench.doubles import (
     DEFAULT_ANTHROPIC_KEY,
     JudgeInput,
     ParsedRequest,

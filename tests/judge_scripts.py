@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
-from tests.doubles import (
+from bedside_bench.doubles import (
     ParsedRequest,
     ProviderDouble,
     Script,

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from tests.doubles import ProviderDouble, RecordedRequest
+from bedside_bench.doubles import ProviderDouble, RecordedRequest
 
 KINDS = ("answer", "judge", "probe")
 PROVIDER_OF_API = {"chat": "openai", "responses": "openai", "anthropic": "anthropic"}

@@ -45,13 +45,13 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.documents.summary import RunSummary
+from bedside_bench.doubles.script import parse_judge_user
 from bedside_bench.logs.records import CaseRecord, LogRecord
 from bedside_bench.report.document import ReportContext
 from bedside_bench.report.groups import RunGroup, group_records
 from bedside_bench.report.run import Analysis, ReportDocuments
 from bedside_bench.report.summary import BootstrapOptions, summarise
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles.script import parse_judge_user
 from tests.scripted_model import InProcessAPI, Outputs
 
 JUDGE_PREFIX = "You are grading a clinical answer"

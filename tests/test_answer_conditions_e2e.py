@@ -24,10 +24,10 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
 from bedside_bench.core.answer_condition import NO_ANSWER_PREFIX
+from bedside_bench.doubles import ParsedRequest, ProviderDouble, Reply, Script, scripted_answer
+from bedside_bench.doubles.script import Stop
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles import ParsedRequest, ProviderDouble, Reply, Script, scripted_answer
 from tests.doubles.fixtures import reset_inspect_model_cache
-from tests.doubles.script import Stop
 from tests.e2e_helpers import (
     JUDGE_MODEL,
     bedside_bench_in_process,

@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from bedside_bench import sweep
-from bedside_bench.sweep.options import DEFAULT_RETRY_ATTEMPTS
-from tests.doubles import (
+from bedside_bench.doubles import (
     ParsedRequest,
     ProviderDouble,
     Script,
     default_judge,
     invalid_judge_always,
 )
+from bedside_bench.sweep.options import DEFAULT_RETRY_ATTEMPTS
 from tests.e2e_helpers import (
     eval_args,
     output,

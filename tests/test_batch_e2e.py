@@ -21,7 +21,7 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import BatchConfig
 
-from tests.doubles import ProviderDouble, RecordedRequest
+from bedside_bench.doubles import ProviderDouble, RecordedRequest
 from tests.e2e_helpers import (
     answered_model,
     assert_scored_once,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.doubles import (
+from bedside_bench.doubles import (
     INVALID_JUDGE_REPLY,
     JudgeInput,
     ParsedRequest,

@@ -41,6 +41,8 @@ LIGHT_COMMANDS = (
     ("sweep", "--no-such-flag"),
     ("rejudge", "--no-such-flag"),
     ("review", "export", "--help"),
+    ("demo", "--no-such-flag"),
+    ("doubles", "serve", "--no-such-flag"),
     ("no-such-command",),
 )
 

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from bedside_bench.core import exit_codes
+from bedside_bench.doubles import ProviderDouble
+from bedside_bench.doubles.script import Script, invalid_judge_always
 from tests.conftest import REPO_ROOT
-from tests.doubles import ProviderDouble
-from tests.doubles.script import Script, invalid_judge_always
 from tests.e2e_helpers import eval_args, output, read_logs, run_cli, run_tool, sweep_env
 from tests.independent import read_cases
 from tests.release_factory import write_release

@@ -22,7 +22,7 @@ import pytest
 from bedside_bench.cli import data as data_cli
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
-from tests.doubles import ProviderDouble, scripted_answer, scripted_decision
+from bedside_bench.doubles import ProviderDouble, scripted_answer, scripted_decision
 from tests.e2e_helpers import (
     Result,
     bedside_bench_in_process,

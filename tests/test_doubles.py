@@ -24,26 +24,38 @@ from inspect_ai.model import (
 )
 from tenacity import wait_fixed
 
-from tests.doubles import (
+from bedside_bench.core import exit_codes
+from bedside_bench.doubles import (
+    DEFAULT_ANTHROPIC_KEY,
+    DEFAULT_OPENAI_KEY,
     JUDGE_SYSTEM_PREFIX,
     NEUTRAL_RATIONALE,
     NON_NEUTRAL_WORDS,
     PROBE_TEXT,
     STOPS,
+    Endpoints,
     ParsedRequest,
     ProviderDouble,
     Script,
     ScriptedError,
-    fixtures,
     invalid_judge_always,
     invalid_judge_first,
     parse_judge_user,
+    provider_doubles,
     scripted_answer,
     scripted_decision,
     scripted_evidence,
     scripted_three_level,
 )
-from tests.doubles.script import Stop
+from bedside_bench.doubles.script import Stop
+from tests.doubles import fixtures
+from tests.e2e_helpers import (
+    ANTHROPIC_SECRET,
+    OPENAI_SECRET,
+    bedside_bench_in_process,
+    credential_sent,
+    wire_name,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEM = "You are a physician answering a clinical question."
@@ -138,8 +150,8 @@ def test_wire_bodies_validate_against_sdk_types() -> None:
     from openai.types.responses import Response, ResponseStreamEvent
     from pydantic import TypeAdapter
 
-    from tests.doubles import wire
-    from tests.doubles.script import scripted_usage
+    from bedside_bench.doubles import wire
+    from bedside_bench.doubles.script import scripted_usage
 
     usage = scripted_usage("system text " * 20, "user", "reply text", reasoning=True)
     body = {"model": "gpt-5.4-mini", "reasoning": {"summary": "auto"}}
@@ -556,17 +568,22 @@ def test_env_helpers(double: ProviderDouble, monkeypatch: pytest.MonkeyPatch) ->
 
 @pytest.mark.slow
 def test_standalone_process(tmp_path: Path) -> None:
+    """`bedside-bench doubles serve` as a script starts it: the port, the export lines on stdout
+    and in the env file (removed when the doubles stop), a request recorded."""
     record = tmp_path / "requests.jsonl"
+    env_file = tmp_path / "doubles.env"
     process = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "tests.doubles",
+            str(Path(sys.executable).parent / "bedside-bench"),
+            "doubles",
+            "serve",
             "--port",
             "0",
             "--print-env",
             "--record",
             str(record),
+            "--env-file",
+            str(env_file),
             "--duration",
             "20",
         ],
@@ -578,7 +595,9 @@ def test_standalone_process(tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
         port = int(process.stdout.readline())
-        assert f"OPENAI_BASE_URL=http://127.0.0.1:{port}/v1" in process.stdout.readline()
+        exports = [process.stdout.readline() for _ in range(6)]
+        assert exports[0] == f"export OPENAI_BASE_URL=http://127.0.0.1:{port}/v1\n"
+        assert env_file.read_text() == "".join(exports)
 
         async def call() -> dict[str, Any]:
             async with (
@@ -596,9 +615,65 @@ def test_standalone_process(tmp_path: Path) -> None:
         process.terminate()
         _, stderr = process.communicate(timeout=10)
     assert process.returncode == 0, stderr
-    assert "after 1 requests" in stderr
+    assert "bedside-bench doubles: stopped after 1 requests" in stderr
+    assert not env_file.exists()
     [line] = record.read_text().splitlines()
     assert json.loads(line)["kind"] == "answer"
+
+
+@pytest.mark.parametrize(
+    ("words", "error"),
+    [
+        (("--fault-rate", "1.5"), "argument --fault-rate: must be between 0 and 1, got 1.5"),
+        (("--faults", "500,404"), "argument --faults: 404 not one of 500,429,stall,drop"),
+        (
+            ("--fault-kinds", "judges"),
+            "argument --fault-kinds: judges not one of judge,answer,probe,count_tokens",
+        ),
+        (("--latency", "-1"), "argument --latency: must be non-negative, got -1"),
+    ],
+)
+def test_serve_refuses_a_bad_value_before_it_starts(words: tuple[str, ...], error: str) -> None:
+    result = bedside_bench_in_process("doubles", "serve", *words)
+    assert result.returncode == exit_codes.USAGE
+    assert result.stderr.splitlines()[-1] == f"bedside-bench doubles serve: error: {error}"
+
+
+def test_model_args_only_for_the_apis_the_doubles_speak() -> None:
+    endpoints = Endpoints(ProviderDouble())  # made, not started
+    for name in ("google/gemini-2.5-pro", "openai/azure/gpt-4.1", "anthropic/vertex/x", "openai"):
+        with pytest.raises(ValueError, match="openai/<model> and anthropic/<model> only"):
+            endpoints.model_args(name)
+
+
+@pytest.mark.slow
+def test_provider_doubles_reach_a_model_whatever_the_environment_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Python API: `provider_doubles` yields where the doubles are, and a model made with
+    `model_args` talks to them with their own key, although the environment names a closed
+    port and a user's keys (which must reach nothing); the doubles stop on the way out."""
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", OPENAI_SECRET)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", ANTHROPIC_SECRET)
+    names = ("openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6")
+    with provider_doubles() as doubles:
+        url = f"http://127.0.0.1:{doubles.server.port}"
+        assert (doubles.openai_base_url, doubles.anthropic_base_url) == (f"{url}/v1", url)
+        assert doubles.model_args(names[0]) == {
+            "base_url": f"{url}/v1",
+            "api_key": "sk-test-double",
+        }
+        assert doubles.env()["ANTHROPIC_BASE_URL"] == url
+        completions = [
+            generate(model(name, **doubles.model_args(name)), SYSTEM, PROMPT).completion
+            for name in names
+        ]
+        sent = [credential_sent(r) for r in doubles.server.requests()]
+    assert completions == [scripted_answer(wire_name(name), PROMPT) for name in names]
+    assert sent == [DEFAULT_OPENAI_KEY, DEFAULT_ANTHROPIC_KEY]
+    assert not doubles.server.running
 
 
 @pytest.mark.parametrize("stop", STOPS)
@@ -611,8 +686,8 @@ def test_every_stop_validates_against_sdk_types(stop: Stop, text: str) -> None:
     from openai.types.responses import Response, ResponseStreamEvent
     from pydantic import TypeAdapter
 
-    from tests.doubles import wire
-    from tests.doubles.script import scripted_usage
+    from bedside_bench.doubles import wire
+    from bedside_bench.doubles.script import scripted_usage
 
     usage = scripted_usage("system", "user", text, reasoning=False)
     body = {"model": "gpt-5.4-mini"}

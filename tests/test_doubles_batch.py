@@ -20,7 +20,7 @@ from openai.types import Batch, FileObject
 from openai.types.chat import ChatCompletion
 from openai.types.responses import Response
 
-from tests.doubles import ProviderDouble, scripted_answer
+from bedside_bench.doubles import ProviderDouble, scripted_answer
 from tests.doubles.fixtures import reset_inspect_model_cache
 
 pytestmark = pytest.mark.slow  # starts provider doubles

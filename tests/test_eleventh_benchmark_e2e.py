@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bedside_bench.core.benchmarks import BENCHMARKS, Benchmark
-from tests.doubles import ProviderDouble
+from bedside_bench.doubles import ProviderDouble
 from tests.e2e_helpers import (
     ANSWER_MODEL,
     assert_bought_once,

@@ -13,8 +13,14 @@ import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from bedside_bench.doubles import (
+    ParsedRequest,
+    ProviderDouble,
+    Script,
+    scripted_answer,
+    scripted_decision,
+)
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
 from tests.e2e_helpers import ANSWER_MODEL, JUDGE_MODEL, assert_bought_once
 from tests.independent import case_score, f1_parts, fleiss_kappa, read_cases
 from tests.release_factory import write_release

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 import tiktoken
-from bedside_bench.documents.estimate import EstimateDocument, read_estimate
 
 from bedside_bench.core.contracts import RubricItem
 from bedside_bench.core.protocol import JUDGE_SYSTEM_MESSAGE, PHYSICIAN_SYSTEM_MESSAGE
+from bedside_bench.documents.estimate import EstimateDocument, read_estimate
 from bedside_bench.judging.reply import judge_user_message
 from bedside_bench.sweep.estimate import tokens
 from bedside_bench.sweep.estimate.history import History, RunKey, identity

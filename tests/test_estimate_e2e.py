@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from bedside_bench.doubles import ProviderDouble, RecordedRequest
 from tests.conftest import REAL_RELEASE, SYNTHETIC_RELEASE
-from tests.doubles import ProviderDouble, RecordedRequest
 from tests.e2e_helpers import (
     answered_model,
     ok,

@@ -18,10 +18,7 @@ import pytest
 from inspect_ai.log import EvalLog
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
-from bedside_bench.judging.judge import RAW_REPLY_LIMIT
-from bedside_bench.judging.reply import MAX_ERROR_CHARS
-from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles import (
+from bedside_bench.doubles import (
     ParsedRequest,
     ProviderDouble,
     Script,
@@ -29,6 +26,9 @@ from tests.doubles import (
     invalid_judge_first,
     scripted_decision,
 )
+from bedside_bench.judging.judge import RAW_REPLY_LIMIT
+from bedside_bench.judging.reply import MAX_ERROR_CHARS
+from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import Result, eval_args, eval_in_process, run_cli, run_console_script
 from tests.release_factory import case_path, write_case, write_release

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from tests.doubles import ProviderDouble
+from bedside_bench.doubles import ProviderDouble
 from tests.e2e_helpers import bedside_bench_in_process, output, run_console_script, run_tool
 from tests.independent import case_score, read_cases
 from tests.judge_scripts import (

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from bedside_bench.core.options import SCORER_DEFAULTS, SCORER_OPTIONS, TaskOptionError
+from bedside_bench.doubles import ParsedRequest, ProviderDouble, Script
 from bedside_bench.task.judge_check.scorer import JUDGE_CHECK_KEY
 from bedside_bench.task.judge_check.task import OPTIONS, JudgeCheckOptions, judge_check
-from tests.doubles import ParsedRequest, ProviderDouble, Script
 from tests.e2e_helpers import decisions_reply, eval_args, only_log, output, run_cli
 
 REPO = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from bedside_bench.doubles import ParsedRequest, ProviderDouble, Script
 from bedside_bench.task.judge_check import judge_check
-from tests.doubles import ParsedRequest, ProviderDouble, Script
 
 REPO = Path(__file__).resolve().parent.parent
 ADVERSARIAL = REPO / "data" / "judge_check" / "adversarial.jsonl"

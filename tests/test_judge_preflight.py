@@ -10,8 +10,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.doubles import DEFAULT_OPENAI_KEY, ProviderDouble
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles import DEFAULT_OPENAI_KEY, ProviderDouble
 from tests.e2e_helpers import eval_args, run_cli, run_console_script
 from tests.release_factory import write_release
 

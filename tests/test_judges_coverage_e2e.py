@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log_sample_summaries
 
+from bedside_bench.doubles import ProviderDouble
 from bedside_bench.logs.read import THINNED_VALUE
-from tests.doubles import ProviderDouble
 from tests.e2e_helpers import bedside_bench_in_process, output, run_cli, run_tool
 from tests.judge_scripts import (
     JUDGE_A,

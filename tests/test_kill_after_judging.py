@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.doubles import (
+from bedside_bench.doubles import (
     ParsedRequest,
     ProviderDouble,
     Script,

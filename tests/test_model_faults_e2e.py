@@ -22,8 +22,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog, EvalSample
 
-from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles import (
+from bedside_bench.doubles import (
     INVALID_JUDGE_REPLY,
     JudgeInput,
     ParsedRequest,
@@ -39,6 +38,7 @@ from tests.doubles import (
     temperature_refusal_error,
     unrelated_bad_request,
 )
+from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import (
     ANSWER_MODEL,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from bedside_bench.doubles import ProviderDouble
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles import ProviderDouble
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import ANSWER_MODEL, JUDGE_MODEL, eval_args, only_log, run_cli
 from tests.release_factory import write_release

@@ -23,7 +23,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
-from tests.doubles import ProviderDouble
+from bedside_bench.doubles import ProviderDouble
 from tests.e2e_helpers import eval_ok, local_path, output, run_tool, summaries, sweep_env
 from tests.release_factory import write_release
 

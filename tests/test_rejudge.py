@@ -14,8 +14,8 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.doubles import ProviderDouble, Script, invalid_judge_always
 from bedside_bench.scoring.stats import paired_bootstrap, paired_bootstrap_single
-from tests.doubles import ProviderDouble, Script, invalid_judge_always
 from tests.e2e_helpers import Result, assert_bought_once, output, run_tool
 from tests.judge_scripts import (
     JUDGE_A,

@@ -18,7 +18,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
-from tests.doubles import ProviderDouble, RecordedRequest
+from bedside_bench.doubles import ProviderDouble, RecordedRequest
 from tests.e2e_helpers import (
     eval_one,
     expected_scores,

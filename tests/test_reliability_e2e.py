@@ -19,11 +19,7 @@ from inspect_ai.scorer import SampleScore, Score
 
 from bedside_bench.core.contracts import ScoreMetadata, metadata_keys
 from bedside_bench.core.protocol import THREE_LEVEL_PROTOCOL_VERSION
-from bedside_bench.report import ReportOptions, build_report
-from bedside_bench.scoring.metrics import judge_agreement
-from bedside_bench.task import tasks as bedside_tasks
-from bedside_bench.task.judge_check import judge_check
-from tests.doubles import (
+from bedside_bench.doubles import (
     NEUTRAL_RATIONALE,
     THREE_LEVELS,
     JudgeInput,
@@ -35,6 +31,10 @@ from tests.doubles import (
     scripted_evidence,
     scripted_three_level,
 )
+from bedside_bench.report import ReportOptions, build_report
+from bedside_bench.scoring.metrics import judge_agreement
+from bedside_bench.task import tasks as bedside_tasks
+from bedside_bench.task.judge_check import judge_check
 from tests.e2e_helpers import decisions_reply, eval_in_process, eval_one, judge_by_call
 from tests.independent import exact_case_score, fleiss_kappa, read_cases, three_level_matches
 from tests.release_factory import write_release

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from bedside_bench.documents.estimate import (
     CostRange,
     EstimateDocument,
@@ -13,7 +14,6 @@ from bedside_bench.documents.estimate import (
     OutputBasis,
     Tokenizer,
 )
-
 from bedside_bench.documents.summary import CostSummary, RunSummary
 from bedside_bench.logs.records import TokenUsage
 from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section

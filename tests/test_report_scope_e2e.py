@@ -26,8 +26,14 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.schema_files import validator
+from bedside_bench.doubles import (
+    ParsedRequest,
+    ProviderDouble,
+    Script,
+    scripted_answer,
+    scripted_decision,
+)
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles import ParsedRequest, ProviderDouble, Script, scripted_answer, scripted_decision
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import bedside_bench_in_process, run_console_script
 from tests.independent import case_score, read_cases

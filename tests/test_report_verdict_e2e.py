@@ -20,8 +20,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.doubles import ProviderDouble
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles import ProviderDouble
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import (
     Result,

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.doubles import ProviderDouble, scripted_answer
+from bedside_bench.doubles import ProviderDouble, scripted_answer
 from tests.e2e_helpers import bedside_bench_in_process, output, run_console_script, run_tool
 from tests.independent import read_cases
 from tests.judge_scripts import JUDGE_A, JUDGE_B, STRONG, answer_then_rejudge, decision, wire

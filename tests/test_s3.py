@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from tests.doubles import ProviderDouble
+from bedside_bench.doubles import ProviderDouble
 from tests.e2e_helpers import (
     ANTHROPIC_SECRET,
     OPENAI_SECRET,

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.doubles import ProviderDouble
 from bedside_bench.sweep.shard import Shard, all_runs, shard_runs
-from tests.doubles import ProviderDouble
 from tests.e2e_helpers import (
     assert_scored_once,
     expected_scores,

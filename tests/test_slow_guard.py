@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
+from bedside_bench.doubles import ProviderDouble
 from tests import conftest
-from tests.doubles import ProviderDouble
 
 
 def listen() -> None:

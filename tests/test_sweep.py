@@ -29,14 +29,14 @@ from inspect_ai.model import GenerateConfig
 from bedside_bench import sweep
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.schema_files import validator
-from tests.conftest import REAL_RELEASE, SYNTHETIC_RELEASE
-from tests.doubles import (
+from bedside_bench.doubles import (
     ProviderDouble,
     RecordedRequest,
     Script,
     invalid_judge_always,
     invalid_judge_first,
 )
+from tests.conftest import REAL_RELEASE, SYNTHETIC_RELEASE
 from tests.e2e_helpers import (
     ANTHROPIC_SECRET,
     OPENAI_SECRET,

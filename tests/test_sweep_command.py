@@ -216,7 +216,8 @@ def test_batch_values(text: str | None, batch: bool | int | None) -> None:
             {"judge": "mockllm/model"},
             "mockllm/model cannot judge: it answers every call with one fixed text, never a "
             "valid judge reply, so every case would fail; to try a sweep without keys use the "
-            "provider doubles (README, 'Try it without API keys')",
+            "provider doubles: `bedside-bench demo`, or `bedside-bench doubles serve` "
+            "(docs/doubles.md)",
         ),
         ({"prices": "no-prices.json"}, "prices file no-prices.json does not exist"),
     ],

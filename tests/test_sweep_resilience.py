@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.doubles import FAULTS, ProviderDouble
+from bedside_bench.doubles import FAULTS, ProviderDouble
 from tests.e2e_helpers import (
     asked_again,
     assert_bought_once,

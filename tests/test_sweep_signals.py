@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.doubles import ProviderDouble
+from bedside_bench.doubles import ProviderDouble
 from tests.e2e_helpers import (
     BEDSIDE_BENCH,
     asked_again,

@@ -17,11 +17,11 @@ from inspect_ai.util import registry_info
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
 from bedside_bench.core.protocol import THREE_LEVEL_PROTOCOL_VERSION
+from bedside_bench.doubles import ProviderDouble, scripted_answer, scripted_three_level
 from bedside_bench.scoring.scorer import TaskOptionError, rubric_judge
 from bedside_bench.task import tasks as bedside_tasks
 from bedside_bench.task.judge_check.task import judge_check
 from bedside_bench.task.signature import TaskOptions, task_options
-from tests.doubles import ProviderDouble, scripted_answer, scripted_three_level
 from tests.e2e_helpers import ANSWER_MODEL, JUDGE_MODEL, logs_by_task
 from tests.independent import f1_parts, points_score, read_cases, three_level_matches
 from tests.release_factory import write_release

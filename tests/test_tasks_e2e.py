@@ -15,8 +15,7 @@ from inspect_ai.log import EvalLog
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
 from bedside_bench.core.contracts import TaskMetadata, metadata_keys
 from bedside_bench.core.protocol import PROTOCOL_VERSION
-from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles import (
+from bedside_bench.doubles import (
     ProviderDouble,
     Script,
     invalid_judge_always,
@@ -24,6 +23,7 @@ from tests.doubles import (
     scripted_answer,
     scripted_decision,
 )
+from bedside_bench.task import tasks as bedside_tasks
 from tests.e2e_helpers import ANSWER_MODEL, assert_bought_once, eval_in_process, eval_ok
 from tests.independent import case_score, f1_parts, read_cases
 from tests.release_factory import write_release

@@ -20,6 +20,10 @@ from bedside_bench.core.entry import entry_point
 
 # name -> (help in the command list, "module:function" that registers its full parser)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": (
+        "the whole job on this machine without a key: scripted answers, a real report",
+        "bedside_bench.demo.command:register",
+    ),
     "list": ("the tasks, with grading method and scope", "bedside_bench.cli.main:add_list_command"),
     "report": (
         "summarise Inspect logs of the ten tasks",
@@ -40,6 +44,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": (
         "physician review of the judge's decisions (export a page, score the labels)",
         "bedside_bench.cli.review:register",
+    ),
+    "doubles": (
+        "local stand-ins of the OpenAI and Anthropic APIs (scripted answers), for tests and CI",
+        "bedside_bench.doubles.command:register",
     ),
 }
 

@@ -43,6 +43,9 @@ APPENDED_SCORE_KEY = re.compile(rf"^(?:[A-Za-z0-9_]+/)?{SCORER_NAME}-?\d+$")
 # "text", "points"}` objects) without validating the record
 ANSWER_TEMPERATURE_KEY = "answer_temperature"
 RUBRIC_ITEMS_KEY = "rubric_items"
+# the eval tag of a run whose answers and judge decisions are the provider doubles' scripted
+# stand-ins (`bedside-bench demo`): `inspect view` shows it, the report reads it and says so
+DEMO_TAG = "bedside-bench-demo"
 
 # how a case is scored (protocol section 3), one per benchmark
 GradingMethod = Literal["points_rubric", "f1_weighted_rubric"]

@@ -38,7 +38,7 @@ from inspect_ai.model import ModelUsage
 
 from bedside_bench.calls.credentials import redact_credentials
 from bedside_bench.core.benchmarks import BENCHMARKS_BY_NAME
-from bedside_bench.core.contracts import GRADER_ROLE, SCORE_KEY, SCORER_NAME, Decision
+from bedside_bench.core.contracts import DEMO_TAG, GRADER_ROLE, SCORE_KEY, SCORER_NAME, Decision
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.logs.epochs import reduce_epochs
 from bedside_bench.logs.generation import answer_settings
@@ -381,6 +381,7 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         ),
         answer_batch=answer_uses_batch(header),
         judge_batch=judge_uses_batch(header),
+        demo=DEMO_TAG in (header.eval.tags or ()),
     )
 
 

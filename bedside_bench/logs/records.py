@@ -143,6 +143,8 @@ class LogRecord:
     # the answer model / the judge used the provider's batch API (priced at batch rates)
     answer_batch: bool = False
     judge_batch: bool = False
+    # the eval carries `DEMO_TAG`: scripted answers and judge decisions, not model output
+    demo: bool = False
 
 
 def parse_time(value: str | None) -> datetime | None:

@@ -27,6 +27,7 @@ from bedside_bench.release.known import UNRECOGNISED
 from bedside_bench.report.answers import ANSWERED_AGAIN
 from bedside_bench.report.scope import scope_cell
 from bedside_bench.report.standing import Standing, by_score, rankable, standing
+from bedside_bench.report.summary import DEMO_NOTE
 
 if TYPE_CHECKING:
     from bedside_bench.documents.estimate import EstimateDocument
@@ -684,7 +685,7 @@ def verdict_section(context: ReportContext) -> list[Block]:
 
 
 def group_warnings(summary: RunSummary) -> list[str]:
-    found = []
+    found = [DEMO_NOTE] if DEMO_NOTE in summary.notes else []
     if not summary.scope.full:
         found.append(f"NOT A FULL RUN, {summary.scope.description}.")
     if summary.cases_failed:
@@ -739,8 +740,9 @@ def warnings_section(context: ReportContext) -> list[Block]:
 
 
 def intro_section(context: ReportContext) -> list[Block]:
+    demo = any(DEMO_NOTE in s.notes for s in context.summaries)
     return [
-        Heading(1, "BedsideBench report"),
+        Heading(1, "BedsideBench report" + (" (DEMO: scripted answers)" if demo else "")),
         Paragraph(
             "Written by `bedside-bench report` from Inspect logs. The headline intervals are "
             "the protocol's: they resample cases. Runs that judged each answer more than once "

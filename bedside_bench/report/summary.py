@@ -191,6 +191,13 @@ def n_note(group: RunGroup) -> str | None:
     return f"n per benchmark (cases in the dataset): {listed}; not comparable with 50-case results"
 
 
+# the first note of a group with a demo's log (`LogRecord.demo`); the report's top says it too
+DEMO_NOTE = (
+    "DEMO: every answer and judge decision is a scripted stand-in from the provider doubles "
+    "(`bedside-bench demo`), not model output; these scores say nothing about any model"
+)
+
+
 def comparability_notes(group: RunGroup) -> list[str]:
     key = group.key
     notes = []
@@ -331,7 +338,8 @@ def summarise(
     """The summary of one run group, keys in the documented order; `skipped` are the logs that
     were found but not used (unreadable or not BedsideBench's), listed in the notes."""
     key = group.key
-    notes: list[str] = []
+    # a demo says so before anything else
+    notes: list[str] = [DEMO_NOTE] if any(log.demo for log in group.logs) else []
     completed = [c for b in group.benchmarks.values() for c in b.completed]
     scope = scope_json(group)
     note = n_note(group)

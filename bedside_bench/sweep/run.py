@@ -154,7 +154,8 @@ def prepare(options: SweepOptions) -> Plan:
         raise SweepError(
             f"{options.judge} cannot judge: it answers every call with one fixed text, never a "
             "valid judge reply, so every case would fail; to try a sweep without keys use the "
-            "provider doubles (README, 'Try it without API keys')"
+            "provider doubles: `bedside-bench demo`, or `bedside-bench doubles serve` "
+            "(docs/doubles.md)"
         )
     if options.prices is not None and not Path(options.prices).is_file():
         raise SweepError(f"prices file {options.prices} does not exist")

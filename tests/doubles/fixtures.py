@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .server import ProviderDouble
+from bedside_bench.doubles import ProviderDouble
 
 
 def reset_inspect_model_cache() -> None:

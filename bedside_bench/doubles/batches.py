@@ -15,6 +15,9 @@ Result lines, as the providers document them:
   reached; the batch's status is then "expired").
 - Anthropic: `{"custom_id", "result": {"type": "succeeded", "message"}}`, `{"type": "errored",
   "error": {"type": "error", "error": {"type", "message"}}}` or `{"type": "expired"}`.
+
+Past 300 lines: two providers' batch endpoints (upload, create, poll, results) over one job
+state; each handler is short.
 """
 
 from __future__ import annotations
@@ -25,16 +28,16 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
 from aiohttp import web
 
-from . import wire
-from .script import Api, Stop
+from bedside_bench.doubles import wire
+from bedside_bench.doubles.script import Api, Stop
 
 if TYPE_CHECKING:
-    from .server import ProviderDouble, RecordedRequest
+    from bedside_bench.doubles.server import ProviderDouble, RecordedRequest
 
 LineFault = Literal["error", "expired"]
 LINE_FAULTS: tuple[LineFault, ...] = ("error", "expired")
@@ -86,7 +89,7 @@ class Job:
 
 
 def _iso(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class BatchApi:
@@ -103,8 +106,8 @@ class BatchApi:
         return f"{prefix}{next(self._ids):08d}"
 
     def add_routes(self, router: web.UrlDispatcher) -> None:
-        openai = "openai"
-        anthropic = "anthropic"
+        openai: Provider = "openai"
+        anthropic: Provider = "anthropic"
         routes: list[tuple[str, str, Provider, Callable[[web.Request], Any]]] = [
             ("POST", "/v1/files", openai, self._upload),
             ("GET", "/v1/files/{file_id}", openai, self._file),
@@ -146,7 +149,7 @@ class BatchApi:
 
     def _end(self, job: Job) -> None:
         """Answer every line (the provider works through the batch and bills it), then end."""
-        from .server import ErrorReply
+        from bedside_bench.doubles.server import ErrorReply
 
         output: list[str] = []
         errors: list[str] = []
@@ -237,7 +240,7 @@ class BatchApi:
         form = await request.post()
         upload = form.get("file")
         purpose = str(form.get("purpose", ""))
-        if upload is None or isinstance(upload, str | bytes) or purpose != "batch":
+        if not isinstance(upload, web.FileField) or purpose != "batch":
             message = "Expected a multipart upload with a file and purpose=batch"
             return web.json_response(wire.error_body("responses", 400, message), status=400)
         data = upload.file.read()

@@ -3,6 +3,10 @@
 Everything here is deterministic and independent of the HTTP layer, so a test can compute the
 expected score of a case from the case data plus `scripted_answer` / `scripted_decision` /
 `scripted_three_level`, without talking to the server.
+
+Past 300 lines: the scripted content, usage, the judge message's parsing, the request record
+and the ready-made scripts (invalid judges, refused temperatures) are small pieces a test
+combines; kept together so a script of one's own finds every piece in one place.
 """
 
 from __future__ import annotations
@@ -351,7 +355,7 @@ def refusing_temperature(then: ReplyFn, code: str = "unsupported_value") -> Repl
     """A script that refuses every request carrying a temperature, as a provider whose model
     takes none does, and answers `then` otherwise."""
 
-    def reply(req: ParsedRequest) -> str:
+    def reply(req: ParsedRequest) -> str | Reply:
         if req.temperature_present:
             raise temperature_refusal_error(req.api, code)
         return then(req)
@@ -431,7 +435,7 @@ def invalid_judge_first(
     counts: dict[tuple[str, str], int] = {}
     lock = threading.Lock()
 
-    def judge(req: ParsedRequest) -> str:
+    def judge(req: ParsedRequest) -> str | Reply:
         parsed = req.judge
         if not matches(parsed.prompt):
             return then(req)
@@ -454,7 +458,7 @@ def invalid_judge_always(
     """A judge that always answers `reply` for matching clinical prompts."""
     matches = _prompt_matcher(prompt)
 
-    def judge(req: ParsedRequest) -> str:
+    def judge(req: ParsedRequest) -> str | Reply:
         if matches(req.judge.prompt):
             return reply(req) if callable(reply) else reply
         return then(req)

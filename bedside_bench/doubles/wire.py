@@ -3,6 +3,9 @@
 Shapes follow the openai (3.x) and anthropic (2.x) SDK response types, so every body here
 validates against `ChatCompletion`, `ChatCompletionChunk`, `Response`, the Responses stream
 events, `anthropic.types.Message` and the Anthropic raw stream events.
+
+Past 300 lines: three APIs, each with a body and an event stream that must match the SDKs'
+types field for field; one function per shape, no logic to split off.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .script import Api, ParsedRequest, Stop, Usage, text_blocks
+from bedside_bench.doubles.script import Api, ParsedRequest, Stop, Usage, text_blocks
 
 STREAM_CHUNK_CHARS = 16
 

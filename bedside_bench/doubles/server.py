@@ -4,6 +4,10 @@ and Anthropic Messages, with scripted replies, recording, latency and fault inje
 It runs an aiohttp server on its own asyncio loop in a background thread, so it serves both
 Inspect running in-process (`inspect_ai.eval(...)`, `Model.generate`) and CLIs run as
 subprocesses. Bind address is 127.0.0.1 only.
+
+Past 300 lines: one class whose options (script, latency, faults, holds, temperature refusals,
+recording) all act on the same request path, read in one pass from arrival to reply; the
+bodies are in `wire.py`, what is said in `script.py`, the batch endpoints in `batches.py`.
 """
 
 from __future__ import annotations
@@ -22,9 +26,9 @@ from typing import Any, Literal
 
 from aiohttp import web
 
-from . import wire
-from .batches import LINE_FAULTS, BatchApi, BatchCall
-from .script import (
+from bedside_bench.doubles import wire
+from bedside_bench.doubles.batches import LINE_FAULTS, BatchApi, BatchCall
+from bedside_bench.doubles.script import (
     Api,
     Kind,
     ParsedRequest,
@@ -640,17 +644,15 @@ class ProviderDouble:
             status, body = wire.temperature_refusal(api, parsed.model)
             return ErrorReply(status, body, "refused")
         try:
-            text = self.script.reply(parsed)
+            said = self.script.reply(parsed)
         except ScriptedError as ex:
             body = wire.error_body(api, ex.status, ex.message, ex.error_type, ex.param, ex.code)
             return ErrorReply(ex.status, body, "scripted_error", ex.retry_after)
         except Exception as ex:
             body = wire.error_body(api, 500, f"double script error: {ex!r}")
             return ErrorReply(500, body, "script_error")
-        stop: Stop = "stop"
-        if isinstance(text, Reply):
-            text, stop = text.text, text.stop
-        if not isinstance(text, str):
+        text, stop = (said.text, said.stop) if isinstance(said, Reply) else (said, "stop")
+        if not isinstance(text, str):  # a script is user code: its type is not checked
             body = wire.error_body(api, 500, f"double script returned {type(text).__name__}")
             return ErrorReply(500, body, "script_error")
         usage = scripted_usage(parsed.system, parsed.input_text, text, self._reasons(parsed))
