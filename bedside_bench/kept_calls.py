@@ -22,13 +22,18 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import read_eval_log_sample_summaries_async
 from inspect_ai.model import cache_path
 from pydantic import BaseModel, ValidationError
 
-from bedside_bench.inspect_private import CacheEntry, active_sample_key, active_task_id
+from bedside_bench.inspect_private import active_sample_key
+from bedside_bench.running_tasks import running_task
+
+if TYPE_CHECKING:
+    from bedside_bench.inspect_private import CacheEntry
 
 # outside a running sample (`rejudge` scores through `score_async`, which has none): the run
 # the calls belong to (stable over reruns of the same command) and the case being judged
@@ -54,6 +59,13 @@ def judging_case(case: str, epoch: int) -> Iterator[None]:
         yield
     finally:
         _case.reset(token)
+
+
+def active_task_id() -> str | None:
+    """The task id of the running sample's eval (the same for every retry of that task);
+    None outside a sample."""
+    task = running_task()
+    return None if task is None else task.task_id
 
 
 def run_key() -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import transcript
@@ -27,8 +28,10 @@ from bedside_bench.call_cache import (
     forget,
     remember_temperature,
 )
-from bedside_bench.inspect_private import CacheEntry
 from bedside_bench.kept_calls import keep
+
+if TYPE_CHECKING:
+    from bedside_bench.inspect_private import CacheEntry
 
 
 @dataclass(frozen=True)

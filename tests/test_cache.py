@@ -232,7 +232,7 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
     from inspect_ai.model import CachePolicy, GenerateConfig, ModelOutput, get_model
 
     from bedside_bench import call_cache, kept_calls
-    from bedside_bench.inspect_private import CacheEntry, cache_fetch, cache_store
+    from bedside_bench.inspect_private import cache_entry, cache_fetch, cache_store
     from tests.doubles.fixtures import reset_inspect_model_cache
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
@@ -254,8 +254,8 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
         assert first.scopes[call_cache.CASE_SCOPE] == "case-1"
         assert first.scopes["call"] == "answer"
 
-        def entry(policy: CachePolicy) -> CacheEntry:
-            return CacheEntry(
+        def entry(policy: CachePolicy) -> Any:  # Inspect's CacheEntry
+            found = cache_entry(
                 base_url=None,
                 config=GenerateConfig(temperature=1.0),
                 input=[],
@@ -264,6 +264,8 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
                 tool_choice="auto",
                 tools=[],
             )
+            assert found is not None
+            return found
 
         keys = {
             entry(policy_in(task, case)).key
