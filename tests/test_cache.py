@@ -233,7 +233,7 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
 
     from bedside_bench.calls import cache as call_cache
     from bedside_bench.calls import kept_calls
-    from bedside_bench.core.inspect_private import CacheEntry, cache_fetch, cache_store
+    from bedside_bench.core.inspect_private import cache_entry, cache_fetch, cache_store
     from tests.doubles.fixtures import reset_inspect_model_cache
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
@@ -255,8 +255,8 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
         assert first.scopes[call_cache.CASE_SCOPE] == "case-1"
         assert first.scopes["call"] == "answer"
 
-        def entry(policy: CachePolicy) -> CacheEntry:
-            return CacheEntry(
+        def entry(policy: CachePolicy) -> Any:  # Inspect's CacheEntry
+            found = cache_entry(
                 base_url=None,
                 config=GenerateConfig(temperature=1.0),
                 input=[],
@@ -265,6 +265,8 @@ def test_paid_calls_are_kept_for_their_run_only_and_released_once_in_the_log(
                 tool_choice="auto",
                 tools=[],
             )
+            assert found is not None
+            return found
 
         keys = {
             entry(policy_in(task, case)).key
@@ -333,7 +335,8 @@ def test_the_release_hook_acts_only_at_the_end_of_a_task_of_this_suite(
     from inspect_ai.model import CachePolicy, GenerateConfig, ModelOutput
 
     from bedside_bench.calls import kept_calls
-    from bedside_bench.core.inspect_private import CacheEntry, cache_fetch, cache_store
+    from bedside_bench.calls.running_tasks import RunningTask
+    from bedside_bench.core.inspect_private import cache_entry, cache_fetch, cache_store
     from bedside_bench.scoring.scorer import rubric_judge
     from tests import log_factory
 
@@ -353,9 +356,9 @@ def test_the_release_hook_acts_only_at_the_end_of_a_task_of_this_suite(
     end(other, "other")
     assert not (tmp_path / "cache").exists()
 
-    monkeypatch.setattr(kept_calls, "active_task_id", lambda: "task-ours")
+    monkeypatch.setattr(kept_calls, "running_task", lambda: RunningTask("task-ours", None))
     monkeypatch.setattr(kept_calls, "active_sample_key", lambda: ("case-1", 1))
-    entry = CacheEntry(
+    entry = cache_entry(
         base_url=None,
         config=GenerateConfig(temperature=1.0),
         input=[],
@@ -364,6 +367,7 @@ def test_the_release_hook_acts_only_at_the_end_of_a_task_of_this_suite(
         tool_choice="auto",
         tools=[],
     )
+    assert entry is not None
     cache_store(entry, ModelOutput.from_content(log_factory.ANSWER_MODEL, "an answer"))
     kept_calls.keep(entry)
     end(log_factory.eval_log([log_factory.sample("case-1")], task_id="task-ours"), "ours")

@@ -14,8 +14,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "bedside_bench"
-# imported only where its extra is installed (`report`: the forest plot)
-OPTIONAL = {"matplotlib": "report"}
+# imported only where its extra is installed (bedside_bench/core/extras.py): the forest plot, the
+# Parquet export, the S3 lock
+OPTIONAL = {"matplotlib": "report", "datasets": "export", "botocore": "s3"}
 
 
 def imported_top_level_modules() -> set[str]:
@@ -59,3 +60,21 @@ def test_every_imported_distribution_is_declared() -> None:
         if not names & wanted:
             undeclared.append(f"{module} (distribution {', '.join(sorted(names))})")
     assert undeclared == [], f"imported but not declared in pyproject.toml: {undeclared}"
+
+
+def test_one_command_dependencies_are_extras_and_dev_installs_every_extra() -> None:
+    """`datasets` (the export) and `botocore` (the S3 lock) are not installed with the
+    package; the dev install has every extra, so the whole suite runs."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    declared = {requirement_name(r) for r in project["dependencies"]}
+    assert declared.isdisjoint({"datasets", "botocore", "matplotlib"})
+    assert {name: [requirement_name(r) for r in extras[name]] for name in OPTIONAL.values()} == {
+        "report": ["matplotlib"],
+        "export": ["datasets"],
+        "s3": ["botocore"],
+    }
+    own = [r for r in extras["dev"] if requirement_name(r) == "bedside-bench"]
+    assert own == ["bedside-bench[report,export,s3]"]
+    assert set(extras) == {"dev", *OPTIONAL.values()}

@@ -191,7 +191,7 @@ def test_rejudge_keeps_the_source_s_options_with_the_new_judge() -> None:
     )
     source = _source(recorded, {})
     source.eval.scorers[0].name = "bedside_bench/rubric_judge"
-    (entry,) = planned_scorers(_entries_copyable(source), opts)
+    (entry,) = planned_scorers(_entries_copyable(source).eval.scorers, opts)
     assert entry.options == opts.model_dump()
 
 

@@ -88,20 +88,20 @@ def test_a_scorer_recorded_with_its_package_prefix_is_the_rubric_judge() -> None
     assert source.eval.scorers is not None
     source.eval.scorers[0].name = f"bedside_bench/{SCORER_NAME}"
     assert as_dict(scorer_options(source, JUDGE_B, None))["judge_retries"] == 0
-    (planned,) = planned_scorers(source, scorer_options(source, JUDGE_B, None))
+    (planned,) = planned_scorers(source.eval.scorers or [], scorer_options(source, JUDGE_B, None))
     assert planned.name == f"bedside_bench/{SCORER_NAME}"
 
 
 def test_the_planned_scorer_entry_is_the_sources_with_the_new_options() -> None:
     source = eval_log([sample("c1")])
     options = scorer_options(source, JUDGE_B, 2)
-    (planned,) = planned_scorers(source, options)
+    (planned,) = planned_scorers(source.eval.scorers or [], options)
     assert planned.name == SCORER_NAME
     assert as_dict(planned.options) == as_dict(options)
     assert planned.metrics == source.eval.scorers[0].metrics  # type: ignore[index]
     assert (source.eval.scorers or [])[0].options == RECORDED_OPTIONS  # the source's untouched
     source.eval.scorers = []
-    assert planned_scorers(source, options) is None
+    assert planned_scorers(source.eval.scorers or [], options) is None
 
 
 # --------------------------------------------------------------------------------------------

@@ -57,28 +57,3 @@ def test_sigterm_outside_an_event_loop_raises_keyboard_interrupt() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(30)  # cut short: the handler raises
     assert received == [signal.SIGTERM]
-
-
-def test_a_cancellation_traceback_is_recorded_plain_and_other_errors_as_inspect_renders() -> None:
-    from inspect_ai.log._log import eval_error
-
-    from bedside_bench.core.inspect_private import plain_cancellation_tracebacks
-
-    def raised(ex: BaseException) -> BaseException:
-        try:
-            raise ex
-        except BaseException as caught:
-            return caught
-
-    cancelled = raised(asyncio.CancelledError("Cancelled by cancel scope 7f00"))
-    failed = raised(ValueError("a real error"))
-    before = eval_error(failed, type(failed), failed, failed.__traceback__)
-    with plain_cancellation_tracebacks():
-        error = eval_error(cancelled, type(cancelled), cancelled, cancelled.__traceback__)
-        other = eval_error(failed, type(failed), failed, failed.__traceback__)
-    assert error.traceback_ansi == error.traceback
-    assert "CancelledError: Cancelled by cancel scope 7f00" in error.traceback
-    assert (other.traceback, other.traceback_ansi) == (before.traceback, before.traceback_ansi)
-    assert other.traceback_ansi != other.traceback  # rendered by rich, as without the patch
-    after = eval_error(cancelled, type(cancelled), cancelled, cancelled.__traceback__)
-    assert after.traceback_ansi != after.traceback  # Inspect's own rendering is back

@@ -78,9 +78,17 @@ def test_a_writer_is_gone_only_when_its_buffer_names_a_dead_process(
 def test_a_crash_log_goes_with_its_buffer(tmp_path: Path, data_home: Path) -> None:
     log = log_at(tmp_path / "logs" / "dead.eval", status="started")
     db = buffer_db(data_home, log, GONE_PID)
+    sidecars = [db.with_name(f"{db.name}-wal"), db.with_name(f"{db.name}-shm")]  # SQLite's
+    for path in sidecars:
+        path.write_bytes(b"")
+    other_log = log_at(tmp_path / "logs" / "other.eval", status="started")
+    other = buffer_db(data_home, other_log, GONE_PID)
     remove_crash_log(log)
     assert not Path(log).exists() and not db.exists()
-    assert not db.parent.exists()  # its emptied folder too
+    assert not any(path.exists() for path in sidecars)
+    assert other.exists()  # another log's buffer in the same folder stays, and the folder
+    remove_crash_log(other_log)
+    assert not db.parent.exists()  # its emptied folder goes with the last one
 
 
 def test_only_started_logs_of_dead_writers_with_a_finished_successor_are_removed(

@@ -13,19 +13,24 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from inspect_ai.event import ModelEvent
 from inspect_ai.model import CachePolicy, Model, ModelOutput, cache_path
 
 from bedside_bench.calls.kept_calls import case_key, run_key
+from bedside_bench.calls.running_tasks import running_task
 from bedside_bench.core.inspect_private import (
-    CacheEntry,
-    active_generate_config,
     active_sample_key,
+    cache_entry,
     cache_fetch,
     cache_store,
+    calls_can_be_kept,
 )
+
+if TYPE_CHECKING:
+    from bedside_bench.core.inspect_private import CacheEntry
 
 ENDPOINT_SCOPE = "bedside_bench_endpoint"
 # a paid call kept for its run: the task id (the same for every retry of a run) and the case
@@ -59,10 +64,13 @@ def endpoint_digest(model: Model) -> str:
 
 def scoped_cache(model: Model, scope: Mapping[str, str]) -> CachePolicy | None:
     """The cache policy this call would use (from `--cache` or the model's config), with the
-    endpoint and `scope` added to its scopes; None when caching is off."""
-    active = active_generate_config().cache
+    endpoint and `scope` added to its scopes; None when caching is off, or when this Inspect
+    cannot keep what an entry must hold (`inspect_private.calls_can_be_kept`: a reply read
+    back without the temperature it was sent with would record a wrong one)."""
+    task = running_task()
+    active = task.cache if task is not None else None
     cache = active if active is not None else model.config.cache
-    if not cache:
+    if not cache or not calls_can_be_kept():
         return None
     policy = cache if isinstance(cache, CachePolicy) else CachePolicy()
     scopes = {**policy.scopes, ENDPOINT_SCOPE: endpoint_digest(model), **scope}
@@ -74,7 +82,7 @@ def entry_of_call(model: Model, policy: CachePolicy, event: ModelEvent) -> Cache
     recorded; None if there is none (then nothing in the cache is touched)."""
     if event.cache is None:
         return None
-    entry = CacheEntry(
+    entry = cache_entry(
         base_url=model.api.base_url,
         config=event.config,
         input=event.input,
@@ -83,7 +91,7 @@ def entry_of_call(model: Model, policy: CachePolicy, event: ModelEvent) -> Cache
         tool_choice=event.tool_choice,
         tools=event.tools,
     )
-    return entry if cache_fetch(entry) is not None else None
+    return entry if entry is not None and cache_fetch(entry) is not None else None
 
 
 def remember_temperature(entry: CacheEntry, sent: float | None) -> None:
@@ -119,7 +127,7 @@ def call_policy(
     task_id = run_key()
     sample = case_key()
     case = case if case is not None else (sample[0] if sample is not None else None)
-    if task_id is None or case is None:
+    if task_id is None or case is None or not calls_can_be_kept():
         return None, False
     scopes = {
         ENDPOINT_SCOPE: endpoint_digest(model),

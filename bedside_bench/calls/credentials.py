@@ -122,3 +122,15 @@ def redact_credentials(url: str) -> str:
     if parts.scheme and parts.scheme != "hf" and "@" in parts.netloc:
         return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
     return url
+
+
+def load_dotenv_as_inspect() -> None:
+    """Load the nearest `.env` (from the working folder up) into the environment, keeping
+    variables already set, as Inspect does when it starts an eval set: the sweep checks
+    credentials before that, and a key kept in `.env` must count there too. Inspect loads it
+    again later, which changes nothing."""
+    from dotenv import find_dotenv, load_dotenv
+
+    found = find_dotenv(usecwd=True)
+    if found:
+        load_dotenv(found)

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog, read_eval_log_sample_summaries_async
@@ -36,7 +37,12 @@ from inspect_ai.model import cache_path
 from inspect_ai.util import registry_info
 from pydantic import BaseModel, ValidationError
 
-from bedside_bench.core.inspect_private import CacheEntry, active_sample_key, active_task_id
+from bedside_bench.calls import running_tasks
+from bedside_bench.calls.running_tasks import running_task
+from bedside_bench.core.inspect_private import active_sample_key
+
+if TYPE_CHECKING:
+    from bedside_bench.core.inspect_private import CacheEntry
 
 # outside a running sample (`rejudge` scores through `score_async`, which has none): the run
 # the calls belong to (stable over reruns of the same command) and the case being judged
@@ -62,6 +68,13 @@ def judging_case(case: str, epoch: int) -> Iterator[None]:
         yield
     finally:
         _case.reset(token)
+
+
+def active_task_id() -> str | None:
+    """The task id of the running sample's eval (the same for every retry of that task);
+    None outside a sample."""
+    task = running_task()
+    return None if task is None else task.task_id
 
 
 def run_key() -> str | None:
@@ -178,6 +191,9 @@ def release_kept_calls(keeper: object) -> None:
     global _registered
     _keepers.add(_unqualified(registry_info(keeper).name))
     if not _registered:
+        hooks(name=running_tasks.HOOK_NAME, description=running_tasks.HOOK_DESCRIPTION)(
+            running_tasks.RunningTasks
+        )
         hooks(
             name=HOOK_NAME,
             description="Releases the answers and judge replies kept for a retry once their "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import transcript
@@ -28,7 +29,9 @@ from bedside_bench.calls.cache import (
     remember_temperature,
 )
 from bedside_bench.calls.kept_calls import keep
-from bedside_bench.core.inspect_private import CacheEntry
+
+if TYPE_CHECKING:
+    from bedside_bench.core.inspect_private import CacheEntry
 
 
 @dataclass(frozen=True)

@@ -224,14 +224,16 @@ def run_pull(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from bedside_bench.core.extras import MissingExtra, require
     from bedside_bench.core.owned_output import OutputError
     from bedside_bench.logs.export import ExportError, check_out_dir, collect, write_parquet
 
     args.log_paths = args.log_paths or [inspect_log_dir()]
     try:
+        require("datasets", "export", "the Parquet export")  # before any log is read
         check_out_dir(args.out_dir)
         export = collect(args.log_paths)
-    except (ExportError, OutputError) as ex:
+    except (ExportError, OutputError, MissingExtra) as ex:
         raise DataCommandError(str(ex)) from None
     for location, reason in export.skipped:
         print(f"{PROG} export: skipped {location}: {reason}", file=sys.stderr)

@@ -1,255 +1,362 @@
-"""Every private `inspect_ai._...` name the package uses, in one place.
+"""Every private `inspect_ai._...` name the package uses, in one place, each failing soft.
 
-Checked against inspect-ai 0.3.285. Inspect has no public API for these; each is used for one
-reason. `PRIVATE_ORIGINS` names where each comes from, and `tests/test_inspect_private.py`
-imports every one of them from there, so an Inspect release that moves one fails that test
-loudly. At run time, the four a run can do without degrade their feature when Inspect moves
-them (`PrerequisiteError` becomes a plain error, `.env` is left to Inspect, no crash log is
-proven dead, the judge is not checked before the first answer); the others fail where they are
-used, and the cache and registry names when this module is imported.
+Checked against inspect-ai 0.3.285; `pyproject.toml` allows any 0.3.x from there. Each name
+below is used only because Inspect has no public way to do the same (`PRIVATE` says why, and
+what the package does without it). None is imported when this module is: each is looked up
+where it is used (`_resolve`), so an Inspect release that moves one leaves the package
+importable and running. The feature that name served then degrades the way its entry says,
+with one `MovedInspectNameWarning` per feature and process naming it, and never into a wrong
+number: where a name serves the keeping of paid calls, their keeping stops (a retry buys the
+calls again) rather than a reply being read back without what was recorded with it.
+`tests/test_inspect_private.py` removes each name in turn and checks its fallback; with a new
+Inspect release it tells which names moved (docs/maintainers.md, "Checking a new Inspect
+release").
 
-- `PrerequisiteError`: Inspect prints it as a plain message without a traceback; our dataset,
-  release-source and judge errors derive from it, and the sweep turns eval_set's refusal of a
-  log directory into one plain line.
-- `init_dotenv`: the sweep checks credentials before Inspect would load `.env`, so it loads it
-  first (Inspect loads it again later; loading twice is harmless).
-- `sample_buffer_dbs`, `cleanup_sample_buffer_dbs`: a killed run's sample buffer names its
-  writer's pid; the sweep reads it to prove the writer dead before removing a crash log.
-- `filesystem`: Inspect's fsspec wrapper, so reads and removals work on any store Inspect
-  writes to (local, s3://, ...).
-- `active_model`: whether a task is being built inside a run, so the judge is checked before
-  any answer is bought.
-- `registry_add`: the scorer is registered under the short name logs record, so
-  `inspect score LOG` finds it.
-- `copy_registry_identity`: rejudge wraps the scorer and the wrapper must keep its registry
-  name and options, so the score is keyed and recorded as `rubric_judge`.
-- `init_display_type`: `score_async` outside `inspect eval` needs the display set up as the
-  `inspect` command would.
-- `run_async`: rejudge runs as the `inspect` command does (platform set-up, hooks, the async
-  backend chosen by `INSPECT_ASYNC_BACKEND`).
-- `plain_cancellation_tracebacks` (patches `inspect_ai.log._log.format_traceback`): Inspect
-  records every cancelled sample's traceback rendered by rich (0.1-0.5 s of CPU each, and its
-  cache never hits: each cancel scope names itself in the message); a Ctrl-C that cancels the
-  80 cases a sweep has in flight spent 30 s and more there under load before it could exit.
-  A cancellation's traceback (where the case was waiting) is recorded as plain text instead.
-- `CacheEntry`, `cache_fetch`, `cache_store`, `active_generate_config`: our calls keep what
-  the provider received beside Inspect's cache entry, by Inspect's own key, and read the
-  `--cache` policy in force (docs/cache.md).
-- `sample_active`, `stable_task_id_for_eval`: the answer of a case is kept for the run it
-  belongs to, whose identity across retries is the task id (eval_set's task retries,
-  `eval-retry` and a rerun of the same eval set keep it; a new `inspect eval` gets a new one);
-  Inspect tells a running sample its eval id only (docs/cache.md). Without them the answer is
-  kept per eval id, which `--retry-on-error` still shares. The run id (`active_run_id`) tells
-  the retries of one run, where a judge that failed a case is not asked again.
+Past 300 lines: the table of names (`PRIVATE`), each with its reason and its fallback, is
+most of it. What once needed a private name and now has a public way is listed in
+docs/maintainers.md ("Checking a new Inspect release").
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+import traceback
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from inspect_ai._util.registry import registry_add
-
-# a log's scorer entry (`EvalSpec.scorers`): the type rejudge copies; not exported publicly
-from inspect_ai.log._log import EvalScorer
-from inspect_ai.model._cache import CacheEntry, cache_fetch, cache_store
-from inspect_ai.model._generate_config import active_generate_config
-
-if TYPE_CHECKING:
-    from inspect_ai.model import Model
+if TYPE_CHECKING:  # types only: nothing here runs, so a moved name cannot break an import
+    from inspect_ai._util.error import PrerequisiteError as PrerequisiteError
+    from inspect_ai.model import Model, ModelOutput
+    from inspect_ai.model._cache import CacheEntry as CacheEntry
+    from inspect_ai.util import RegistryInfo
 
 INSPECT_VERSION_CHECKED = "0.3.285"
 
 __all__ = [
     "INSPECT_VERSION_CHECKED",
+    "PRIVATE",
     "PRIVATE_ORIGINS",
-    "CacheEntry",
-    "EvalScorer",
+    "MovedInspectNameWarning",
     "PrerequisiteError",
-    "active_generate_config",
+    "active_eval_id",
     "active_model",
     "active_run_id",
     "active_sample_key",
-    "active_task_id",
+    "cache_entry",
     "cache_fetch",
     "cache_store",
-    "cleanup_sample_buffer_dbs",
-    "copy_registry_identity",
-    "filesystem",
+    "calls_can_be_kept",
+    "degraded",
     "init_display_type",
-    "init_dotenv",
     "plain_cancellation_tracebacks",
     "registry_add",
-    "run_async",
     "sample_buffer_dbs",
 ]
 
-# every private Inspect name used here: "module:name", as of INSPECT_VERSION_CHECKED
-PRIVATE_ORIGINS: tuple[str, ...] = (
-    "inspect_ai._util.error:PrerequisiteError",
-    "inspect_ai._util.dotenv:init_dotenv",
-    "inspect_ai.log._recorders.buffer.database:sample_buffer_dbs",
-    "inspect_ai.log._recorders.buffer.database:cleanup_sample_buffer_db",
-    "inspect_ai._util.file:filesystem",
-    "inspect_ai.model._model:active_model",
-    "inspect_ai._util.registry:registry_add",
-    "inspect_ai._util.registry:registry_params",
-    "inspect_ai._util.registry:REGISTRY_INFO",
-    "inspect_ai._util.registry:REGISTRY_PARAMS",
-    "inspect_ai.util._display:init_display_type",
-    "inspect_ai._util.platform:platform_init",
-    "inspect_ai._util._async:configured_async_backend",
-    "inspect_ai.model._cache:CacheEntry",
-    "inspect_ai.model._cache:cache_fetch",
-    "inspect_ai.model._cache:cache_store",
-    "inspect_ai.model._generate_config:active_generate_config",
-    "inspect_ai.log._samples:sample_active",
-    "inspect_ai._control.eval_state:stable_task_id_for_eval",
-    "inspect_ai._util.rich:truncate_traceback",
-    "inspect_ai.log._log:format_traceback",
-    "inspect_ai.log._log:EvalScorer",
+
+@dataclass(frozen=True)
+class PrivateName:
+    """One private Inspect name: where it is (as of `INSPECT_VERSION_CHECKED`), the feature
+    it serves, why no public API serves it, and what the package does without it."""
+
+    origin: str  # "module:name"
+    feature: str
+    why: str
+    without: str
+
+
+PLAIN_ERRORS = "one-line input errors"
+JUDGE_CHECK = "the judge check before the first answer"
+SCORER_SHORT_NAME = "`inspect score` by the scorer name a log records"
+KEPT_CALLS = "keeping paid calls for a retry"
+CASE_IDENTITY = "the running case's identity"
+REJUDGE_DISPLAY = "rejudge's --display"
+CRASH_LOGS = "removing the logs killed sweeps left"
+PROMPT_STOP = "a prompt stop of the sweep on Ctrl-C"
+WITHOUT_KEPT_CALLS = (
+    "answers and judge replies are not kept for a retry (a retry buys them again) and --cache "
+    "does not apply to them (a rerun buys them again)"
 )
 
-T = TypeVar("T")
+# every private Inspect name used here, keyed by name
+PRIVATE: dict[str, PrivateName] = {
+    entry.origin.rsplit(":", 1)[1]: entry
+    for entry in (
+        PrivateName(
+            "inspect_ai._util.error:PrerequisiteError",
+            PLAIN_ERRORS,
+            "Inspect prints a PrerequisiteError as one plain message without a traceback; the "
+            "dataset, release-source and option errors derive from it, and the sweep turns "
+            "eval_set's refusal of a log directory into one line",
+            "these errors are still raised, but Inspect prints them with a traceback",
+        ),
+        PrivateName(
+            "inspect_ai.model._model:active_model",
+            JUDGE_CHECK,
+            "whether a task is being built inside a run (where the grader role is bound): the "
+            "public get_model() falls back to INSPECT_EVAL_MODEL and cannot tell",
+            "the judge is checked at the first score, after the first answer was bought",
+        ),
+        PrivateName(
+            "inspect_ai._util.registry:registry_add",
+            SCORER_SHORT_NAME,
+            "Inspect records the scorer as `rubric_judge` but finds package scorers only as "
+            "`bedside_bench/rubric_judge`; the public @scorer always adds the package prefix",
+            "`inspect score LOG` cannot rebuild the scorer from a log: name it with "
+            "`--scorer bedside_bench/rubric_judge`",
+        ),
+        PrivateName(
+            "inspect_ai.model._cache:CacheEntry",
+            KEPT_CALLS,
+            "a paid call is kept in Inspect's cache under Inspect's own key, so the entry a "
+            "call made must be named, read and released (docs/cache.md); Inspect's public "
+            "cache API lists, sizes and prunes entries but cannot address one",
+            WITHOUT_KEPT_CALLS,
+        ),
+        PrivateName(
+            "inspect_ai.model._cache:cache_fetch",
+            KEPT_CALLS,
+            "reads the entry of a call, to keep the temperature sent beside it (see CacheEntry)",
+            WITHOUT_KEPT_CALLS,
+        ),
+        PrivateName(
+            "inspect_ai.model._cache:cache_store",
+            KEPT_CALLS,
+            "rewrites the entry of a call with the temperature sent (see CacheEntry)",
+            WITHOUT_KEPT_CALLS,
+        ),
+        PrivateName(
+            "inspect_ai.log._samples:sample_active",
+            CASE_IDENTITY,
+            "a model call inside a sample learns its eval id, run id, case id and epoch "
+            "nowhere else: a solver's TaskState does not reach the calls the scorer makes",
+            "answers and judge replies are not kept for a retry (a retry buys them again), "
+            "--cache does not apply to them, and a judge that failed a case is asked again by "
+            "the run's retries",
+        ),
+        PrivateName(
+            "inspect_ai.util._display:init_display_type",
+            REJUDGE_DISPLAY,
+            "score_async outside `inspect eval` needs the display set up as the `inspect` "
+            "command would; the public display_type() only reads it",
+            "rejudge shows Inspect's default display ($INSPECT_DISPLAY), whatever --display says",
+        ),
+        PrivateName(
+            "inspect_ai.log._recorders.buffer.database:sample_buffer_dbs",
+            CRASH_LOGS,
+            "a killed run's sample buffer is named after its writer's pid, the only proof "
+            "that nobody writes a `started` log any more; the public recoverable_eval_logs() "
+            "calls a log recoverable when any one of its writers is gone",
+            "a `started` log a killed sweep left stays in the log directory (eval_set still "
+            "resumes it; it shows as running in `inspect view`)",
+        ),
+        PrivateName(
+            "inspect_ai.log._log:format_traceback",
+            PROMPT_STOP,
+            "Inspect renders the traceback of every cancelled sample with rich, 0.1-0.5 s of "
+            "CPU each under load, and has no setting to record it plain; the sweep replaces "
+            "the name its log module calls for the sweep's run only",
+            "a Ctrl-C or SIGTERM with many cases in flight stops the sweep only once Inspect "
+            "has rendered each cancelled case's traceback (30 s and more under load)",
+        ),
+    )
+}
 
-try:
-    from inspect_ai._util.error import PrerequisiteError
-except ImportError:  # pragma: no cover - Inspect moved it
-
-    class PrerequisiteError(RuntimeError):  # type: ignore[no-redef]
-        """Never raised by Inspect: stands in so our errors and `except` clauses still work."""
+PRIVATE_ORIGINS: tuple[str, ...] = tuple(entry.origin for entry in PRIVATE.values())
 
 
-def init_dotenv() -> None:
-    """Load `.env` into the environment as Inspect does (no-op if Inspect moved it)."""
-    try:
-        from inspect_ai._util.dotenv import init_dotenv as inspect_init_dotenv
-    except ImportError:  # pragma: no cover
+class MovedInspectNameWarning(UserWarning):
+    """The installed Inspect lacks a private name the package uses: a feature degraded."""
+
+
+_warned: set[str] = set()  # the features already warned about in this process
+
+
+def degraded(feature: str, message: str) -> None:
+    """Say once per process that `feature` degraded, and how."""
+    if feature in _warned:
         return
-    inspect_init_dotenv()
+    _warned.add(feature)
+    warnings.warn(f"bedside-bench: {message}", MovedInspectNameWarning, stacklevel=3)
 
 
-def sample_buffer_dbs(location: str) -> list[Path]:
-    """The local sample-buffer databases of one log (empty if Inspect moved the API)."""
+def _inspect_version() -> str:
     try:
-        from inspect_ai.log._recorders.buffer.database import sample_buffer_dbs as dbs
-    except ImportError:  # pragma: no cover
-        return []
-    return list(dbs(location))
+        from importlib.metadata import version
+
+        return version("inspect-ai")
+    except Exception:  # pragma: no cover - not installed as a distribution
+        return "(unknown version)"
 
 
-def cleanup_sample_buffer_dbs(dbs: Iterable[Path]) -> None:
-    from inspect_ai.log._recorders.buffer.database import cleanup_sample_buffer_db
+def _resolve(name: str) -> Any | None:
+    """The private name from where `PRIVATE` says it is; None (and the feature's one warning)
+    if this Inspect does not have it there."""
+    entry = PRIVATE[name]
+    module, attribute = entry.origin.split(":")
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError):
+        degraded(
+            entry.feature,
+            f"inspect-ai {_inspect_version()} has no {entry.origin.replace(':', '.')} "
+            f"({entry.feature}): {entry.without}",
+        )
+        return None
 
-    for db in dbs:
-        cleanup_sample_buffer_db(db)
+
+# --------------------------------------------------------------------------------------------
+# PrerequisiteError: a base class, so it is resolved when this module is imported
 
 
-def filesystem(location: str) -> Any:
-    """Inspect's filesystem for a path or URL (local, s3://, ...)."""
-    from inspect_ai._util.file import filesystem as inspect_filesystem
+class _StandInPrerequisiteError(Exception):
+    """Stands in when Inspect moved its PrerequisiteError: never raised by Inspect, so our
+    errors and `except` clauses still work (Inspect prints them with a traceback)."""
 
-    return inspect_filesystem(location)
+    def __init__(self, message: Any) -> None:
+        self.message = message
+
+
+def prerequisite_error() -> type[Exception]:
+    found = _resolve("PrerequisiteError")
+    return found if isinstance(found, type) else _StandInPrerequisiteError
+
+
+if not TYPE_CHECKING:
+    PrerequisiteError = prerequisite_error()
+
+
+# --------------------------------------------------------------------------------------------
+# the run, the task being built, the running sample
 
 
 def active_model() -> Model | None:
     """The model of the eval being run, None outside a run (or if Inspect moved it)."""
-    try:
-        from inspect_ai.model._model import active_model as inspect_active_model
-    except ImportError:  # pragma: no cover
-        return None
-    return inspect_active_model()
+    found = _resolve("active_model")
+    return None if found is None else found()
+
+
+def _active_sample() -> Any | None:
+    found = _resolve("sample_active")
+    return None if found is None else found()
+
+
+def active_eval_id() -> str | None:
+    """The eval id of the running sample's task; None outside a sample."""
+    active = _active_sample()
+    return None if active is None else str(active.eval_id)
 
 
 def active_run_id() -> str | None:
     """The run id of the running sample's eval (kept by an eval set's task retries and
     `--retry-on-error`, new for `eval-retry` and every new run); None outside a sample."""
-    try:
-        from inspect_ai.log._samples import sample_active
-    except ImportError:  # pragma: no cover - Inspect moved it
-        return None
-    active = sample_active()
+    active = _active_sample()
     return None if active is None or active.run_id is None else str(active.run_id)
-
-
-def active_task_id() -> str | None:
-    """The task id of the running sample's eval (the same for every retry of that task);
-    None outside a sample."""
-    try:
-        from inspect_ai.log._samples import sample_active
-    except ImportError:  # pragma: no cover - Inspect moved it
-        return None
-    active = sample_active()
-    if active is None:
-        return None
-    try:
-        from inspect_ai._control.eval_state import stable_task_id_for_eval
-    except ImportError:  # pragma: no cover - Inspect moved it
-        return str(active.eval_id)
-    return str(stable_task_id_for_eval(active.eval_id))
 
 
 def active_sample_key() -> tuple[str, int] | None:
     """The running sample's id and epoch (what a log names its record by); None outside a
     sample (`inspect score` and `rejudge` score without one)."""
-    try:
-        from inspect_ai.log._samples import sample_active
-    except ImportError:  # pragma: no cover - Inspect moved it
-        return None
-    active = sample_active()
+    active = _active_sample()
     if active is None or active.sample.id is None:
         return None
     return str(active.sample.id), int(active.epoch)
 
 
-def copy_registry_identity(source: object, target: object) -> None:
-    """Give `target` the registry name and recorded options of `source`."""
-    from inspect_ai._util.registry import REGISTRY_INFO, REGISTRY_PARAMS, registry_params
-    from inspect_ai.util import registry_info
+# --------------------------------------------------------------------------------------------
+# the registry, the display, the sample buffer
 
-    setattr(target, REGISTRY_INFO, registry_info(source))
-    setattr(target, REGISTRY_PARAMS, registry_params(source))
+
+def registry_add(o: object, info: RegistryInfo) -> bool:
+    """Register `o` under `info`'s name; False (nothing registered) if Inspect moved it."""
+    found = _resolve("registry_add")
+    if found is None:
+        return False
+    found(o, info)
+    return True
 
 
 def init_display_type(display: str) -> None:
-    from inspect_ai.util._display import init_display_type as inspect_init_display_type
+    found = _resolve("init_display_type")
+    if found is not None:
+        found(display)
 
-    inspect_init_display_type(display)
+
+def sample_buffer_dbs(location: str) -> list[Path]:
+    """The local sample-buffer databases of one log, one per writer process (empty if
+    Inspect moved the API: then no writer is proven gone)."""
+    found = _resolve("sample_buffer_dbs")
+    return [] if found is None else list(found(location))
 
 
-def run_async(main: Callable[[], Awaitable[T]]) -> T:
-    """Run `main` as the `inspect` command runs an eval: platform set-up, then Inspect's
-    configured async backend."""
-    import anyio
-    from inspect_ai._util._async import configured_async_backend
-    from inspect_ai._util.platform import platform_init
+# --------------------------------------------------------------------------------------------
+# Inspect's cache entries (docs/cache.md)
 
-    platform_init()
-    return anyio.run(main, backend=configured_async_backend())
+
+def calls_can_be_kept() -> bool:
+    """Whether this Inspect has all three names a kept call needs (else one warning, and
+    the callers keep nothing and leave --cache off for our calls)."""
+    return all(_resolve(name) is not None for name in ("CacheEntry", "cache_fetch", "cache_store"))
+
+
+def cache_entry(**fields: Any) -> CacheEntry | None:
+    """The entry Inspect's cache keeps a call under, from what the call's event recorded
+    (`base_url`, `config`, `input`, `model`, `policy`, `tool_choice`, `tools`); None if
+    Inspect moved it."""
+    found = _resolve("CacheEntry")
+    return None if found is None else found(**fields)
+
+
+def cache_fetch(entry: CacheEntry) -> ModelOutput | None:
+    """The reply the entry holds; None if there is none (or Inspect moved it)."""
+    found = _resolve("cache_fetch")
+    return None if found is None else found(entry)
+
+
+def cache_store(entry: CacheEntry, output: ModelOutput) -> bool:
+    """Store `output` under the entry; False (nothing stored) if Inspect moved it."""
+    found = _resolve("cache_store")
+    if found is None:
+        return False
+    return bool(found(entry=entry, output=output))
+
+
+# --------------------------------------------------------------------------------------------
+# the sweep's stop
 
 
 @contextlib.contextmanager
 def plain_cancellation_tracebacks() -> Iterator[None]:
     """While the block runs, a cancelled sample's traceback is recorded as plain text (both of
-    Inspect's fields); every other error keeps Inspect's rendering. Without this, stopping a
-    run with many cases in flight is bound by rendering their tracebacks (see the docstring).
-    """
-    from inspect_ai._util.rich import truncate_traceback
-    from inspect_ai.log._log import format_traceback as rendered  # type: ignore[attr-defined]
+    Inspect's fields); every other error keeps Inspect's rendering.
 
-    module: Any = sys.modules["inspect_ai.log._log"]  # where eval_error looks the name up
+    Used by `bedside-bench sweep`'s command handler only, around its eval set, so it is never
+    active inside a plain `inspect eval` (nor `run_sweep` called from Python). Inspect renders
+    each cancelled sample's traceback with rich (0.1-0.5 s of CPU each under load; its cache
+    never hits, since every cancel scope names itself in the message), so a Ctrl-C with many
+    cases in flight was bound by that rendering: `benchmarks/bench_sweep_sigint.py` (4 tries,
+    one busy process beside it) stopped in 5.5-8.1 s with this and 29-50 s without it. Without
+    the name (`PRIVATE`), Inspect renders them and the stop is slow again.
+    """
+    rendered = _resolve("format_traceback")
+    if rendered is None:
+        yield
+        return
+    module: Any = sys.modules[PRIVATE["format_traceback"].origin.split(":")[0]]
 
     def format_traceback(exc_type: Any, exc_value: Any, exc_traceback: Any) -> tuple[str, str]:
         if is_cancellation(exc_type):
-            text, _ = truncate_traceback(exc_type, exc_value, exc_traceback)
+            text = "".join(traceback.format_exception(exc_type, exc_value, exc_traceback))
             return text, text
-        return rendered(exc_type, exc_value, exc_traceback)
+        return rendered(exc_type, exc_value, exc_traceback)  # type: ignore[no-any-return]
 
-    module.format_traceback = format_traceback
+    module.format_traceback = format_traceback  # where Inspect's eval_error looks it up
     try:
         yield
     finally:

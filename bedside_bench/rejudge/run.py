@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
 from bedside_bench.rejudge.output import (
@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
     from inspect_ai.model import Model, ModelUsage
     from inspect_ai.scorer import Score, Scorer
+    from typing_extensions import Self
 
-    from bedside_bench.core.inspect_private import EvalScorer
     from bedside_bench.core.options import ScorerOptions
 
 
@@ -79,8 +79,8 @@ def capturing(inner: Scorer, judging: Judging) -> Scorer:
     from inspect_ai.log import transcript
     from inspect_ai.scorer import Target
     from inspect_ai.solver import TaskState
+    from inspect_ai.util import registry_info
 
-    from bedside_bench.core.inspect_private import copy_registry_identity
     from bedside_bench.scoring.scorer import usage_by_model
 
     async def score(state: TaskState, target: Target) -> Score | None:
@@ -99,15 +99,32 @@ def capturing(inner: Scorer, judging: Judging) -> Scorer:
             judging.events[key] = events
         return result
 
-    # the same registry identity, so the score is keyed and recorded as rubric_judge
-    copy_registry_identity(inner, score)
+    # the same registry identity, so the score is keyed and recorded as rubric_judge: Inspect
+    # keeps a scorer's registry name and options as attributes of the scorer function, which
+    # `update_wrapper` copies with the rest of its `__dict__` (registry_info raises if not)
+    functools.update_wrapper(score, inner)
+    assert registry_info(score) == registry_info(inner)
     return score
 
 
-def planned_scorers(source: EvalLog, options: ScorerOptions) -> list[EvalScorer] | None:
+class ScorerEntry(Protocol):
+    """A log's scorer entry (`EvalSpec.scorers`), whose type Inspect exports no name for."""
+
+    name: str
+
+    def model_copy(
+        self, *, update: Mapping[str, Any] | None = None, deep: bool = False
+    ) -> Self: ...
+
+
+Entry = TypeVar("Entry", bound=ScorerEntry)
+
+
+def planned_scorers(entries: Sequence[Entry], options: ScorerOptions) -> list[Entry] | None:
     """The scorer entry the new log records before Inspect has given its own (a run stopped
-    in its first cases): the source's rubric_judge entry with the new options."""
-    for entry in source.eval.scorers or []:
+    in its first cases): the source's rubric_judge entry (of `source.eval.scorers`) with the
+    new options."""
+    for entry in entries:
         if entry.name.rsplit("/", 1)[-1] == SCORER_NAME:
             return [entry.model_copy(update={"options": options.model_dump()})]
     return None
@@ -160,9 +177,12 @@ async def judge_samples(
 
 
 def _exists(location: str) -> bool:
-    from bedside_bench.core.inspect_private import filesystem
+    """Whether a log exists, on any store Inspect writes to (local, s3://, ...): fsspec, as
+    Inspect opens them, without its listings cache (a log just written must be seen)."""
+    from fsspec.core import url_to_fs
 
-    return bool(filesystem(location).exists(location))
+    store, path = url_to_fs(location, use_listings_cache=False)
+    return bool(store.exists(path))
 
 
 async def rejudge_log(
@@ -239,7 +259,8 @@ async def rejudge_log(
             # interrupted (Ctrl-C, SIGTERM) or failed: what was judged is kept, then it stops
             ended = judging.ended()
             if ended:
-                header.eval.scorers = header.eval.scorers or planned_scorers(source, opts)
+                planned = planned_scorers(source.eval.scorers or [], opts)
+                header.eval.scorers = header.eval.scorers or planned
                 keep(ended, judging)
             raise
         header.eval.scorers = scored.eval.scorers
@@ -280,6 +301,13 @@ async def rejudge_async(
 
 
 def rejudge(options: RejudgeOptions) -> list[LogOutcome]:
-    from bedside_bench.core.inspect_private import run_async
+    """Run as the `inspect` command runs an eval, on Inspect's configured async backend;
+    Inspect's platform set-up (hooks, exception hook) runs as the judge model is created."""
+    import os
 
-    return run_async(functools.partial(rejudge_async, options))
+    import anyio
+
+    backend = os.environ.get("INSPECT_ASYNC_BACKEND", "").strip().lower() or "asyncio"
+    if backend not in ("asyncio", "trio"):
+        raise RejudgeError(f"INSPECT_ASYNC_BACKEND={backend!r}: use asyncio or trio")
+    return anyio.run(functools.partial(rejudge_async, options), backend=backend)

@@ -292,7 +292,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         options = options_from_args(args)
         if (estimated := estimate_if_asked(args, options)) is not None:
             return estimated
-        # SIGTERM too, and stopping is not bound by rendering tracebacks (see both docstrings)
+        # SIGTERM too, and stopping is not bound by rendering tracebacks (see both docstrings;
+        # for this command only, never inside a plain `inspect eval`)
         with stopping_on_signals() as received, plain_cancellation_tracebacks():
             result = run_sweep(options)
     except _input_errors(DatasetError) as ex:

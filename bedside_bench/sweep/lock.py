@@ -177,8 +177,13 @@ def read_holder(path: Path) -> Holder | None:
 
 def dir_lock(log_dir: str, shard: Shard) -> DirLock:
     if log_dir.startswith("s3://"):
+        from bedside_bench.core.extras import MissingExtra, require
         from bedside_bench.sweep.s3_lock import S3Lock
 
+        try:
+            require("botocore", "s3", "the lock of an s3:// log directory")
+        except MissingExtra as ex:
+            raise SweepError(str(ex)) from None
         return S3Lock(log_dir, shard)
     if "://" in log_dir and not log_dir.startswith("file://"):
         scheme = log_dir.split("://", 1)[0]

@@ -10,6 +10,7 @@ newer successful log, and whose writer is provably dead, are removed. The log-di
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -30,9 +31,18 @@ def writer_gone(location: str) -> bool:
 
 
 def remove_crash_log(location: str) -> None:
-    """The log and its dead writer's sample buffer (otherwise kept for days as a safety net)."""
-    inspect_private.cleanup_sample_buffer_dbs(inspect_private.sample_buffer_dbs(location))
-    inspect_private.filesystem(location).rm(location)
+    """The log and its dead writer's sample buffer (otherwise kept for days as a safety net):
+    each SQLite database with its write-ahead log and shared-memory files, and its folder
+    once empty."""
+    from fsspec.core import url_to_fs
+
+    for db in inspect_private.sample_buffer_dbs(location):
+        for path in (db, db.with_name(f"{db.name}-wal"), db.with_name(f"{db.name}-shm")):
+            path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # not empty: another log's buffer is there
+            db.parent.rmdir()
+    store, path = url_to_fs(location, use_listings_cache=False)  # any store Inspect writes to
+    store.rm(path)
 
 
 def remove_superseded_crash_logs(log_dir: str, logs: Sequence[EvalLog]) -> list[str]:

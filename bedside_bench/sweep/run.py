@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bedside_bench.calls.credentials import apply_aliases, check_credentials
+from bedside_bench.calls.credentials import apply_aliases, check_credentials, load_dotenv_as_inspect
 from bedside_bench.core import exit_codes, inspect_private
 from bedside_bench.core.contracts import GRADER_ROLE
 from bedside_bench.judging.failures import (
@@ -159,7 +159,7 @@ def prepare(options: SweepOptions) -> Plan:
         )
     if options.prices is not None and not Path(options.prices).is_file():
         raise SweepError(f"prices file {options.prices} does not exist")
-    inspect_private.init_dotenv()  # a key kept in .env counts, as it does for Inspect
+    load_dotenv_as_inspect()  # a key kept in .env counts, as it does for Inspect
     apply_aliases()
     check_credentials(options.models, options.judge)
     return plan(options)
