@@ -80,14 +80,14 @@ def wide_reply_parse(objects: int) -> float:
 def retry_after() -> tuple[float, float]:
     """Seconds of a call refused once with 429 (Retry-After: 1), and of a call answered at
     once, through Inspect's OpenAI provider and the SDK's own retries."""
-    from inspect_ai.model import ChatMessageUser, GenerateConfig, get_model
+    from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, get_model
 
     with ProviderDouble() as double:
         os.environ.update(double.env())
 
         def call() -> float:
             model = get_model("openai/gpt-4.1-mini", memoize=False)
-            messages = [ChatMessageUser(content="Which anticoagulant and why?")]
+            messages: list[ChatMessage] = [ChatMessageUser(content="Which anticoagulant and why?")]
             started = time.perf_counter()
             asyncio.run(model.generate(messages, config=GenerateConfig()))
             return time.perf_counter() - started

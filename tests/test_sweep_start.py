@@ -1,6 +1,7 @@
 """What the sweep does before its first model call: the handler leaves the report unimported
 until the report runs (its import held the first call back), and still turns the report's
-error into one line."""
+error into one line. And how it ends: the process without teardown only when it is the
+process."""
 
 from __future__ import annotations
 
@@ -91,3 +92,25 @@ def test_a_release_digest_is_computed_once(tmp_path: Path, monkeypatch: pytest.M
     digests = {release.dataset_sha256 for _ in range(10)}
     assert calls == [len(release.all_cases)]
     assert names == {"unrecognised"} and digests == {digest(release.all_cases)}
+
+
+def test_the_sweep_ends_its_process_only_when_it_is_the_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As a console script or `python -m` (no argv given: the command is the process) the
+    sweep ends the process without the interpreter's teardown; called from Python with an argv
+    (`bedside_bench.cli.main(argv)`, the sweep's `main(argv)`) it gives its exit code back and
+    the caller goes on."""
+    from bedside_bench.cli import main as cli
+
+    ended: list[int] = []
+    monkeypatch.setattr(command, "run_sweep_command", lambda args: exit_codes.INCOMPLETE)
+    monkeypatch.setattr(command, "exit_now", ended.append)
+    assert cli.main(["sweep", "--model", "openai/gpt-4.1-mini"]) == exit_codes.INCOMPLETE
+    assert command.main(["--model", "openai/gpt-4.1-mini"]) == exit_codes.INCOMPLETE
+    assert ended == []
+    monkeypatch.setattr(sys, "argv", ["bedside-bench", "sweep", "--model", "openai/gpt-4.1-mini"])
+    cli.main()
+    monkeypatch.setattr(sys, "argv", ["bedside_bench.sweep", "--model", "openai/gpt-4.1-mini"])
+    command.main()
+    assert ended == [exit_codes.INCOMPLETE, exit_codes.INCOMPLETE]

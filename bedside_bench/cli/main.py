@@ -115,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = chosen_command(words)
     # no subcommand named (--help, a typo): the list of names needs no subcommand's module
     args = build_parser(chosen or "").parse_args(words)
+    # the command is the process (console script, reading sys.argv); given an argv it was
+    # called from Python, which goes on after it
+    args.owns_process = argv is None
     handler: Callable[[argparse.Namespace], int] = args.handler
     return handler(args)
 

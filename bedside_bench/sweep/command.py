@@ -368,8 +368,12 @@ def exit_now(code: int) -> NoReturn:
 
 
 def sweep_and_exit(args: argparse.Namespace) -> int:
-    """The `sweep` subcommand's handler: the sweep, then `exit_now`."""
-    exit_now(run_sweep_command(args))
+    """The `sweep` subcommand's handler: the sweep, then `exit_now` when the command is the
+    process (`args.owns_process`); called from Python with an argv, the exit code."""
+    code = run_sweep_command(args)
+    if getattr(args, "owns_process", False):
+        exit_now(code)
+    return code
 
 
 def register(subparsers: Subcommands) -> None:
@@ -387,4 +391,6 @@ def register(subparsers: Subcommands) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description=configure_parser.__doc__)
     configure_parser(parser)
-    return sweep_and_exit(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    args.owns_process = argv is None  # `python -m bedside_bench.sweep`, reading sys.argv
+    return sweep_and_exit(args)
