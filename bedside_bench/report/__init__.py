@@ -1,17 +1,38 @@
 """`bedside-bench report`: summaries, comparisons and a human report from Inspect logs.
 
-Modules, one job each: `logs` (Inspect logs -> records; the only reader), `groups` (run groups,
-newest evidence per case), `summary` and `comparison` (numbers, via `bedside_bench.scoring.stats`;
-the summary's shape is `summary_model`), `usage` (tokens, wall time, cost),
-`document`/`sections`/`render`/`plot` (human report), `run` (compute, render, write).
+Modules, one job each: `groups` (run groups, newest evidence per case), `summary` and
+`comparison` (numbers, via `bedside_bench.scoring.stats`; the documents' shapes are in
+`bedside_bench.documents`), `usage` (tokens, wall time, cost), `document`/`sections`/`render`/
+`plot` (human report), `run` (compute, render, write), `command` (the command line). Logs are
+read by `bedside_bench.logs`.
 """
 
-from bedside_bench.report.run import (
-    ReportError,
-    ReportOptions,
-    ReportResult,
-    build_report,
-)
-from bedside_bench.report.summary import BootstrapOptions
+from __future__ import annotations
 
-__all__ = ["BootstrapOptions", "ReportError", "ReportOptions", "ReportResult", "build_report"]
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
+    from bedside_bench.report.run import ReportError as ReportError
+    from bedside_bench.report.run import ReportOptions as ReportOptions
+    from bedside_bench.report.run import ReportResult as ReportResult
+    from bedside_bench.report.run import build_report as build_report
+    from bedside_bench.report.summary import BootstrapOptions as BootstrapOptions
+
+# imported when first asked for (PEP 562): `bedside-bench report` parses its command line from
+# `report/command.py`, inside this package, without importing Inspect
+_EXPORTS: dict[str, str] = {
+    "BootstrapOptions": "summary",
+    "ReportError": "run",
+    "ReportOptions": "run",
+    "ReportResult": "run",
+    "build_report": "run",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
