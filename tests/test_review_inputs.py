@@ -295,6 +295,55 @@ def test_an_output_folder_holding_other_files_is_refused_before_reading(
     assert refusal(page) == (f"{labels} is a file, not a folder; give a folder for the review page")
 
 
+def test_an_export_replaces_the_earlier_export_whole(logs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "review"
+    first = bedside_bench_in_process("review", "export", str(logs), "-o", str(out))
+    again = bedside_bench_in_process(
+        "review", "export", str(logs), "-o", str(out), "--items", "2", "--title", "Second"
+    )
+    assert (first.returncode, again.returncode) == (0, 0), again.stderr
+    assert first.stdout == (
+        "6 items of 2 answers (3.0 items per answer; 2 where judges or passes disagree) -> "
+        f"{out / 'review.html'}\n"
+    )
+    assert again.stdout == (
+        "2 items of 1 answer (2.0 items per answer; 1 where judges or passes disagree) -> "
+        f"{out / 'review.html'}\n"
+    )
+    assert sorted(p.name for p in out.iterdir()) == ["review.html", "review_items.json"]
+    assert "<title>Second</title>" in (out / "review.html").read_text()
+    assert len(json.loads((out / "review_items.json").read_text())["items"]) == 2
+
+
+def test_a_missing_log_is_named_with_why(logs: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "a.eval"
+    result = bedside_bench_in_process("review", "export", str(missing), "-o", str(tmp_path / "o"))
+    assert refusal(result) == (
+        f"no judged BedsideBench answers in {missing} (skipped {missing}: cannot be read "
+        f"([Errno 2] No such file or directory: '{missing}'))"
+    )
+
+
+def test_a_title_that_is_not_plain_text_is_refused(logs: Path, tmp_path: Path) -> None:
+    for title, shown in (("\udcff", "\\udcff"), ("a\u202eb", "\\u202e"), ("\x1b[2J", "\\x1b")):
+        result = bedside_bench_in_process(
+            "review", "export", str(logs), "-o", str(tmp_path / "o"), "--title", title
+        )
+        assert result.returncode == 2
+        assert result.stderr.splitlines()[-1] == (
+            f"bedside-bench review export: error: argument --title: holds {shown}, a control, "
+            "invisible or undecodable character; give a title of plain text"
+        )
+    assert not (tmp_path / "o").exists()
+
+
+def test_text_no_writer_encodes_is_written_escaped_not_lost(tmp_path: Path) -> None:
+    from bedside_bench.cli.review import write_owned
+
+    write_owned(tmp_path / "out", "review score", ("review.md",), {"review.md": "judge \ud800"})
+    assert (tmp_path / "out" / "review.md").read_bytes() == b"judge \\ud800"
+
+
 # --------------------------------------------------------------------------------------------
 # properties: any labels file, any command line
 

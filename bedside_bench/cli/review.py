@@ -62,7 +62,8 @@ def run_export(args: argparse.Namespace) -> int:
         {PAGE_FILE: render_page(data), ITEMS_FILE: json.dumps(manifest, indent=2) + "\n"},
     )
     print(
-        f"{len(selection.items)} items of {selection.answers} answers "
+        f"{len(selection.items)} items of {selection.answers} "
+        f"{'answer' if selection.answers == 1 else 'answers'} "
         f"({selection.per_answer:.1f} items per answer; {selection.disagreements} where judges "
         f"or passes disagree) -> {printable(str(out / PAGE_FILE), 300)}"
     )

@@ -163,7 +163,12 @@ def read_source(paths: Sequence[str]) -> ReviewSource:
             source.skipped.append((display_location(location), reason))
     if not source.cases:
         named = ", ".join(printable(p, 300) for p in paths)
-        raise ReviewInputError(f"no judged BedsideBench answers in {named}")
+        why = ""
+        if source.skipped:  # the reason a log that was meant to count was left out
+            (first, reason), rest = source.skipped[0], len(source.skipped) - 1
+            more = f", and {rest} more skipped" if rest else ""
+            why = f" (skipped {printable(first, 300)}: {printable(reason, 300)}{more})"
+        raise ReviewInputError(f"no judged BedsideBench answers in {named}{why}")
     for judge, location in sorted(source.conflicts):
         source.skipped.append(
             (
