@@ -272,7 +272,7 @@ class ReviewLabels:
     origins: dict[tuple[str, ItemKey], str] = field(default_factory=dict)
 
     def origin(self, reviewer: str, key: ItemKey, field: str = "") -> str:
-        """"FILE: field labels.N<field>: " for a label read from a file, else nothing."""
+        """ "FILE: field labels.N<field>: " for a label read from a file, else nothing."""
         found = self.origins.get((reviewer, key))
         return f"{found}{field}: " if found is not None else ""
 
