@@ -12,7 +12,10 @@ never taken on trust.
 
 `matched` is true, false, or null for "unsure" (counted apart, never as a decision). A
 reviewer is one person however the name is cased, spaced or padded with invisible characters
-("dr adv", "Dr  Adv", "Dr\u200b Adv" are one reviewer): `reviewer_name`.
+("dr adv", "Dr  Adv", "Dr\\u200b Adv" are one reviewer): `reviewer_name`.
+
+Past 300 lines: the file's format, its review's proof and the reviewer's name are one reading
+of one file, and the refusals they give are written beside the checks.
 """
 
 from __future__ import annotations
