@@ -34,6 +34,7 @@ from bedside_bench.report.groups import group_records
 from bedside_bench.report.judges import judge_comparison
 from bedside_bench.report.run import analyse
 from bedside_bench.report.summary import BootstrapOptions
+from bedside_bench.review.labels import ReviewLabels
 from bedside_bench.review.score import review_document
 from bedside_bench.sweep.estimate.plan import estimate_sweep
 from tests.report_helpers import log_record, scores_for
@@ -166,7 +167,8 @@ def test_documents_as_built_satisfy_their_schemas() -> None:
     x = labels_of(("d1", 0, True), ("d1", 1, True), ("d2", 0, False), ("s1", 0, True))
     y = labels_of(("d1", 0, True), ("d1", 1, False), ("d2", 0, False), ("s1", 0, None))
     for labels in ({"x": x}, {"x": x, "y": y}):
-        validate(review_document(SOURCE, labels, resamples=50, seed=1), "review.schema.json")
+        review = ReviewLabels("0123456789abcdef", labels)
+        validate(review_document(SOURCE, review, resamples=50, seed=1), "review.schema.json")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,12 +13,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bedside_bench.review.labels import Label, read_all, read_labels
+from bedside_bench.review.labels import Label, ReviewLabels, read_all, read_labels
 from bedside_bench.review.logs import ReviewInputError
 from bedside_bench.review.page import page_data, render_page
-from bedside_bench.review.records import AnsweredCase, ItemKey, ReviewItem, ReviewSource
+from bedside_bench.review.records import (
+    AnsweredCase,
+    ItemKey,
+    ReviewItem,
+    ReviewSource,
+    answer_digest,
+)
 from bedside_bench.review.score import case_bootstrap, majority, outcomes, review_document
-from bedside_bench.review.select import allocate, select_items
+from bedside_bench.review.select import allocate, fill, select_items, spread
+from tests.review_files import labels_doc, write_labels
+
+REVIEW_ID = "0123456789abcdef"
 
 
 def source_of(
@@ -28,9 +37,8 @@ def source_of(
     source = ReviewSource()
     for case_id, points in cases.items():
         items = tuple(ReviewItem(f"{case_id}_{n}", f"item {n}", p) for n, p in enumerate(points))
-        bench = "safety_diagnostic" if case_id.startswith("s") else "drug_safety"
         case = AnsweredCase(
-            "m", bench, case_id, 1, f"question {case_id}", f"answer {case_id}", items
+            "m", bench_of(case_id), case_id, 1, f"question {case_id}", f"answer {case_id}", items
         )
         source.cases[case.key] = case
     for judge, by_case in decisions.items():
@@ -41,10 +49,24 @@ def source_of(
     return source
 
 
+def bench_of(case_id: str) -> str:
+    return "safety_diagnostic" if case_id.startswith("s") else "drug_safety"
+
+
 def label(case_id: str, n: int, matched: bool | None) -> Label:
     return Label(
-        case_id=case_id, item_id=f"{case_id}_{n}", answer_model="m", epoch=1, matched=matched
+        case_id=case_id,
+        item_id=f"{case_id}_{n}",
+        answer_model="m",
+        epoch=1,
+        matched=matched,
+        benchmark=bench_of(case_id),
+        answer_sha256=answer_digest(f"answer {case_id}"),
     )
+
+
+def review_of(labels: dict[str, dict[ItemKey, Label]]) -> ReviewLabels:
+    return ReviewLabels(REVIEW_ID, labels)
 
 
 def labels_of(*rows: tuple[str, int, bool | None]) -> dict[ItemKey, Label]:
@@ -100,7 +122,7 @@ def test_accuracy_by_judge_points_and_benchmark_with_unsure_apart() -> None:
             ("d1", 0, True), ("d1", 1, False), ("d2", 0, False), ("s1", 0, True), ("s1", 1, None)
         )
     }
-    doc = review_document(SOURCE, labels, resamples=500, seed=7).model_dump(mode="json")
+    doc = review_document(SOURCE, review_of(labels), resamples=500, seed=7).model_dump(mode="json")
     a, b = doc["judges"]["A"], doc["judges"]["B"]
     assert "by_reviewer" not in a  # one reviewer: the key is not written
     # A: d1_0 T=T ok, d1_1 T!=F, d2_0 F=F ok, s1_0 T=T ok -> 3 of 4; s1_1 unsure
@@ -133,7 +155,9 @@ def test_case_bootstrap_resamples_whole_answers() -> None:
 def test_two_reviewers_majority_and_kappa() -> None:
     x = labels_of(("d1", 0, True), ("d1", 1, True), ("d2", 0, False), ("s1", 0, True))
     y = labels_of(("d1", 0, True), ("d1", 1, False), ("d2", 0, False), ("s1", 0, None))
-    doc = review_document(SOURCE, {"x": x, "y": y}, resamples=200, seed=1).model_dump(mode="json")
+    doc = review_document(SOURCE, review_of({"x": x, "y": y}), resamples=200, seed=1).model_dump(
+        mode="json"
+    )
     ref = majority({"x": x, "y": y})
     # d1_1: True vs False -> tie; s1_0: True vs unsure -> True (the only decided label)
     assert ref[("m", "d1", 1, "d1_1")] is None and ref[("m", "s1", 1, "s1_0")] is True
@@ -147,68 +171,61 @@ def test_two_reviewers_majority_and_kappa() -> None:
 
 
 def test_labels_naming_unknown_answers_or_items_are_refused_by_name() -> None:
-    bad_case = {"r": labels_of(("zz", 0, True))}
-    with pytest.raises(
-        ReviewInputError, match="reviewer 'r': case zz of m, epoch 1: no judged answer"
-    ):
+    bad_case = review_of({"r": labels_of(("zz", 0, True))})
+    with pytest.raises(ReviewInputError) as refused:
         review_document(SOURCE, bad_case)
-    bad_item = {"r": {("m", "d1", 1, "d1_9"): label("d1", 9, True)}}
+    assert str(refused.value) == "reviewer 'r': case zz of m, epoch 1: no judged answer in the logs"
+    bad_item = review_of({"r": {("m", "d1", 1, "d1_9"): label("d1", 9, True)}})
     with pytest.raises(ReviewInputError, match="item d1_9 is not in its rubric"):
         review_document(SOURCE, bad_item)
-    other_answer = Label(
-        case_id="d1",
-        item_id="d1_0",
-        answer_model="m",
-        epoch=1,
-        matched=True,
-        answer_sha256="0" * 64,
-    )
+    other_answer = label("d1", 0, True).model_copy(update={"answer_sha256": "0" * 64})
     with pytest.raises(ReviewInputError, match="the logs hold another answer to this case"):
-        review_document(SOURCE, {"r": {other_answer.key: other_answer}})
+        review_document(SOURCE, review_of({"r": {other_answer.key: other_answer}}))
+    other_benchmark = label("d1", 0, True).model_copy(update={"benchmark": "health_equity"})
+    with pytest.raises(
+        ReviewInputError, match="labelled as health_equity, but the logs' case is of drug_safety"
+    ):
+        review_document(SOURCE, review_of({"r": {other_benchmark.key: other_benchmark}}))
 
 
-def write_labels(path: Path, reviewer: str, rows: list[dict]) -> Path:
-    path.write_text(
-        json.dumps({"format": "bedside-bench-labels-v1", "reviewer": reviewer, "labels": rows})
-    )
-    return path
-
-
-def row(case_id: str, n: int, matched: bool | None) -> dict:
+def row(case_id: str, n: int, matched: bool | None) -> dict[str, object]:
     return {
-        "case_id": case_id,
-        "item_id": f"{case_id}_{n}",
         "answer_model": "m",
+        "case_id": case_id,
         "epoch": 1,
+        "item_id": f"{case_id}_{n}",
+        "benchmark": bench_of(case_id),
+        "answer_sha256": answer_digest(f"answer {case_id}"),
         "matched": matched,
         "note": "",
     }
 
 
+PAGE = [row("d1", n, None) for n in range(3)]  # the review page of the files below
+
+
 def test_the_same_item_twice_from_one_reviewer_is_an_error(tmp_path: Path) -> None:
-    twice = write_labels(tmp_path / "a.json", "x", [row("d1", 0, True), row("d1", 0, False)])
-    with pytest.raises(
-        ReviewInputError, match="reviewer 'x' labelled item d1_0 of case d1 .* twice"
-    ):
+    twice = write_labels(tmp_path / "a.json", "x", [row("d1", 0, True), row("d1", 0, False)], PAGE)
+    with pytest.raises(ReviewInputError) as refused:
         read_labels(twice)
-    one = write_labels(tmp_path / "b.json", "x", [row("d1", 0, True)])
-    again = write_labels(tmp_path / "c.json", "x", [row("d1", 0, False), row("d1", 1, True)])
-    with pytest.raises(ReviewInputError, match=f"already in {one}"):
-        read_all([one, again])
-    other = write_labels(tmp_path / "d.json", "x", [row("d1", 1, True)])
-    assert len(read_all([one, other])["x"]) == 2
-    bad = tmp_path / "e.json"
-    bad.write_text(
-        json.dumps(
-            {
-                "format": "bedside-bench-labels-v1",
-                "reviewer": "x",
-                "labels": [{**row("d1", 0, True), "matched": "yes"}],
-            }
-        )
+    assert str(refused.value) == (
+        f"{twice}: reviewer 'x' labelled item d1_0 of case d1 (m, epoch 1) twice"
     )
-    with pytest.raises(ReviewInputError, match=r"e.json: field labels.0.matched"):
+    one = write_labels(tmp_path / "b.json", "x", [row("d1", 0, True)], PAGE)
+    again = write_labels(tmp_path / "c.json", "X ", [row("d1", 0, False), row("d1", 1, True)], PAGE)
+    with pytest.raises(ReviewInputError) as refused:
+        read_all([one, again])
+    assert str(refused.value) == (
+        f"{again}: field labels.0: reviewer 'x' labelled item d1_0 of case d1 (m, epoch 1) "
+        f"already in {one}: field labels.0"
+    )
+    other = write_labels(tmp_path / "d.json", "x", [row("d1", 1, True)], PAGE)
+    assert len(read_all([one, other]).by_reviewer["x"]) == 2
+    bad = tmp_path / "e.json"
+    bad.write_text(json.dumps(labels_doc("x", [{**row("d1", 0, True), "matched": "yes"}], PAGE)))
+    with pytest.raises(ReviewInputError) as refused:
         read_labels(bad)
+    assert str(refused.value) == f"{bad}: field labels.0.matched: Input should be a valid boolean"
 
 
 def test_the_page_holds_no_decision_and_no_way_out_of_its_script() -> None:
@@ -278,7 +295,7 @@ def test_a_title_naming_a_placeholder_stays_text() -> None:
 def test_labels_files_are_told_from_logs_by_content(tmp_path: Path) -> None:
     from bedside_bench.review.inputs import is_labels_file
 
-    labels = write_labels(tmp_path / "labels.json", "x", [row("d1", 0, True)])
+    labels = write_labels(tmp_path / "labels.json", "x", [row("d1", 0, True)], PAGE)
     shuffled = tmp_path / "shuffled.json"  # the format key last, after 4 kB of labels
     rows = [row("d1", 0, True)] * 60
     shuffled.write_text(json.dumps({"labels": rows, "reviewer": "x", "format": "f"}))
@@ -292,3 +309,71 @@ def test_labels_files_are_told_from_logs_by_content(tmp_path: Path) -> None:
         ReviewInputError, match="list.json: neither a labels file nor an Inspect log"
     ):
         is_labels_file(str(listed))
+
+
+def agreeing_source(sizes: dict[str, list[int]]) -> ReviewSource:
+    """Cases (id -> item points) that two judges decide alike: no disagreement."""
+    decided = {c: [True] * len(p) for c, p in sizes.items()}
+    return source_of(sizes, {"A": decided, "B": decided})
+
+
+def test_the_page_reads_several_items_per_answer_with_their_points_spread() -> None:
+    source = agreeing_source({f"d{n}": [3, 3, 2, -1, -1, -2] for n in range(20)})
+    picked = select_items(source, budget=20, seed=4, per_answer=4)
+    per_case: dict[str, list[int]] = {}
+    for key in picked.items:
+        per_case.setdefault(key[1], []).append(int(key[3].split("_")[1]))
+    assert (len(picked.items), picked.answers, picked.per_answer) == (20, 5, 4.0)
+    assert all(len(v) == 4 for v in per_case.values())
+    # four items of an answer cover four of its four point values (+3, +2, -1, -2)
+    points = [3, 3, 2, -1, -1, -2]
+    assert all(len({points[i] for i in v}) == 4 for v in per_case.values())
+
+
+def test_answers_with_disagreements_come_first_topped_up() -> None:
+    sizes = {f"d{n}": [3, 2, 1, -1, -2] for n in range(10)}
+    decided = {c: [True] * 5 for c in sizes}
+    other = {**decided, "d3": [False, True, True, True, True], "d7": [False] * 3 + [True] * 2}
+    source = source_of(sizes, {"A": decided, "B": other})
+    picked = select_items(source, budget=8, seed=1, per_answer=4)
+    # d7 (three disagreements) and its fourth item, then d3 (one) and three more
+    assert picked.disagreements == 4 and picked.answers == 2
+    assert {k[1] for k in picked.items} == {"d3", "d7"}
+    assert {("d7", f"d7_{n}") for n in range(3)} <= {k[1:4:2] for k in picked.items}
+    assert ("m", "d3", 1, "d3_0") in picked.items
+
+
+def test_a_release_shaped_review_reads_about_four_items_per_answer() -> None:
+    """The public release's rubric sizes (250 cases: 40 with one item, 66 with two, ... 9
+    with forty). Drawn item by item, 100 items were spread over 53 to 64 of these answers
+    (83 on real logs of ten benchmarks); drawn by answer, over at most 28."""
+    rubric_sizes = {1: 40, 2: 66, 3: 29, 4: 40, 5: 21, 6: 1, 7: 3, 22: 2, 24: 6, 26: 7}
+    rubric_sizes |= {28: 2, 31: 2, 36: 3, 37: 2, 38: 6, 39: 6, 40: 9, 41: 5}
+    rng = random.Random(8)
+    sizes, n = {}, 0
+    for size, count in rubric_sizes.items():
+        for _ in range(count):
+            sizes[f"d{n:03d}"] = [rng.choice([3, 2, 1, -1, -2, -3]) for _ in range(size)]
+            n += 1
+    source = agreeing_source(sizes)
+    for seed in range(5):
+        picked = select_items(source, budget=100, seed=seed, per_answer=4)
+        assert len(picked.items) == 100 and 25 <= picked.answers <= 28
+
+
+def test_fill_takes_few_answers_and_more_from_them_once_all_are_open() -> None:
+    a, b, c = (
+        [("m", x, 1, f"{x}_{i}") for i in range(n)] for x, n in (("a", 6), ("b", 1), ("c", 5))
+    )
+    assert fill([a, b, c], 9, 4) == [*a[:5], b[0], *c[:3]]  # 9 / 4 ~ 2 answers: 5 each
+    assert fill([a, b], 7, 4) == [*a[:4], b[0], *a[4:6]]  # both open: a gives more
+    assert fill([a], 0, 4) == []
+
+
+def test_spread_takes_each_point_value_before_a_second() -> None:
+    source = agreeing_source({"d1": [3, 3, 3, -2, 1]})
+    keys = [("m", "d1", 1, f"d1_{i}") for i in range(5)]
+    for seed in range(10):
+        order = spread(source, keys, random.Random(seed))
+        assert sorted(order) == sorted(keys)
+        assert {k[3] for k in order[:3]} >= {"d1_3", "d1_4"}

@@ -1,9 +1,11 @@
 """The physician review loop end to end: answers judged by A (Inspect's `eval()`) and re-judged by
 B (`bedside-bench rejudge`) against the provider double; `bedside-bench review export` writes
 the page; headless Chromium (Selenium, Debian's chromium and chromium-driver) loads it from
-disk, marks items with clicks and with keys, reloads and finds the marks kept, downloads
-labels.json; `bedside-bench review score` and `report --labels` then give each judge's
-accuracy, equal to a computation from the case files here (tests/judge_scripts.py)."""
+disk, marks items as a reviewer does (a name typed, a click, keys, a note), reloads and finds
+the marks kept, downloads the reviewer's labels file; `bedside-bench review score` and `report
+--labels` then give each judge's accuracy, equal to a computation from the case files here
+(tests/judge_scripts.py). A page with hostile answers (1 MB without a break, a right-to-left
+override) opens and shows what the judge read."""
 
 from __future__ import annotations
 
@@ -124,7 +126,18 @@ def expected_accuracy(
 def test_review_page_marked_in_a_browser_scores_each_judge(
     judged: tuple[Path, dict[str, str]], browser: Any, tmp_path: Path
 ) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    def press(*keys: str) -> None:
+        """Keys to whatever has the focus, as a reviewer types them."""
+        ActionChains(browser).send_keys(*keys).perform()
+
+    def click(element: Any) -> None:
+        """Scrolled to (out from under the page's sticky header), then clicked."""
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
 
     root, env = judged
     exported = cli(
@@ -142,8 +155,13 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         cwd=tmp_path,
         process=True,  # `bedside-bench review` as a user starts it
     )
-    assert "10 items of" in exported.stdout
+    manifest = json.loads((tmp_path / "review" / "review_items.json").read_text())
+    answers = len({(x["answer_model"], x["case_id"], x["epoch"]) for x in manifest["items"]})
     page = tmp_path / "review" / "review.html"
+    assert exported.stdout == (
+        f"10 items of {answers} answers ({10 / answers:.1f} items per answer; "
+        f"{manifest['disagreements']} where judges or passes disagree) -> {page}\n"
+    )
     html = page.read_text()
     # blind: no judge named (the answer model's name starts like judge A's)
     assert f'"{JUDGE_A}"' not in html and JUDGE_B not in html
@@ -151,16 +169,26 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
     browser.get(page.as_uri())
     rows = browser.find_elements(By.CSS_SELECTOR, "li.item")
     assert len(rows) == 10
-    browser.find_element(By.ID, "reviewer").send_keys("Dr Test")
-    # clicks on the first three rows, keys for the next four (j moves past the clicked row)
+    name = browser.find_element(By.ID, "reviewer")
+
+    def progress() -> str:
+        return str(browser.find_element(By.ID, "progress").text)
+
+    # typing in a field never marks: "2" goes into the name
+    click(name)
+    press("Dr Test2")
+    assert progress() == "0 of 10 items marked"
+    press(Keys.BACKSPACE, Keys.ENTER)  # Enter: back to marking
+    press("1")  # the first item
+    # a click marks its row, and the keys go on from the next unmarked item, never over it
+    click(rows[1].find_element(By.CSS_SELECTOR, 'button[data-choice="not_matched"]'))
+    press("3")  # the third item, not the clicked second
+    click(rows[0].find_element(By.CSS_SELECTOR, ".note input"))
+    press("borderline 2", Keys.ESCAPE)  # in the note "2" types; Esc: back to marking
+    press("1", "2", "2")
+    click(rows[6].find_element(By.CSS_SELECTOR, 'button[data-choice="unsure"]'))
     plan = ["matched", "not_matched", "unsure", "matched", "not_matched", "not_matched", "unsure"]
-    for row, choice in zip(rows[:3], plan[:3], strict=True):
-        row.find_element(By.CSS_SELECTOR, f'button[data-choice="{choice}"]').click()
-    body = browser.find_element(By.TAG_NAME, "body")
-    body.send_keys("j")
-    for choice in plan[3:]:
-        body.send_keys({"matched": "1", "not_matched": "2", "unsure": "3"}[choice])
-    rows[0].find_element(By.CSS_SELECTOR, ".note input").send_keys("borderline")
+    assert progress() == "7 of 10 items marked"
     browser.save_screenshot(str(tmp_path / "review-1400.png"))
 
     browser.refresh()  # the marks are kept across a reload
@@ -177,22 +205,28 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         for r in rows
     ]
     assert pressed == [*plan, None, None, None]
-    assert browser.find_element(By.ID, "progress").text == "7 of 10 items marked"
+    assert progress() == "7 of 10 items marked"
     assert browser.find_element(By.ID, "reviewer").get_attribute("value") == "Dr Test"
     # a key after the reload marks the first unmarked item, never an earlier mark
-    browser.find_element(By.TAG_NAME, "body").send_keys("2")
+    press("2")
     plan.append("not_matched")
-    assert browser.find_element(By.ID, "progress").text == "8 of 10 items marked"
+    assert progress() == "8 of 10 items marked"
 
     browser.find_element(By.ID, "download").click()
-    downloaded = browser.downloads / "labels.json"
+    # named after the reviewer and the review
+    downloaded = browser.downloads / f"labels-dr-test-{manifest['review_id']}.json"
     deadline = time.monotonic() + 20
     while not downloaded.exists() and time.monotonic() < deadline:
         time.sleep(0.2)
     labels_file = tmp_path / "labels.json"
     shutil.move(str(downloaded), labels_file)
     labels = json.loads(labels_file.read_text())
-    assert labels["format"] == "bedside-bench-labels-v1" and labels["reviewer"] == "Dr Test"
+    assert labels["format"] == "bedside-bench-labels-v2" and labels["reviewer"] == "Dr Test"
+    assert labels["review_id"] == manifest["review_id"]
+    assert [
+        {k: x[k] for k in ("answer_model", "case_id", "epoch", "item_id")}
+        for x in labels["review_items"]
+    ] == manifest["items"]
     assert [x["matched"] for x in labels["labels"]] == [
         True,
         False,
@@ -203,8 +237,7 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         None,
         False,
     ]
-    assert labels["labels"][0]["note"] == "borderline"
-    manifest = json.loads((tmp_path / "review" / "review_items.json").read_text())
+    assert labels["labels"][0]["note"] == "borderline 2"
     assert [x["item_id"] for x in labels["labels"]] == [x["item_id"] for x in manifest["items"][:8]]
 
     cli(
@@ -233,6 +266,7 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         assert got["accuracy"] == pytest.approx(want["accuracy"])
         assert got["ci95"] == pytest.approx(want["ci95"])
     assert document["labels"]["items"] == 8 and document["labels"]["unsure_or_tied"] == 2
+    assert document["review_id"] == manifest["review_id"]
 
     # the report in this process too (review export above is the process of its own)
     report = bedside_bench_in_process(
@@ -256,32 +290,84 @@ def test_labels_for_items_not_in_the_logs_are_refused(
     judged: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
     root, _ = judged
-    bogus = tmp_path / "labels.json"
-    bogus.write_text(
-        json.dumps(
-            {
-                "format": "bedside-bench-labels-v1",
-                "reviewer": "r",
-                "labels": [
-                    {
-                        "case_id": "no-such-case",
-                        "item_id": "x_0",
-                        "answer_model": STRONG,
-                        "epoch": 1,
-                        "matched": True,
-                        "note": "",
-                    }
-                ],
-            }
-        )
-    )
+    from tests.review_files import write_labels
+
+    row = {
+        "answer_model": STRONG,
+        "case_id": "no-such-case",
+        "epoch": 1,
+        "item_id": "x_0",
+        "benchmark": "drug_safety",
+        "answer_sha256": "0" * 64,
+        "matched": True,
+        "note": "",
+    }
+    bogus = write_labels(tmp_path / "labels.json", "r", [row])
     # in this process, as `review score` in the browser test
     result = bedside_bench_in_process(
         "review", "score", str(bogus), str(root / "logs"), "-o", str(tmp_path / "out")
     )
     assert result.returncode == 1
-    assert result.stderr.strip() == (
-        f"bedside-bench review: error: reviewer 'r': case no-such-case of {STRONG}, epoch 1: "
-        "no judged answer in the logs"
+    assert result.stderr == (
+        f"bedside-bench review: error: {bogus}: field labels.0: reviewer 'r': case no-such-case "
+        f"of {STRONG}, epoch 1: no judged answer in the logs\n"
     )
     assert not (tmp_path / "out" / "review.json").exists()
+
+
+# --------------------------------------------------------------------------------------------
+# hostile answers: 1 MB without a break, and a right-to-left override
+
+# Latin, Hebrew, digits and combining accents without a space: a direction change every few
+# characters and no break opportunity, the layout a browser takes minutes over
+UNBROKEN = "".join("ab1\u05d0\u0301c\u05d1\u0308"[(i * 7 + i // 8) % 8] for i in range(1_000_000))
+OVERRIDE = "Give aspirin. \u202eDO NOT give heparin\u202c today.\nSecond line."
+# generous: the page opens in about a second (benchmarks/bench_review_page.py); a busy CI
+# machine may take many times that, and the layout the page avoids took minutes
+PAGE_WAIT = 180
+
+
+def test_a_hostile_answer_opens_and_shows_what_the_judge_read(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.review_files import judged_log
+
+    judged_log(tmp_path / "logs" / "hostile.eval", {"c1": UNBROKEN, "c2": OVERRIDE})
+    exported = bedside_bench_in_process(
+        "review", "export", str(tmp_path / "logs"), "-o", str(tmp_path / "review")
+    )
+    assert exported.returncode == 0, output(exported)
+    browser.set_page_load_timeout(PAGE_WAIT)
+    browser.get((tmp_path / "review" / "review.html").as_uri())
+    wait = WebDriverWait(browser, PAGE_WAIT)
+    # ready: a click on the long answer's first item is marked
+    first = wait.until(
+        lambda d: d.find_element(By.CSS_SELECTOR, 'li.item button[data-choice="matched"]')
+    )
+    first.click()
+    wait.until(lambda d: d.find_element(By.ID, "progress").text == "1 of 6 items marked")
+
+    long_answer, override = browser.find_elements(By.CSS_SELECTOR, ".texts .text:nth-child(2) pre")
+    shown = long_answer.get_attribute("textContent")
+    assert UNBROKEN.startswith(shown.split("\u2026")[0]) and len(shown) > 10_000
+    # the override is shown as its code point, where it is, and never applied
+    text = override.get_attribute("textContent")
+    assert text == ("Give aspirin. U+202E RLODO NOT give heparinU+202C PDF today.\nSecond line.")
+    marks = override.find_elements(By.CSS_SELECTOR, ".hidden-char")
+    assert [m.text for m in marks] == ["U+202E RLO", "U+202C PDF"]
+    # read left to right as written: "D" of "DO NOT" left of the final "n" of "heparin"
+    left_of = browser.execute_script(
+        """const pre = arguments[0];
+           const node = [...pre.querySelectorAll("div")].flatMap(d => [...d.childNodes])
+             .find(n => n.nodeType === 3 && n.data.startsWith("DO NOT"));
+           const at = (i) => { const r = document.createRange(); r.setStart(node, i);
+                               r.setEnd(node, i + 1); return r.getBoundingClientRect().left; };
+           return [at(0), at(node.data.indexOf("heparin") + 6)];""",
+        override,
+    )
+    assert left_of[0] < left_of[1]
+    warning = override.find_element(By.XPATH, "preceding-sibling::p[@class='warn']")
+    assert (
+        warning.text == "2 characters that show nothing or turn text around, marked where they are"
+    )

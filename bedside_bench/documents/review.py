@@ -85,6 +85,10 @@ class ReviewDocument(Document):
     model_config = ConfigDict(title="BedsideBench judges against physicians' labels (review.json)")
 
     format: Literal["bedside-bench-review-score-v1"] = SCORE_FORMAT
+    review_id: str = Field(
+        pattern=r"^[0-9a-f]{16}$",
+        description="the review the labels come from: the digest of the items its page showed",
+    )
     against: str = Field(description='"reviewer NAME" or "majority of N reviewers"')
     reviewers: list[str] = Field(min_length=1)
     labels: LabelCounts

@@ -16,20 +16,20 @@ PROG = "bedside-bench review"
 
 def score_inputs(inputs: list[str], resamples: int, seed: int) -> ReviewDocument:
     """`review.json` from a mix of labels files and log paths (told apart by content)."""
-    from bedside_bench.review.labels import read_all
+    from bedside_bench.review.labels import read_all, shown
     from bedside_bench.review.logs import ReviewInputError, read_source
     from bedside_bench.review.score import review_document
 
     labels_files = [p for p in inputs if is_labels_file(p)]
     logs = [p for p in inputs if p not in labels_files]
     if not labels_files:
-        raise ReviewInputError("no labels file given (labels.json from the review page)")
+        raise ReviewInputError("no labels file given (a labels file from the review page)")
     if not logs:
         raise ReviewInputError("no log path given (the logs the review was exported from)")
     labels = read_all(labels_files)
     source = read_source(logs)
     for location, reason in source.skipped:
-        print(f"{PROG}: skipped {location}: {reason}", file=sys.stderr)
+        print(f"{PROG}: skipped {shown(location, 300)}: {shown(reason, 500)}", file=sys.stderr)
     document = review_document(source, labels, resamples, seed)
     if not any(e.n for e in document.judges.values()):
         print(
@@ -42,17 +42,28 @@ def score_inputs(inputs: list[str], resamples: int, seed: int) -> ReviewDocument
 
 def is_labels_file(path: str) -> bool:
     """A JSON file that is not an Inspect log is taken for a labels file (so a malformed one
-    is refused by name rather than skipped as an unreadable log)."""
-    if not path.lower().endswith(".json") or not Path(path).is_file():
-        return False
+    is refused by name rather than skipped as an unreadable log). A JSON file larger than
+    any labels file is left to the log reader, which reads logs of any size."""
+    from bedside_bench.review.labels import MAX_LABELS_BYTES, shown
     from bedside_bench.review.logs import ReviewInputError
 
+    if not path.lower().endswith(".json"):
+        return False
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as ex:
-        raise ReviewInputError(f"{path}: not readable JSON ({ex})") from ex
+        if not Path(path).is_file() or Path(path).stat().st_size > MAX_LABELS_BYTES:
+            return False
+        # leniently: a log may hold what a labels file may not (NaN), and is still a log
+        data = json.loads(Path(path).read_bytes().decode("utf-8"))
+    except RecursionError:
+        raise ReviewInputError(
+            f"{shown(path, 300)}: its JSON nests too deeply for a labels file or a log"
+        ) from None
+    except (OSError, UnicodeDecodeError, ValueError) as ex:
+        raise ReviewInputError(
+            f"{shown(path, 300)}: not readable JSON ({shown(ex, 200)})"
+        ) from None
     if isinstance(data, dict) and "eval" in data and "version" in data:
         return False  # an Inspect log written as JSON
     if not isinstance(data, dict):
-        raise ReviewInputError(f"{path}: neither a labels file nor an Inspect log")
+        raise ReviewInputError(f"{shown(path, 300)}: neither a labels file nor an Inspect log")
     return True

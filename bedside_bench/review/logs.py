@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bedside_bench.core.contracts import APPENDED_SCORE_KEY, RUBRIC_ITEMS_KEY, SCORE_KEY
+from bedside_bench.core.safe_text import printable
 from bedside_bench.logs.values import rubric_items, score_values
 from bedside_bench.review.records import (
     AnsweredCase,
@@ -78,7 +79,7 @@ def add_log(source: ReviewSource, location: str) -> None:
 
     from bedside_bench.logs.read import benchmark_of, display_location, judge_of, skip_reason
 
-    shown = display_location(location)
+    shown = printable(display_location(location), 300)
     header = read_eval_log(location, header_only=True)
     reason = skip_reason(header)
     if reason is not None:
@@ -94,12 +95,12 @@ def add_log(source: ReviewSource, location: str) -> None:
         if sample.error is not None or not scores or answer is None:
             continue
         # what a reviewer is shown and scored against, checked as the report checks it
-        where = f"{shown}: case {sample.id} epoch {sample.epoch}"
+        where = f"{shown}: case {printable(str(sample.id), 100)} epoch {sample.epoch}"
         items = _items(sample.metadata or {})
         problems = [items] + [score_values(s.metadata or {}) for s in scores.values()]
         problem = next((p for p in problems if isinstance(p, str)), None)
         if problem is not None or isinstance(items, str):
-            raise ReviewInputError(f"{where}: {problem}")
+            raise ReviewInputError(f"{where}: {printable(str(problem), 500)}")
         case = AnsweredCase(
             answer_model=header.eval.model,
             benchmark=benchmark,
@@ -112,7 +113,8 @@ def add_log(source: ReviewSource, location: str) -> None:
         known = source.cases.setdefault(case.key, case)
         if known.answer_sha256 != case.answer_sha256:
             raise ReviewInputError(
-                f"{shown}: case {case.case_id} epoch {case.epoch} of {case.answer_model} has "
+                f"{shown}: case {printable(case.case_id, 100)} epoch {case.epoch} of "
+                f"{printable(case.answer_model, 100)} has "
                 "another answer than an earlier log's; review one run's answers at a time"
             )
         for score_key, score in scores.items():
@@ -150,16 +152,23 @@ def read_source(paths: Sequence[str]) -> ReviewSource:
     try:
         locations = asyncio.run(resolve_locations(paths))
     except FileNotFoundError as ex:
-        raise ReviewInputError(str(ex)) from ex
+        raise ReviewInputError(printable(str(ex), 500)) from None
     for location in locations:
         try:
             add_log(source, location)
         except ReviewInputError:
             raise
         except Exception as ex:  # one unreadable log must not hide the others
-            source.skipped.append((display_location(location), f"cannot be read ({ex})"))
+            reason = f"cannot be read ({printable(str(ex), 300)})"
+            source.skipped.append((display_location(location), reason))
     if not source.cases:
-        raise ReviewInputError(f"no judged BedsideBench answers in {', '.join(paths)}")
+        named = ", ".join(printable(p, 300) for p in paths)
+        why = ""
+        if source.skipped:  # the reason a log that was meant to count was left out
+            (first, reason), rest = source.skipped[0], len(source.skipped) - 1
+            more = f", and {rest} more skipped" if rest else ""
+            why = f" (skipped {printable(first, 300)}: {printable(reason, 300)}{more})"
+        raise ReviewInputError(f"no judged BedsideBench answers in {named}{why}")
     for judge, location in sorted(source.conflicts):
         source.skipped.append(
             (

@@ -4,12 +4,17 @@ It shows case by case the prompt, the answer and each selected rubric item with 
 never a judge's decision; the reviewer marks each item matched / not matched / unsure (keys
 1, 2, 3; j / k to move), with an optional note. Progress is kept in the browser's localStorage
 under the review's id, so a reload or a closed tab loses nothing; "Download labels" saves
-`labels.json` in the `bedside-bench-labels-v1` format `bedside-bench review score` reads.
+`labels-<reviewer>-<review id>.json` in the format `bedside-bench review score` reads
+(`review/labels.py`), listing the page's items so the labels prove what they label.
+
+Texts are shown as the judge read them: the page marks every invisible or direction-changing
+character (bidi controls, zero-width and tag characters, controls) visibly instead of applying
+it, and gives a long run without a break a break opportunity every few dozen characters, so an
+answer of a few MB, with or without breaks, opens in seconds (`benchmarks/bench_review_page.py`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Sequence
@@ -17,7 +22,7 @@ from functools import cache
 from importlib.resources import files
 
 from bedside_bench.documents.review import PageCase, PageData, PageItem
-from bedside_bench.review.labels import LABELS_FORMAT
+from bedside_bench.review.labels import LABELS_FORMAT, review_digest
 from bedside_bench.review.records import ItemKey, ReviewSource
 
 PAGE_FORMAT = "bedside-bench-review-v1"
@@ -46,12 +51,15 @@ def page_data(source: ReviewSource, items: Sequence[ItemKey], title: str) -> Pag
         )
         for case, chosen in ((source.cases[k], v) for k, v in cases.items())
     ]
-    body = json.dumps([c.model_dump() for c in shown], sort_keys=True, ensure_ascii=True)
-    review_id = hashlib.sha256(body.encode("ascii")).hexdigest()[:16]
+    entries = [
+        (c.answer_model, c.case_id, c.epoch, i.item_id, c.benchmark, c.answer_sha256)
+        for c in shown
+        for i in c.items
+    ]
     return PageData(
         format=PAGE_FORMAT,
         labels_format=LABELS_FORMAT,
-        review_id=review_id,
+        review_id=review_digest(entries),
         title=title,
         cases=shown,
     )

@@ -26,9 +26,9 @@ from bedside_bench.documents.review import (
     Share,
     SkippedLog,
 )
-from bedside_bench.review.labels import Label
+from bedside_bench.review.labels import Label, ReviewLabels, shown
 from bedside_bench.review.logs import ReviewInputError
-from bedside_bench.review.records import ItemKey, ReviewSource
+from bedside_bench.review.records import AnsweredCase, ItemKey, ReviewSource
 from bedside_bench.scoring.agreement import cohen_kappa, fleiss_kappa, pass_fail_counts
 
 
@@ -40,21 +40,36 @@ class Outcome:
     correct: bool
 
 
-def check_labels(source: ReviewSource, labels: Mapping[str, Mapping[ItemKey, Label]]) -> None:
-    """Every label names an answer and an item the logs hold, on the same answer."""
-    for reviewer, mine in labels.items():
+def check_labels(source: ReviewSource, labels: ReviewLabels) -> None:
+    """Every label names an answer the logs hold (the same answer: its SHA-256), of the
+    benchmark the logs give it, and an item of that answer's rubric; a label that does not
+    is named by file and field."""
+    for reviewer, mine in labels.by_reviewer.items():
         for label in mine.values():
-            case = source.cases.get(label.key[:3])
-            where = (
-                f"reviewer {reviewer!r}: case {label.case_id} of {label.answer_model}, "
-                f"epoch {label.epoch}"
-            )
-            if case is None:
-                raise ReviewInputError(f"{where}: no judged answer in the logs")
-            if label.answer_sha256 is not None and label.answer_sha256 != case.answer_sha256:
-                raise ReviewInputError(f"{where}: the logs hold another answer to this case")
-            if all(i.item_id != label.item_id for i in case.items):
-                raise ReviewInputError(f"{where}: item {label.item_id} is not in its rubric")
+            problem = _label_problem(source.cases.get(label.key[:3]), label)
+            if problem is not None:
+                field, reason = problem
+                raise ReviewInputError(
+                    f"{labels.origin(reviewer, label.key, field)}reviewer '{shown(reviewer)}': "
+                    f"case {shown(label.case_id)} of {shown(label.answer_model)}, epoch "
+                    f"{label.epoch}: {reason}"
+                )
+
+
+def _label_problem(case: AnsweredCase | None, label: Label) -> tuple[str, str] | None:
+    """(the label's field at fault, why) when the logs do not hold what it labels."""
+    if case is None:
+        return "", "no judged answer in the logs"
+    if label.answer_sha256 != case.answer_sha256:
+        return ".answer_sha256", "the logs hold another answer to this case"
+    if label.benchmark != case.benchmark:
+        return (
+            ".benchmark",
+            f"labelled as {shown(label.benchmark)}, but the logs' case is of {case.benchmark}",
+        )
+    if all(i.item_id != label.item_id for i in case.items):
+        return ".item_id", f"item {shown(label.item_id)} is not in its rubric"
+    return None
 
 
 def majority(labels: Mapping[str, Mapping[ItemKey, Label]]) -> dict[ItemKey, bool | None]:
@@ -170,12 +185,13 @@ def reviewer_agreement(labels: Mapping[str, Mapping[ItemKey, Label]]) -> Reviewe
 
 def review_document(
     source: ReviewSource,
-    labels: Mapping[str, Mapping[ItemKey, Label]],
+    review: ReviewLabels,
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
 ) -> ReviewDocument:
     """`review.json`: every judge in the logs against the labels (or the reviewers' majority)."""
-    check_labels(source, labels)
+    check_labels(source, review)
+    labels = review.by_reviewer
     reviewers = sorted(labels)
     if len(reviewers) == 1:
         reference = {k: v.matched for k, v in labels[reviewers[0]].items()}
@@ -199,6 +215,7 @@ def review_document(
         judges[judge] = entry
     labelled = {k for mine in labels.values() for k in mine}
     return ReviewDocument(
+        review_id=review.review_id,
         against=against,
         reviewers=reviewers,
         labels=LabelCounts(
