@@ -435,6 +435,23 @@ def expected_cases_needed(strata: Sequence[Sequence[float]]) -> int | None:
     return max(math.ceil(z**2 * variance / difference**2 * paired), 2 * len(strata))
 
 
+def cases_needed_text(needed: int | None, n: int) -> str:
+    """What a `not distinguishable` verdict line adds: the paired cases needed, two
+    significant figures from 100 on, and how many times the cases paired."""
+    if needed is None:
+        return ""
+    magnitude = 10 ** (len(str(needed)) - 2) if needed >= 100 else 1
+    shown = f"{(needed + magnitude // 2) // magnitude * magnitude:,}"
+    return (
+        f"; about {shown} paired cases would be needed to detect a difference of this size "
+        f"(80% power), {needed / n:,.1f}x these"
+    )
+
+
+# a pair of runs judged once per answer, one epoch: nothing varies within a case
+NO_JOINT: dict[str, Any] = {"ci95_cases_and_judge": None, "ci95_cases_and_epochs": None}
+
+
 def verdict(lo: float, hi: float, n: int) -> dict[str, Any]:
     """The protocol's reading of a paired interval: no verdict on fewer than 10 pairs."""
     if n < 10:
@@ -446,7 +463,7 @@ def expected_paired(
     log_dir: Path, a: str, b: str, resamples: int = 10_000, seed: int = 42
 ) -> dict[str, Any]:
     """A minus B on the cases both completed, per benchmark and stratified overall (both
-    groups full runs)."""
+    groups full runs, one judge pass and one epoch: no interval over passes or epochs)."""
     cases_a, cases_b = expected_cases(log_dir, a), expected_cases(log_dir, b)
     result: dict[str, Any] = {}
     strata = []
@@ -462,6 +479,8 @@ def expected_paired(
             "n": len(diffs),
             "difference": float(np.mean(diffs)),
             "ci95": [lo, hi],
+            **NO_JOINT,
+            "cases_needed_for_80_power": expected_cases_needed([diffs]),
             **verdict(lo, hi, len(diffs)),
         }
         strata.append(diffs)
@@ -471,6 +490,8 @@ def expected_paired(
         "n": n,
         "difference": float(np.mean([np.mean(s) for s in strata])),
         "ci95": [lo, hi],
+        **NO_JOINT,
+        "cases_needed_for_80_power": expected_cases_needed(strata),
         **verdict(lo, hi, n),
     }
     return result

@@ -38,7 +38,7 @@ from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import bedside_bench_in_process, run_console_script
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_release
-from tests.report_helpers import expected_interval, expected_stratified
+from tests.report_helpers import JointCase, expected_interval, expected_joint, expected_stratified
 
 pytestmark = pytest.mark.slow
 
@@ -309,7 +309,7 @@ def test_epochs_score_each_case_by_its_mean_and_resample_cases(runs: Runs) -> No
     summary = run.summary(EPOCHS_MODEL)
     assert summary["epochs"] == EPOCHS and summary["complete"] is True
     assert (summary["cases_completed"], summary["cases_failed"]) == (30, 0)
-    strata = []
+    strata, sources = [], []
     varied = 0  # cases whose epochs scored differently: the mean is really over epochs
     logs = {
         log.eval.task.split("/")[-1]: log
@@ -321,9 +321,11 @@ def test_epochs_score_each_case_by_its_mean_and_resample_cases(runs: Runs) -> No
         # every epoch was scored by the protocol (the scorer works in floats: last-bit slack)
         assert means == pytest.approx(protocol_case_means(runs.release, name), abs=1e-12)
         epoch_values: dict[str, set[Any]] = {}
+        by_epoch: dict[str, list[tuple[int, float]]] = {}
         for sample in logs[name].samples or []:
             score = (sample.scores or {})["rubric_judge"]
             epoch_values.setdefault(str(sample.id), set()).add(score.value)
+            by_epoch.setdefault(str(sample.id), []).append((sample.epoch, float(score.value)))  # type: ignore[arg-type]
         varied += sum(len(v) > 1 for v in epoch_values.values())
         # Inspect's own mean reducer agrees, case by case, bit for bit
         reductions = logs[name].reductions
@@ -334,10 +336,16 @@ def test_epochs_score_each_case_by_its_mean_and_resample_cases(runs: Runs) -> No
         assert entry["n"] == PER_BENCHMARK and entry["failed"] == 0
         assert entry["mean"] == float(np.mean(means)), name
         assert entry["ci95"] == expected_interval(means, 2000, 42), name
+        # beside it, the interval that resamples each drawn case's epochs too
+        cases: list[JointCase] = [([v for _, v in sorted(by_epoch[i])], None) for i in ids]
+        joint = expected_joint([means], [[(1.0, cases)]], "epochs", 2000, 42)
+        assert entry["ci95_cases_and_epochs"] == list(joint), name
         strata.append(means)
+        sources.append([(1.0, cases)])
     assert summary["overall"] == {
         "mean": float(np.mean([np.mean(s) for s in strata])),
         "ci95": expected_stratified(strata, 2000, 42),
+        "ci95_cases_and_epochs": list(expected_joint(strata, sources, "epochs", 2000, 42)),
         "n": 30,
     }
     assert varied >= 10

@@ -24,6 +24,7 @@ from bedside_bench.report.run import Analysis, analyse
 from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.summary import BootstrapOptions
 from tests.report_helpers import (
+    cases_needed_text,
     context_of,
     expected_cases_needed,
     expected_stratified,
@@ -270,18 +271,8 @@ def test_three_models_say_which_are_tied_with_the_leader() -> None:
     assert verdicts[0]["cases_needed_for_80_power"] == needed
     assert lines[0] == (
         f"{order[0]} minus {order[1]}: {difference:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}]: "
-        f"not distinguishable on these 120 cases; about {rounded(needed)} paired cases would "
-        f"be needed to detect a difference of this size (80% power), {needed / 120:,.1f}x "
-        "these"
+        f"not distinguishable on these 120 cases{cases_needed_text(needed, 120)}"
     )
-
-
-def rounded(cases: int) -> str:
-    """Two significant figures from 100 on, with thousands separators."""
-    if cases < 100:
-        return str(cases)
-    magnitude = 10 ** (len(str(cases)) - 2)
-    return f"{(cases + magnitude // 2) // magnitude * magnitude:,}"
 
 
 def test_the_higher_ranked_model_can_be_behind_on_the_cases_both_completed() -> None:

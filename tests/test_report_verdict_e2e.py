@@ -36,7 +36,7 @@ from tests.e2e_helpers import (
 )
 from tests.independent import read_cases
 from tests.release_factory import write_release
-from tests.report_helpers import expected_stratified
+from tests.report_helpers import cases_needed_text, expected_cases_needed, expected_stratified
 
 pytestmark = pytest.mark.slow  # a sweep, Inspect evals and reports, a double
 
@@ -120,7 +120,8 @@ def expected_verdict(release: Path, models: Sequence[str], resamples: int = 10_0
     elif hi < 0:
         verdict = f"{higher} is behind on the cases both completed"
     else:
-        verdict = f"not distinguishable on these {n} cases"
+        needed = expected_cases_needed(strata)
+        verdict = f"not distinguishable on these {n} cases{cases_needed_text(needed, n)}"
     numbers = f"{difference:+.3f} [{lo:+.3f}, {hi:+.3f}]"
     numbers += "" if verdict.startswith("not distinguishable") else f" on {n} paired cases"
     return f"{higher} minus {lower}: {numbers}: {verdict}"
