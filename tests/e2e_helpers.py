@@ -10,6 +10,7 @@ One home, so that a change of how a run is started or read is made once for ever
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import gzip
 import io
 import json
@@ -596,7 +597,10 @@ def in_process(
         contextlib.redirect_stderr(err),
     ):
         try:
-            returned = CONSOLE_SCRIPTS[tool](argv)
+            # an empty context, as a new process has: an eval sets Inspect's active model and
+            # model roles in its caller's context, where the next command's tasks would find
+            # them (the last sweep's judge, bound to its double's port)
+            returned = contextvars.Context().run(CONSOLE_SCRIPTS[tool], argv)
             code = 0 if returned is None else returned
         except SystemExit as stopped:  # argparse's and click's exits, --help
             if stopped.code is None or isinstance(stopped.code, int):
