@@ -639,6 +639,22 @@ def test_serve_refuses_a_bad_value_before_it_starts(words: tuple[str, ...], erro
     assert result.stderr.splitlines()[-1] == f"bedside-bench doubles serve: error: {error}"
 
 
+def test_serve_never_overwrites_an_existing_env_file(tmp_path: Path) -> None:
+    """The env file is removed when the doubles stop, so one that exists (a user's `.env`
+    with real keys) is refused before anything starts, and left as it was."""
+    user_env = tmp_path / ".env"
+    user_env.write_text("OPENAI_API_KEY=sk-the-users-own\n")
+    result = bedside_bench_in_process(
+        "doubles", "serve", "--port", "0", "--env-file", str(user_env), "--duration", "0"
+    )
+    assert result.returncode == exit_codes.USAGE
+    assert result.stderr.splitlines()[-1].startswith(
+        f"bedside-bench doubles serve: error: argument --env-file: {user_env} exists"
+    )
+    assert user_env.read_text() == "OPENAI_API_KEY=sk-the-users-own\n"
+    assert result.stdout == ""  # no port: nothing was started
+
+
 def test_model_args_only_for_the_apis_the_doubles_speak() -> None:
     endpoints = Endpoints(ProviderDouble())  # made, not started
     for name in ("google/gemini-2.5-pro", "openai/azure/gpt-4.1", "anthropic/vertex/x", "openai"):

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import get_args
 
+from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import Subcommands, add_command, non_negative_int
 from bedside_bench.core.owned_output import replace_file
 from bedside_bench.doubles.script import Kind
@@ -128,8 +129,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "--env-file",
         type=Path,
         metavar="FILE",
-        help="write the `export` lines to FILE, whole, once the doubles answer; removed when "
-        "they stop (a script waits for the file, then sources it)",
+        help="write the `export` lines to FILE, a new file, whole, once the doubles answer; "
+        "removed when they stop (a script waits for the file, then sources it); an existing "
+        "FILE is refused, never overwritten",
     )
     serve.add_argument("--record", metavar="FILE", help="append a JSON line per request here")
     serve.add_argument("--openai-api-key", help="the key --print-env gives (any key is accepted)")
@@ -166,6 +168,15 @@ def export_lines(server: ProviderDouble, args: argparse.Namespace) -> list[str]:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    # the file is removed when the doubles stop: one that exists may be the user's own (a
+    # `.env` holding real keys), so it is refused before anything starts, never replaced
+    if args.env_file is not None and (args.env_file.exists() or args.env_file.is_symlink()):
+        print(
+            f"{PROG} serve: error: argument --env-file: {args.env_file} exists; give a new "
+            "file (it is written when the doubles answer and removed when they stop)",
+            file=sys.stderr,
+        )
+        return exit_codes.USAGE
     server = double_from_args(args)
     stop = threading.Event()
 
