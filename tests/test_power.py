@@ -49,6 +49,18 @@ def test_undefined_and_smallest_answers() -> None:
         cases_for_power([[0.1, math.nan]])
 
 
+def test_equal_means_of_fractions_need_no_number_of_cases() -> None:
+    """Two models with the same case scores on other cases have equal means, yet the float
+    differences of these fractions sum to about -2e-17: a zero within rounding is a zero, not
+    a request for some 10**33 cases."""
+    a = [1 / 7, 2 / 3, 3 / 7, 6 / 7, 0.0]
+    b = [3 / 7, 6 / 7, 0.0, 1 / 7, 2 / 3]
+    differences = [x - y for x, y in zip(a, b, strict=True)]
+    assert sum(differences) != 0.0  # the rounding the guard is for
+    assert cases_for_power([differences]) is None
+    assert cases_for_power([differences, [0.1, 0.3]]) is not None  # a real difference stays
+
+
 def test_close_to_the_normal_approximation_from_its_own_interval() -> None:
     """Read the standard error off the protocol's paired interval (its width / 3.92): the
     cases needed from it are within 10% of the figure from the differences' variance."""

@@ -30,6 +30,10 @@ POWER = 0.80
 LEVEL = 0.05  # two-sided
 # a variance needs two cases: no stratum is ever asked for fewer
 MIN_PER_STRATUM = 2
+# a difference this close to 0 is 0: case scores are fractions (2/3, 3/7) whose float sums
+# round, so two equal means can differ by ~1e-17, and dividing by its square would ask for
+# some 10**33 cases
+ZERO_DIFFERENCE = 1e-12
 
 
 def z_sum(power: float = POWER, level: float = LEVEL) -> float:
@@ -44,14 +48,15 @@ def cases_for_power(
     """Paired cases (all strata together) that detect the observed macro-averaged difference
     with `power` at the two-sided `level`, strata grown in proportion; at least two per
     stratum. None when it is not defined: a stratum with fewer than two paired cases (no
-    variance), or a difference of exactly 0 (no number of cases detects it)."""
+    variance), or a difference of 0 within rounding (`ZERO_DIFFERENCE`: no number of cases
+    detects it)."""
     arrays = [np.asarray(s, dtype=np.float64) for s in differences_by_stratum]
     if not arrays or any(a.ndim != 1 or a.size < 2 for a in arrays):
         return None
     if not all(np.all(np.isfinite(a)) for a in arrays):
         raise ValueError("differences contain NaN or infinite values")
-    difference = float(np.mean([a.mean() for a in arrays]))
-    if difference == 0.0:
+    difference = math.fsum(math.fsum(a.tolist()) / a.size for a in arrays) / len(arrays)
+    if abs(difference) <= ZERO_DIFFERENCE:
         return None
     strata = len(arrays)
     variance = sum(float(a.var(ddof=1)) / a.size for a in arrays) / strata**2
