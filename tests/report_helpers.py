@@ -426,7 +426,7 @@ def expected_cases_needed(strata: Sequence[Sequence[float]]) -> int | None:
     if any(len(s) < 2 for s in strata):
         return None
     difference = statistics.fmean(statistics.fmean(s) for s in strata)
-    if difference == 0:
+    if abs(difference) <= 1e-12:  # a zero within the rounding of float sums of fractions
         return None
     normal = statistics.NormalDist()
     z = normal.inv_cdf(0.975) + normal.inv_cdf(0.80)
