@@ -1,5 +1,5 @@
-"""The private Inspect names (`bedside_bench/core/inspect_private.py`): at most ten, only the seam
-uses them, none can break an import, and each one's absence degrades its feature the way
+"""The private Inspect names (`bedside_bench/core/inspect_private.py`): at most eleven, only the
+seam uses them, none can break an import, and each one's absence degrades its feature the way
 `PRIVATE` says, with one warning naming the feature and no number changed.
 
 Each name is removed in turn, both ways an Inspect release can move it (its module gone, or
@@ -61,8 +61,8 @@ def private_imports(source: str) -> set[str]:
 # the seam
 
 
-def test_at_most_ten_private_names_each_with_its_reason_and_fallback() -> None:
-    assert len(PRIVATE) <= 10
+def test_at_most_eleven_private_names_each_with_its_reason_and_fallback() -> None:
+    assert len(PRIVATE) <= 11
     assert tuple(e.origin for e in PRIVATE.values()) == inspect_private.PRIVATE_ORIGINS
     for name, entry in PRIVATE.items():
         module, attribute = entry.origin.split(":")
@@ -482,6 +482,23 @@ def check_format_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> C
     return Check(present, missing)
 
 
+def check_registry_find(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Check:
+    from bedside_bench.core.model_names import unknown_provider
+
+    def present() -> None:
+        known = inspect_private.known_model_apis("antropic")
+        assert known is not None and {"anthropic", "openai", "mockllm"} <= set(known)
+        assert unknown_provider("antropic/claude-sonnet-4-6") == (
+            "Inspect knows no model provider 'antropic' (did you mean anthropic/claude-sonnet-4-6?)"
+        )
+
+    def missing() -> None:
+        assert inspect_private.known_model_apis("antropic") is None
+        assert unknown_provider("antropic/claude-sonnet-4-6") is None  # Inspect refuses it
+
+    return Check(present, missing)
+
+
 CHECKS: dict[str, Callable[[pytest.MonkeyPatch, Path], Check]] = {
     "PrerequisiteError": check_prerequisite_error,
     "active_model": check_active_model,
@@ -493,6 +510,7 @@ CHECKS: dict[str, Callable[[pytest.MonkeyPatch, Path], Check]] = {
     "init_display_type": check_init_display_type,
     "sample_buffer_dbs": check_sample_buffer_dbs,
     "format_traceback": check_format_traceback,
+    "registry_find": check_registry_find,
 }
 
 

@@ -86,12 +86,19 @@ def test_default_judge_without_key_stops_before_any_answer(
 def test_unknown_judge_model_stops_before_any_answer(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
+    """A misspelt provider names the closest one Inspect knows (`-T judge_model`, where the
+    task sees the name; a `--model-role grader=` name Inspect creates before any task)."""
     env = {**provider_double.subprocess_env(), "COLUMNS": "400"}
     output = refused(
-        tmp_path, provider_double, env, "judge_model=nosuchprovider/judge-1", grader=None
+        tmp_path, provider_double, env, "judge_model=antropic/claude-sonnet-4-6", grader=None
     )
-    (line,) = judge_error_lines(output, "nosuchprovider/judge-1")
-    assert "not recognized" in line
+    (line,) = judge_error_lines(output, "antropic/claude-sonnet-4-6")
+    assert line.endswith(
+        "Inspect knows no model provider 'antropic' (did you mean "
+        "anthropic/claude-sonnet-4-6?). Bind a usable judge with --model-role grader=... or "
+        "-T judge_model=..."
+    )
+    assert "Traceback" not in output
 
 
 @pytest.mark.slow

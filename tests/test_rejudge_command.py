@@ -189,7 +189,7 @@ def test_an_unknown_judge_is_refused_without_its_secret(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-shown")
     message = refusal(RejudgeOptions(log_paths=[str(tmp_path)], judge="nosuch/judge"))
-    assert message.startswith("cannot use judge 'nosuch/judge': ")
+    assert message.startswith("judge nosuch/judge: Inspect knows no model provider 'nosuch' (")
     assert "sk-test-never-shown" not in message
 
 

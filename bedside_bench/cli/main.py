@@ -15,7 +15,7 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 
-from bedside_bench.core.arguments import Subcommands
+from bedside_bench.core.arguments import Subcommands, SuggestingParser
 from bedside_bench.core.entry import entry_point
 
 # name -> (help in the command list, "module:function" that registers its full parser)
@@ -97,7 +97,7 @@ def chosen_command(argv: Sequence[str]) -> str | None:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser: the full one of `only` (every subcommand's when None), the others listed by
     name and help alone, so their modules are not imported."""
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(
         prog="bedside-bench", description="BedsideBench clinical QA benchmark tools."
     )
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -3,11 +3,43 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 Subcommands = Any  # argparse's _SubParsersAction is private
+
+
+class SuggestingParser(argparse.ArgumentParser):
+    """A parser that refuses a flag it does not know itself, with its own usage line and the
+    closest flag it has (`bedside-bench sweep --modle` names `--model`). A plain subcommand
+    parser hands an unknown flag up to `bedside-bench`, whose error shows the top-level usage
+    and no suggestion. Its subcommands' parsers are of this class too (argparse makes them of
+    the class of the parser that holds them)."""
+
+    def parse_known_args(  # type: ignore[override]  # argparse's overloads, one form used
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if self._is_subcommand and extras:
+            self.error(self.unrecognized(extras))
+        return parsed, extras
+
+    @property
+    def _is_subcommand(self) -> bool:
+        return " " in self.prog  # `bedside-bench sweep`, `bedside-bench data path`
+
+    def unrecognized(self, extras: Sequence[str]) -> str:
+        """argparse's own words, with the closest flag of this parser for each unknown one."""
+        flags = [f for f in self._option_string_actions if f.startswith("--")]
+        hints = []
+        for extra in extras:
+            flag = extra.split("=", 1)[0]
+            if flag.startswith("-") and (near := difflib.get_close_matches(flag, flags, n=1)):
+                hints.append(f"{flag}: did you mean {near[0]}?")
+        said = f"unrecognized arguments: {' '.join(extras)}"
+        return f"{said} ({'; '.join(hints)})" if hints else said
 
 
 def add_command(

@@ -54,6 +54,7 @@ __all__ = [
     "calls_can_be_kept",
     "degraded",
     "init_display_type",
+    "known_model_apis",
     "plain_cancellation_tracebacks",
     "registry_add",
     "sample_buffer_dbs",
@@ -79,6 +80,7 @@ CASE_IDENTITY = "the running case's identity"
 REJUDGE_DISPLAY = "rejudge's --display"
 CRASH_LOGS = "removing the logs killed sweeps left"
 PROMPT_STOP = "a prompt stop of the sweep on Ctrl-C"
+PROVIDER_NAMES = "the closest provider to a misspelt one"
 WITHOUT_KEPT_CALLS = (
     "answers and judge replies are not kept for a retry (a retry buys them again) and --cache "
     "does not apply to them (a rerun buys them again)"
@@ -164,6 +166,15 @@ PRIVATE: dict[str, PrivateName] = {
             "the name its log module calls for the sweep's run only",
             "a Ctrl-C or SIGTERM with many cases in flight stops the sweep only once Inspect "
             "has rendered each cancelled case's traceback (30 s and more under load)",
+        ),
+        PrivateName(
+            "inspect_ai._util.registry:registry_find",
+            PROVIDER_NAMES,
+            "a misspelt provider (`antropic/...`) is refused by get_model only with a "
+            "ValueError and a traceback; the model APIs Inspect knows (its own and extension "
+            "packages') are listed nowhere public, and the one line names the closest",
+            "a misspelt provider is not caught before the run: Inspect refuses it with its "
+            "own error and traceback (still before any call)",
         ),
     )
 }
@@ -286,6 +297,24 @@ def init_display_type(display: str) -> None:
     found = _resolve("init_display_type")
     if found is not None:
         found(display)
+
+
+def known_model_apis(api: str) -> list[str] | None:
+    """Every model API name Inspect knows, looked up as get_model looks up `api` (an extension
+    package's entry points are loaded when `api` is not one of those already registered), so
+    a name is refused only where get_model would refuse it; None if Inspect moved its
+    registry."""
+    found = _resolve("registry_find")
+    if found is None:
+        return None
+    from inspect_ai.util import registry_info  # public; Inspect is imported by now
+
+    def unqualified(name: str) -> str:  # `inspect_ai/openai` -> `openai`, as get_model names it
+        return name.split("/", 1)[-1]
+
+    found(lambda info: info.type == "modelapi" and unqualified(info.name) == api)
+    apis = found(lambda info: info.type == "modelapi")
+    return sorted({unqualified(registry_info(o).name) for o in apis})
 
 
 def sample_buffer_dbs(location: str) -> list[Path]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
+from bedside_bench.core.model_names import unknown_provider
 from bedside_bench.rejudge.output import (
     assemble,
     carried,
@@ -281,6 +282,8 @@ async def rejudge_async(
     )
 
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+    if (unknown := unknown_provider(options.judge, "judge")) is not None:
+        raise RejudgeError(unknown)  # a misspelt provider, named with the closest known one
     apply_aliases()
     try:
         check_credentials([], options.judge)  # before any log is read or any call is made

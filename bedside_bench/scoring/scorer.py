@@ -38,6 +38,7 @@ from bedside_bench.core.inspect_private import (
     active_run_id,
     registry_add,
 )
+from bedside_bench.core.model_names import unknown_provider
 from bedside_bench.core.options import (
     SCORER_DEFAULTS,
     SCORER_OPTIONS,
@@ -82,10 +83,13 @@ def preflight_judge(judge_model: str) -> Model | None:
     try:
         return get_model(role=GRADER_ROLE, default=judge_model)
     except Exception as ex:
+        # a misspelt provider: the closest one Inspect knows, rather than Inspect's message
+        unknown = unknown_provider(judge_model)
+        reason = _one_line(ex) if unknown is None else f"{unknown}."
         raise stop_run(
             PrerequisiteError(
                 f"bedside-bench: the judge {judge_model} cannot be used, so no case was run: "
-                f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
+                f"{reason} Bind a usable judge with --model-role grader=... "
                 "or -T judge_model=..."
             )
         ) from ex

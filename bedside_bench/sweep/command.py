@@ -20,6 +20,7 @@ from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
     Subcommands,
+    SuggestingParser,
     add_command,
     inspect_eval_models,
     non_negative_int,
@@ -232,7 +233,7 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
         models=[
             check_model_name(m, "model") for m in split_list(args.model) or inspect_eval_models()
         ],
-        judge=args.judge,
+        judge=check_model_name(args.judge, "judge"),
         benchmarks=split_list(args.benchmarks) or list(BENCHMARK_NAMES),
         smoke=args.smoke,
         log_dir=args.log_dir or sweep_log_dir(),
@@ -389,7 +390,7 @@ def register(subparsers: Subcommands) -> None:
 
 @entry_point
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=PROG, description=configure_parser.__doc__)
+    parser = SuggestingParser(prog=PROG, description=configure_parser.__doc__)
     configure_parser(parser)
     args = parser.parse_args(argv)
     args.owns_process = argv is None  # `python -m bedside_bench.sweep`, reading sys.argv

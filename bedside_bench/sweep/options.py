@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import GRADER_ROLE
+from bedside_bench.core.model_names import unknown_provider
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.shard import Shard
 
@@ -127,10 +128,14 @@ def split_list(values: Sequence[str] | str | None) -> list[str]:
 
 
 def check_model_name(name: str, what: str) -> str:
+    """`name`, if it is a model name whose provider Inspect knows; else one line, before any
+    call (Inspect's own refusal of a misspelt provider is a traceback)."""
     if "/" not in name or name.startswith("/") or name.endswith("/"):
         raise SweepError(
             f"{what} {name!r} is not an Inspect model name such as openai/gpt-5.4-mini"
         )
+    if (unknown := unknown_provider(name, what)) is not None:
+        raise SweepError(unknown)
     return name
 
 

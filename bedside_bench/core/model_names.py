@@ -1,0 +1,49 @@
+"""A model name's provider, checked against the model APIs Inspect knows before any call.
+
+Inspect refuses a misspelt provider (`antropic/claude-sonnet-4-6`) only once it creates the
+model, with a ValueError and a traceback of some 40 lines. Every command that takes a model,
+judge or grader name asks `unknown_provider` first, and stops with its one line (exit 1,
+nothing bought) naming the closest provider Inspect knows.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from bedside_bench.core.inspect_private import known_model_apis
+from bedside_bench.core.safe_text import printable
+
+# how alike a typed provider and a known one must be to be offered as "did you mean"
+# (difflib's ratio: `antropic`/`anthropic` 0.94, `opnai`/`openai` 0.91, `gogle`/`google` 0.91)
+CLOSE_ENOUGH = 0.6
+
+
+def closest(word: str, known: list[str]) -> str | None:
+    """The known word most like `word` (letter case ignored), if any is close enough."""
+    by_lower = {k.lower(): k for k in known}
+    match = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=CLOSE_ENOUGH)
+    return by_lower[match[0]] if match else None
+
+
+def unknown_provider(name: str, what: str | None = None) -> str | None:
+    """Why Inspect would refuse `name` for its provider, as one line naming the closest one it
+    knows (or, when none is close, all of them), after `what` and the name when given; None
+    when Inspect knows the provider.
+
+    A name without a provider is left to the caller's own check of the form; so is every name
+    when this Inspect's registry cannot be read (Inspect then refuses a misspelt one itself,
+    before any call)."""
+    api, sep, rest = name.partition("/")
+    if not sep or not api:
+        return None
+    known = known_model_apis(api)
+    if known is None or api in known:
+        return None
+    near = closest(api, known)
+    hint = (
+        f"did you mean {printable(f'{near}/{rest}', limit=200)}?"
+        if near is not None
+        else f"Inspect knows {', '.join(known)}"
+    )
+    reason = f"Inspect knows no model provider '{printable(api, limit=100)}' ({hint})"
+    return reason if what is None else f"{what} {printable(name, limit=200)}: {reason}"
