@@ -13,7 +13,7 @@ import tiktoken
 
 from bedside_bench.core.contracts import RubricItem
 from bedside_bench.core.protocol import JUDGE_SYSTEM_MESSAGE, PHYSICIAN_SYSTEM_MESSAGE
-from bedside_bench.documents.estimate import EstimateDocument, read_estimate
+from bedside_bench.documents.estimate import EstimateDocument, read_estimate, read_estimates
 from bedside_bench.judging.reply import judge_user_message
 from bedside_bench.sweep.estimate import tokens
 from bedside_bench.sweep.estimate.history import History, RunKey, identity
@@ -183,7 +183,8 @@ def test_cases_already_done_are_left_out_as_a_resume_would(
 def test_the_document_round_trips_through_the_log_dir(tmp_path: Path) -> None:
     document = estimate_sweep(options(tmp_path), prices=None)
     path = write_estimate(document, str(tmp_path / "logs"))
-    assert path == tmp_path / "logs" / "estimate.json"
+    stamp = document.created_at.removesuffix("+00:00").replace(":", "-")
+    assert path == tmp_path / "logs" / f"estimate-{stamp}.json"
     assert read_estimate(str(tmp_path / "logs")) == document
     assert EstimateDocument.model_validate_json(path.read_text()) == document
     assert read_estimate(str(tmp_path / "nowhere")) is None
@@ -191,6 +192,24 @@ def test_the_document_round_trips_through_the_log_dir(tmp_path: Path) -> None:
     assert "openai/gpt-4.1-mini" in table and "no provider was called" in table
     assert f"{document.models[MODELS[0]].answer_calls:,}" in table
     assert math.isfinite(document.models[MODELS[0]].answer_output.per_call)
+
+
+def test_a_later_estimate_is_kept_beside_the_earlier_ones(tmp_path: Path) -> None:
+    """An estimate never replaces another (the one a run started from), even one made in the
+    same second; the reader gives them oldest first, and still reads the single
+    `estimate.json` an earlier version kept."""
+    logs = tmp_path / "logs"
+    first = estimate_sweep(options(tmp_path), prices=None)
+    legacy = first.model_copy(update={"created_at": "2026-01-01T00:00:00+00:00"})
+    logs.mkdir()
+    (logs / "estimate.json").write_text(legacy.model_dump_json())
+    zeros = first.model_copy(update={"models": {}})  # e.g. made after a finished run
+    paths = [write_estimate(d, str(logs)) for d in (first, zeros)]
+    assert paths[0] is not None and paths[1] is not None
+    assert paths[1].name == paths[0].name.replace(".json", "-2.json")
+    assert read_estimates(str(logs)) == [legacy, first, zeros]
+    assert read_estimate(str(logs)) == zeros
+    assert read_estimates(str(tmp_path / "nowhere")) == []
 
 
 def test_a_task_option_out_of_range_is_one_line_before_anything(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ else the synthetic one.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from tests.e2e_helpers import (
     output,
     read_logs,
     run_sweep_cli,
+    run_tool,
     sweep_args,
     sweep_env,
     wire_name,
@@ -69,6 +71,7 @@ class Run:
     after: dict[str, Any]  # the estimate made once everything was done
     calls_during_last_estimate: int
     logs: Path
+    report_after_last_estimate: str  # `bedside-bench report` once the last estimate was made
 
 
 def files_in(logs: Path) -> list[str]:
@@ -118,7 +121,19 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
         before = double.count()
         last = run_sweep_cli([*full_args, "--estimate", "--json"], env, tmp)
         assert last.returncode == 0, output(last)
-        yield Run(first, both, json.loads(last.stdout), double.count() - before, logs)
+        # the report once more, after the estimate of nothing left to do
+        again = run_tool(
+            "bedside-bench", "report", str(logs), "-o", str(tmp / "again"), env=env, cwd=tmp
+        )
+        assert again.returncode == 0, output(again)
+        yield Run(
+            first,
+            both,
+            json.loads(last.stdout),
+            double.count() - before,
+            logs,
+            (tmp / "again" / "report.md").read_text(),
+        )
 
 
 def answers_of(requests: list[RecordedRequest], model: str) -> list[RecordedRequest]:
@@ -150,10 +165,13 @@ def test_the_estimate_asks_nothing_takes_no_lock_and_writes_no_log(run: Run) -> 
         assert p.estimate_exit == 0 and p.calls_during_estimate == 0
         assert p.estimate["provider_calls"] == 0
     assert run.calls_during_last_estimate == 0
-    # the estimate adds itself to the log directory and nothing else: no log, no lock
-    assert run.first.files_after_estimate == ["estimate.json"]
+    # the estimate adds itself to the log directory and nothing else: no log, no lock; a
+    # later one is kept beside the earlier ones
+    (kept,) = run.first.files_after_estimate
+    assert re.fullmatch(r"estimate-[0-9T-]+\.json", kept)
     added = set(run.both.files_after_estimate) - set(run.both.files_before_estimate)
-    assert added == set() and "estimate.json" in run.both.files_before_estimate
+    assert len(added) == 1 and re.fullmatch(r"estimate-[0-9T-]+\.json", added.pop())
+    assert kept in run.both.files_after_estimate
 
 
 def test_call_counts_are_exact(run: Run) -> None:
@@ -233,8 +251,8 @@ def test_the_report_shows_the_estimate_beside_the_actual_figures(run: Run) -> No
         ]
         assert (
             f"| {model} | answer input tokens | {estimated:,} | {actual:,} | "
-            f"{(estimated - actual) / actual:+.1%} |"
-        ) in rows, rows
+            f"{(estimated - actual) / actual:+,.1%} | case files ("
+        ) in "\n".join(rows), rows
     # the cost headline: per model, answers and judge apart, and per full run
     assert "per full run (USD)" in report
     summaries = [json.loads(p.read_text()) for p in (run.logs / "report").glob("*.summary.json")]
@@ -242,3 +260,34 @@ def test_the_report_shows_the_estimate_beside_the_actual_figures(run: Run) -> No
     for s in summaries:
         assert s["cost"]["per_full_run"]["total"] > s["cost"]["total"] > 0
     assert len(read_logs(run.logs)) == 2 * len(BOTH)
+
+
+def test_a_later_estimate_leaves_each_run_beside_the_estimate_it_started_from(run: Run) -> None:
+    """The estimate made once all was done (nothing left: zeros) replaces neither earlier one:
+    the report made after it sets each run beside the estimate made before it, says where
+    each figure came from, why the prior's answer output is far off, and names the last
+    estimate, which no run followed."""
+    report = run.report_after_last_estimate
+    assert report.count("Estimate made by `sweep --estimate`") == 2
+    for p, from_logs in ((run.first, False), (run.both, True)):
+        assert f"at {p.estimate['created_at']} (no provider call)" in report
+        for model in MODELS:
+            m = p.estimate["models"][model]
+            actual = counted(answers_of(p.requests, model), "output_tokens")
+            estimated = m["answer_output_tokens"]
+            source = (
+                f"earlier logs ({cases_of(FIRST):,} answers)"
+                if from_logs
+                else f"prior ({m['answer_output']['per_call']:,.0f} tokens per answer)"
+            )
+            row = (
+                f"| {model} | answer output tokens | {estimated:,} | {actual:,} | "
+                f"{(estimated - actual) / actual:+,.1%} | {source} |"
+            )
+            assert row in report.replace("\\+", "+").replace("\\-", "-"), row
+    for model in MODELS:  # the first estimate's prior, and only it, gets the why
+        assert report.count(f"{model}: its answer output was estimated from the prior of") == 1
+    assert (
+        f"No run in these logs started after the estimate(s) made at {run.after['created_at']} "
+        "(0 case(s) to do)"
+    ) in report

@@ -239,30 +239,153 @@ def test_the_estimate_stands_beside_what_the_logs_after_it_spent() -> None:
         "a": {"input": 1000.0, "output": 2000.0},
         "test/judge": {"input": 500.0, "output": 1000.0},
     }
-    blocks = estimate_section(estimate, groups, prices)
+    blocks = estimate_section([estimate], groups, prices)
     table = blocks[-1]
     assert isinstance(table, Table)
     # answers: (100 x 1000 + 20 x 1000 + 10 x 2000) / 1e6 = 0.14
     # judge: (1000 x 500 + 20 x 500 + 10 x 1000) / 1e6 = 0.52
+    prior = "prior (10 tokens per answer)"
     assert table.rows == (
-        ("a", "answer input tokens", "132", "120", "+10.0%"),
-        ("a", "answer output tokens", "10", "10", "+0.0%"),
-        ("a", "judge input tokens", "900", "1,020", "-11.8%"),
-        ("a", "judge output tokens", "12", "10", "+20.0%"),
-        ("a", "cost (USD)", "$2.0000", "$0.6600", "+203.0%"),
+        ("a", "answer input tokens", "132", "120", "+10.0%", "case files (cl100k_base)"),
+        ("a", "answer output tokens", "10", "10", "+0.0%", prior),
+        (
+            "a",
+            "judge input tokens",
+            "900",
+            "1,020",
+            "-11.8%",
+            f"case files (cl100k_base); answer length: {prior}",
+        ),
+        ("a", "judge output tokens", "12", "10", "+20.0%", "prior (10 tokens per rubric item)"),
+        (
+            "a",
+            "cost (USD)",
+            "$2.0000",
+            "$0.6600",
+            "+203.0%",
+            "the figures above: output from prior",
+        ),
     )
     # without prices the actual cost is n/a, never $0
-    assert estimate_section(estimate, groups, None)[-1].rows[-1] == (  # type: ignore[union-attr]
+    assert estimate_section([estimate], groups, None)[-1].rows[-1][:5] == (  # type: ignore[union-attr]
         "a",
         "cost (USD)",
         "$2.0000",
         "n/a",
         "n/a",
     )
-    assert estimate_section(None, groups, prices) == []
-    # an estimate made after every log: nothing to set it beside
+    assert estimate_section([], groups, prices) == []
+    # an estimate made after every log: nothing to set it beside, and the report says so
     later = estimate.model_copy(update={"created_at": "2026-01-02T00:00:00+00:00"})
-    assert estimate_section(later, groups, prices) == []
+    assert estimate_section([later], groups, prices) == [
+        Paragraph(
+            "No run in these logs started after the estimate(s) made at "
+            "2026-01-02T00:00:00+00:00 (1 case(s) to do), so nothing is set beside them."
+        )
+    ]
+
+
+def model_estimate(output: int, basis: OutputBasis, cases: int = 1) -> ModelEstimate:
+    return ModelEstimate(
+        runs=cases,
+        cases=cases,
+        cases_done=1 - cases,
+        answer_calls=cases,
+        judge_calls=cases,
+        answer_input_tokens=100 * cases,
+        answer_output_tokens=output * cases,
+        judge_input_tokens=700 * cases,
+        judge_output_tokens=14 * cases,
+        tokenizer=Tokenizer(name="cl100k_base", approximate=True),
+        answer_output=basis,
+        judge_output=OutputBasis(source="prior", per_call=14.0),
+        cost_usd=None,
+    )
+
+
+def estimate_at(created_at: str, model: ModelEstimate) -> EstimateDocument:
+    return EstimateDocument(
+        created_at=created_at,
+        log_dir="logs",
+        judge="test/judge",
+        judge_tokenizer=Tokenizer(name="cl100k_base", approximate=False),
+        judge_passes=1,
+        epochs=1,
+        grading="binary",
+        batch=False,
+        call_overhead_tokens=9,
+        models={"a": model},
+        cost_usd=None,
+    )
+
+
+def test_each_run_is_set_beside_the_estimate_made_before_it() -> None:
+    """Estimate, run, estimate, run, then an estimate of nothing left: the first run beside the
+    first estimate (its output from the prior, with why it is off), the second beside the
+    second (from the first run's logs), and the last one named, not taking their place."""
+    first = estimate_at(
+        "2026-01-01T09:30:00+00:00", model_estimate(600, OutputBasis(source="prior", per_call=600))
+    )
+    second = estimate_at(
+        "2026-01-01T10:30:00+00:00",
+        model_estimate(20, OutputBasis(source="logs", samples=1, per_call=20)),
+    )
+    after = estimate_at(
+        "2026-01-01T12:00:00+00:00",
+        model_estimate(20, OutputBasis(source="logs", samples=2, per_call=20), cases=0),
+    )
+    answer = TokenUsage(input_tokens=100, output_tokens=20)
+    judge = TokenUsage(input_tokens=700, output_tokens=14)
+    logs = [
+        log_record(
+            {"c": 0.5},
+            benchmark="safety_diagnostic",
+            started_at=T1,
+            answer_model="a",
+            answer_usage=answer,
+            judge_usage=judge,
+        ),
+        log_record(
+            {"d": 0.5}, started_at=T2, answer_model="a", answer_usage=answer, judge_usage=judge
+        ),
+    ]
+    blocks = estimate_section([after, first, second], group_records(logs), None)
+    intro1, table1, hint, intro2, table2, unfollowed = blocks
+    assert isinstance(intro1, Paragraph) and isinstance(intro2, Paragraph)
+    assert intro1.text.startswith(
+        "Estimate made by `sweep --estimate` at 2026-01-01T09:30:00+00:00 (no provider call), "
+        "beside what the logs started after it and before the next estimate "
+        "(2026-01-01T10:30:00+00:00) spent"
+    )
+    assert "before the next estimate (2026-01-01T12:00:00+00:00)" in intro2.text
+    assert isinstance(table1, Table) and isinstance(table2, Table)
+    assert table1.rows[1] == (
+        "a",
+        "answer output tokens",
+        "600",
+        "20",
+        "+2,900.0%",
+        "prior (600 tokens per answer)",
+    )
+    assert table1.rows[0][-1] == "case files (cl100k_base, approximate)"
+    assert table2.rows[1] == (
+        "a",
+        "answer output tokens",
+        "20",
+        "20",
+        "+0.0%",
+        "earlier logs (1 answers)",
+    )
+    assert table2.rows[4][-1] == "the figures above: output from logs and prior"
+    assert isinstance(hint, Paragraph)
+    assert hint.text.startswith(
+        "a: its answer output was estimated from the prior of 600 tokens per answer"
+    )
+    assert "its answers averaged 20:" in hint.text
+    assert unfollowed == Paragraph(
+        "No run in these logs started after the estimate(s) made at "
+        "2026-01-01T12:00:00+00:00 (0 case(s) to do), so nothing is set beside them."
+    )
 
 
 def header(answer_batch: Any, role: Any) -> Any:

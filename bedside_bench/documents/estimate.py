@@ -1,14 +1,25 @@
 """The estimate of a sweep as a typed document: what `sweep --estimate --json` prints and what
-it keeps in `LOG_DIR/estimate.json` for the report to set beside the actual figures."""
+it keeps in `LOG_DIR/estimate-<created_at>.json` for the report to set beside the actual
+figures.
+
+Every estimate is kept in a file of its own, never replaced: an estimate made after a run
+(which finds nothing left to do, all zeros) must not erase the one that run started from, so
+the report can compare each run with the estimate made before it.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
 ESTIMATE_FORMAT = "bedside-bench-estimate-v1"
-ESTIMATE_FILE = "estimate.json"
+ESTIMATE_FILE = "estimate.json"  # one estimate per directory, as kept before: read, not written
+# `estimate-2026-12-02T07-15-00.json` (`-2`, `-3`, ... for more in the same second): not an
+# Inspect log name (those start with the timestamp), so neither eval_set nor a reader of logs
+# takes one for a log
+ESTIMATE_PREFIX = "estimate-"
 
 
 class Tokenizer(BaseModel):
@@ -95,14 +106,35 @@ class EstimateDocument(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
-def read_estimate(log_dir: str) -> EstimateDocument | None:
-    """The estimate kept in a local log directory, if one was made there and is readable."""
-    if "://" in log_dir:
-        return None
-    path = Path(log_dir) / ESTIMATE_FILE
-    if not path.is_file():
-        return None
+def estimate_file(directory: Path, created_at: str) -> Path:
+    """A new file for an estimate made at `created_at`: one no earlier estimate holds."""
+    stamp = re.sub(r"[^0-9A-Za-z]+", "-", created_at.split("+")[0]).strip("-")
+    path, n = directory / f"{ESTIMATE_PREFIX}{stamp}.json", 1
+    while path.exists():
+        n += 1
+        path = directory / f"{ESTIMATE_PREFIX}{stamp}-{n}.json"
+    return path
+
+
+def _read(path: Path) -> EstimateDocument | None:
     try:
         return EstimateDocument.model_validate_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def read_estimates(log_dir: str) -> list[EstimateDocument]:
+    """Every estimate kept in a local log directory and readable, oldest first."""
+    if "://" in log_dir or not Path(log_dir).is_dir():
+        return []
+    paths = [Path(log_dir) / ESTIMATE_FILE, *Path(log_dir).glob(f"{ESTIMATE_PREFIX}*.json")]
+    found = [(p, e) for p in paths if p.is_file() and (e := _read(p)) is not None]
+    # made in the same second: `-2` after none, `-10` after `-9` (the longer name is later)
+    order = sorted(found, key=lambda pe: (pe[1].created_at, len(pe[0].name), pe[0].name))
+    return [e for _, e in order]
+
+
+def read_estimate(log_dir: str) -> EstimateDocument | None:
+    """The newest estimate kept in a local log directory, if one was made there."""
+    estimates = read_estimates(log_dir)
+    return estimates[-1] if estimates else None

@@ -176,8 +176,9 @@ class ReportContext:
     # the judge comparison (`judges.json`) and the review against physicians' labels
     judges: JudgesDocument | None = None
     review: ReviewDocument | None = None
-    # the estimate `sweep --estimate` kept in the log directory, and the prices (`--prices`)
-    estimate: EstimateDocument | None = None
+    # the estimates `sweep --estimate` kept in the log directory (oldest first), and the
+    # prices (`--prices`)
+    estimates: Sequence[EstimateDocument] = ()
     prices: Prices | None = None
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TextIO
 from bedside_bench.core import exit_codes
 from bedside_bench.core.owned_output import OutputError, check_owned, replacing_folder, write_file
 from bedside_bench.documents.comparison import Comparison
-from bedside_bench.documents.estimate import read_estimate
+from bedside_bench.documents.estimate import read_estimates
 from bedside_bench.documents.summary import RunSummary
 from bedside_bench.logs.read import read_records
 from bedside_bench.logs.records import LogRecord
@@ -191,7 +191,7 @@ class ReportDocuments:
     analysis: Analysis
     judges: JudgesDocument | None
     review: ReviewDocument | None
-    estimate: EstimateDocument | None
+    estimates: list[EstimateDocument]
     png: bytes | None
     skipped: list[tuple[str, str]]
     prices: Prices | None
@@ -211,7 +211,7 @@ class ReportDocuments:
             standing=a.standing,
             judges=self.judges,
             review=self.review,
-            estimate=self.estimate,
+            estimates=self.estimates,
             prices=self.prices,
         )
 
@@ -240,14 +240,15 @@ def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
         analysis = dataclasses.replace(
             analysis, summaries=[s.with_note(note) for s in analysis.summaries]
         )
-    estimate = next(
-        (e for e in (read_estimate(p) for p in options.log_paths) if e is not None), None
+    # every estimate kept, oldest first: each run is set beside the one made before it
+    estimates = sorted(
+        (e for p in options.log_paths for e in read_estimates(p)), key=lambda e: e.created_at
     )
     return ReportDocuments(
         analysis=analysis,
         judges=cross_judge(analysis.groups, options.bootstrap),
         review=review,
-        estimate=estimate,
+        estimates=estimates,
         png=forest_png(analysis.summaries, analysis.labels),
         skipped=read.skipped,
         prices=prices,

@@ -48,8 +48,8 @@ def review_section(context: ReportContext) -> list[Block]:
 
 
 def estimate_vs_actual_section(context: ReportContext) -> list[Block]:
-    """The estimate `sweep --estimate` kept, beside what the runs spent."""
-    return estimate_section(context.estimate, context.groups, context.prices)
+    """The estimates `sweep --estimate` kept, each beside what the runs after it spent."""
+    return estimate_section(context.estimates, context.groups, context.prices)
 
 
 SECTIONS: tuple[Section, ...] = (

@@ -1,8 +1,10 @@
 """`bedside-bench sweep ... --estimate`: the estimate on the terminal (or as JSON on stdout),
-kept in `LOG_DIR/estimate.json` for the report to set beside what the run spent.
+kept in `LOG_DIR/estimate-<created_at>.json` for the report to set beside what the run spent
+(a file of its own each: a later estimate never replaces the one a run started from).
 
 No provider call, no log, no lock: a sweep running in the same directory is not disturbed
-(`estimate.json` is not an Inspect log name, so neither eval_set nor the report reads it as one).
+(`estimate-*.json` is not an Inspect log name, so neither eval_set nor the report reads it as
+one).
 `sweep/command.py` imports this module, so the estimate itself (which builds the sweep's tasks)
 is imported only when asked for.
 """
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bedside_bench.core.owned_output import replace_file
-from bedside_bench.documents.estimate import ESTIMATE_FILE, CostRange, EstimateDocument
+from bedside_bench.documents.estimate import CostRange, EstimateDocument, estimate_file
 
 if TYPE_CHECKING:
     from bedside_bench.sweep.options import SweepOptions
@@ -80,13 +82,14 @@ def _basis(source: str, samples: int) -> str:
 
 
 def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
-    """`LOG_DIR/estimate.json`, written whole (a reader never sees half of it); a remote log
-    directory keeps none."""
+    """`LOG_DIR/estimate-<created_at>.json`, a new file beside the earlier estimates, written
+    whole (a reader never sees half of it); a remote log directory keeps none."""
     if "://" in log_dir:
         return None
     directory = Path(log_dir)
     directory.mkdir(parents=True, exist_ok=True)
-    return replace_file(directory / ESTIMATE_FILE, document.model_dump_json(indent=2).encode())
+    path = estimate_file(directory, document.created_at)
+    return replace_file(path, document.model_dump_json(indent=2).encode())
 
 
 def run_estimate(options: SweepOptions, as_json: bool) -> int:
@@ -119,7 +122,7 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
         "--estimate",
         action="store_true",
         help="print the calls, tokens and cost (with --prices) the sweep would spend, without "
-        "a provider call, and keep it in LOG_DIR/estimate.json for the report (docs/estimate.md)",
+        "a provider call, and keep it in LOG_DIR for the report (docs/estimate.md)",
     )
     parser.add_argument("--json", action="store_true", help="with --estimate: print it as JSON")
 
