@@ -1,5 +1,6 @@
 """The `sweep` command line: its flags, and one line per outcome (never a traceback for an
-input problem). Progress is Inspect's own display; `--display` picks it.
+input problem). Progress is Inspect's own display in a terminal (`--display` picks it); piped,
+plain lines of our own at least every 15 s (`progress.py`).
 
 Past 300 lines: the flags are many (Inspect's own, the estimate's, batch, shard, signals), and
 argparse declarations are long; the handlers stay short. Imports of Inspect stay inside the
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from bedside_bench.calls.credentials import CredentialError, redact
@@ -183,7 +185,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="re-run a failed case up to N times at once, inside the run",
     )
     parser.add_argument(
-        "--display", choices=DISPLAYS, help="Inspect's progress display (default: Inspect's choice)"
+        "--display",
+        choices=DISPLAYS,
+        help="Inspect's progress display (default: Inspect's choice in a terminal; piped or "
+        "in CI, none, and a line of cases done, to go and failed at least every 15 s)",
     )
     parser.add_argument(
         "--report-dir",
@@ -279,6 +284,19 @@ def _input_errors(*more: type[Exception]) -> tuple[type[Exception], ...]:
     return errors
 
 
+def piped_display(
+    options: SweepOptions,
+) -> tuple[SweepOptions, Callable[[], contextlib.AbstractContextManager[object]] | None]:
+    """With the output not a terminal and no display chosen (`--display`,
+    `$INSPECT_DISPLAY`): no Inspect display, and our own progress line at least every 15 s
+    (`sweep/progress.py`); else the options as given and no progress lines."""
+    if options.display is not None or os.environ.get("INSPECT_DISPLAY") or sys.stdout.isatty():
+        return options, None
+    from bedside_bench.sweep.progress import progress_lines  # imports Inspect's hooks
+
+    return dataclasses.replace(options, display="none"), progress_lines
+
+
 def run_sweep_command(args: argparse.Namespace) -> int:
     """The handler: one line per outcome, never a traceback for an input problem."""
     # imported here, not above: parsing the command line needs no Inspect
@@ -293,9 +311,14 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         options = options_from_args(args)
         if (estimated := estimate_if_asked(args, options)) is not None:
             return estimated
+        options, progress = piped_display(options)
         # SIGTERM too, and stopping is not bound by rendering tracebacks (see both docstrings;
         # for this command only, never inside a plain `inspect eval`)
-        with stopping_on_signals() as received, plain_cancellation_tracebacks():
+        with (
+            stopping_on_signals() as received,
+            plain_cancellation_tracebacks(),
+            progress() if progress else contextlib.nullcontext(),
+        ):
             result = run_sweep(options)
     except _input_errors(DatasetError) as ex:
         _error(str(ex))
