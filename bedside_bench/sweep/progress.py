@@ -151,6 +151,8 @@ def progress_lines(
         say()
 
     def say() -> None:
+        if not progress.tasks:  # nothing started yet, or nothing to do (all done before)
+            return
         with contextlib.suppress(Exception):  # a closed pipe: the command's own guard ends it
             print(progress.line(), file=out, flush=True)
 
