@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 
-from bedside_bench.core.inspect_private import known_model_apis
 from bedside_bench.core.safe_text import printable
 
 # how alike a typed provider and a known one must be to be offered as "did you mean"
@@ -33,6 +32,10 @@ def unknown_provider(name: str, what: str | None = None) -> str | None:
     A name without a provider is left to the caller's own check of the form; so is every name
     when this Inspect's registry cannot be read (Inspect then refuses a misspelt one itself,
     before any call)."""
+    # here, not above: the seam imports Inspect (seconds), and a command line parsed with a
+    # typo (`sweep --modle`) must answer without it
+    from bedside_bench.core.inspect_private import known_model_apis
+
     api, sep, rest = name.partition("/")
     if not sep or not api:
         return None
