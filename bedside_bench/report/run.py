@@ -35,10 +35,13 @@ from bedside_bench.report.groups import RunGroup, group_labels, group_records, g
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
 from bedside_bench.report.plot import forest_png
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
+from bedside_bench.report.review_section import coverage_sentence
 from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.standing import Standing, rankable, standing
 from bedside_bench.report.summary import BootstrapOptions, summarise
 from bedside_bench.report.usage import Prices, check_prices
+from bedside_bench.review.inputs import score_inputs
+from bedside_bench.review.logs import ReviewInputError
 
 if TYPE_CHECKING:
     from bedside_bench.documents.estimate import EstimateDocument
@@ -169,8 +172,6 @@ def review_document(options: ReportOptions) -> ReviewDocument | None:
     """With `--labels`: each judge against the reviewers' labels (`bedside-bench review`)."""
     if not options.labels_files:
         return None
-    from bedside_bench.review.inputs import score_inputs
-    from bedside_bench.review.logs import ReviewInputError
 
     try:
         return score_inputs(
@@ -234,8 +235,6 @@ def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
     analysis = analyse(read.records, options.bootstrap, prices, read.skipped, options.force)
     review = review_document(options)
     if review is not None:
-        from bedside_bench.report.review_section import coverage_sentence
-
         note = f"physician review: {coverage_sentence(review)}"
         analysis = dataclasses.replace(
             analysis, summaries=[s.with_note(note) for s in analysis.summaries]

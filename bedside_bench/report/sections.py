@@ -31,6 +31,7 @@ from bedside_bench.report.document import (
     warnings_section,
 )
 from bedside_bench.report.judges_section import judges_section
+from bedside_bench.report.review_section import review_blocks
 
 
 def judge_comparison_section(context: ReportContext) -> list[Block]:
@@ -42,7 +43,6 @@ def review_section(context: ReportContext) -> list[Block]:
     """Each judge against the physicians' labels (`report --labels`)."""
     if context.review is None:
         return []
-    from bedside_bench.report.review_section import review_blocks
 
     return review_blocks(context.review)
 

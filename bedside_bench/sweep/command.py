@@ -9,12 +9,14 @@ handler, so parsing the command line (and its errors) imports none.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from bedside_bench import sweep
 from bedside_bench.calls.credentials import CredentialError, redact
 from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import (
@@ -280,13 +282,6 @@ def _input_errors(*more: type[Exception]) -> tuple[type[Exception], ...]:
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     """The handler: one line per outcome, never a traceback for an input problem."""
-    # imported here, not above: parsing the command line needs no Inspect
-    from bedside_bench.core.inspect_private import plain_cancellation_tracebacks
-    from bedside_bench.release.case import DatasetError
-    from bedside_bench.scoring.scorer import TaskOptionError
-    from bedside_bench.sweep.recovery import complete_runs
-    from bedside_bench.sweep.run import run_sweep
-
     received: list[int] = []
     try:
         options = options_from_args(args)
@@ -294,12 +289,12 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             return estimated
         # SIGTERM too, and stopping is not bound by rendering tracebacks (see both docstrings;
         # for this command only, never inside a plain `inspect eval`)
-        with stopping_on_signals() as received, plain_cancellation_tracebacks():
-            result = run_sweep(options)
-    except _input_errors(DatasetError) as ex:
+        with stopping_on_signals() as received, sweep.plain_cancellation_tracebacks():
+            result = sweep.run_sweep(options)
+    except _input_errors(sweep.DatasetError) as ex:
         _error(str(ex))
         return exit_codes.ERROR
-    except TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
+    except sweep.TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
         _error(str(ex).removeprefix("bedside-bench: "))
         return exit_codes.ERROR
     except KeyboardInterrupt:
@@ -311,7 +306,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             f"sweep: took over the lock of a run that is gone ({result.taken_over.describe()}); "
             "its completed cases were reused"
         )
-    complete = len(complete_runs(result.logs) & set(result.runs))
+    complete = len(sweep.complete_runs(result.logs) & set(result.runs))
     shard = "" if options.shard.whole else f" (shard {options.shard})"
     _say(
         f"sweep: {complete}/{len(result.runs)} benchmark runs complete{shard} "
@@ -333,9 +328,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 
 def _say_incomplete(log_dir: str, logs: Sequence[EvalLog]) -> None:
     """Why the sweep is incomplete, so the user can tell whether a rerun can help."""
-    from bedside_bench.sweep.failures import describe, failed_case_errors
-
-    errors = describe(failed_case_errors(logs))
+    errors = sweep.describe(sweep.failed_case_errors(logs))
     _say(
         "sweep: incomplete; the failed cases ended in "
         + ("these errors:" if errors else "errors (see `inspect view`)")
@@ -356,8 +349,6 @@ def exit_now(code: int) -> NoReturn:
     on a busy two-core machine, after the last line was printed. Exit handlers still run
     (Inspect's trace-log compression, logging's flush) and the streams are flushed; only the
     freeing of memory the OS reclaims anyway is skipped."""
-    import atexit
-
     try:
         atexit._run_exitfuncs()  # what sys.exit would run before teardown
     finally:

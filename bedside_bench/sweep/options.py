@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
+import yaml
+
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import GRADER_ROLE
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
@@ -146,7 +148,6 @@ def check_benchmarks(names: Sequence[str]) -> list[str]:
 
 def parse_task_arg(text: str) -> tuple[str, object]:
     """`NAME=VALUE`, the value read as YAML like Inspect's `-T` (so `true`, `3` are typed)."""
-    import yaml
 
     name, sep, value = text.partition("=")
     if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
@@ -175,6 +176,7 @@ def task_arguments(options: SweepOptions) -> dict[str, object]:
 def build_tasks(options: SweepOptions) -> list[Task]:
     """One task per benchmark, made by its registered @task function so that eval_set and
     `inspect eval-retry` can recreate it from the log."""
+    # lazy: the tasks import Inspect, and the sweep parses its command line without it
     from bedside_bench.task import tasks as registered
 
     args = task_arguments(options)
@@ -216,7 +218,7 @@ def answer_model(options: SweepOptions, name: str) -> str | Model:
     """An answer model with `--max-connections` in its own config (see `eval_config_args`)."""
     if options.max_connections is None:
         return name
-    from inspect_ai.model import GenerateConfig, get_model
+    from inspect_ai.model import GenerateConfig, get_model  # lazy: as build_tasks
 
     return get_model(name, config=GenerateConfig(max_connections=options.max_connections))
 
@@ -225,7 +227,7 @@ def answer_models(options: SweepOptions, names: Sequence[str]) -> list[str] | li
     """`answer_model` of each name: all names, or all Models (what eval_set's `model` takes)."""
     if options.max_connections is None:
         return list(names)
-    from inspect_ai.model import GenerateConfig, get_model
+    from inspect_ai.model import GenerateConfig, get_model  # lazy: as build_tasks
 
     config = GenerateConfig(max_connections=options.max_connections)
     return [get_model(name, config=config) for name in names]
@@ -285,7 +287,7 @@ def judge_role(options: SweepOptions) -> str | Model:
         config["max_connections"] = connections
     if not config:
         return options.judge
-    from inspect_ai.model import GenerateConfig, get_model
+    from inspect_ai.model import GenerateConfig, get_model  # lazy: as build_tasks
 
     return get_model(
         options.judge, role=GRADER_ROLE, config=GenerateConfig(**config), memoize=False

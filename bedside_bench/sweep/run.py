@@ -25,6 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspect_ai import eval_set, task_with
+from inspect_ai.log import read_eval_log
+
 from bedside_bench.calls.credentials import apply_aliases, check_credentials, load_dotenv_as_inspect
 from bedside_bench.core import exit_codes, inspect_private
 from bedside_bench.core.contracts import GRADER_ROLE
@@ -34,7 +37,9 @@ from bedside_bench.judging.failures import (
     count_judge_failures,
     parse_judge_failure,
 )
-from bedside_bench.sweep.lock import Holder, holding
+from bedside_bench.report import ReportOptions, build_report
+from bedside_bench.sweep.lock import holding
+from bedside_bench.sweep.lock_holder import Holder
 from bedside_bench.sweep.options import (
     SweepError,
     SweepFields,
@@ -54,6 +59,7 @@ from bedside_bench.sweep.recovery import (
     was_interrupted,
 )
 from bedside_bench.sweep.shard import all_runs, shard_runs
+from bedside_bench.task import tasks as registered
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -125,7 +131,6 @@ def _inspect_message(ex: BaseException) -> str:
 def plan(options: SweepOptions) -> Plan:
     """Every benchmark for every model (one task per benchmark, crossed with the models by
     eval_set), or a shard's share, each task then bound to its own model."""
-    from bedside_bench.task import tasks as registered
 
     args = task_arguments(options)
     benchmarks = check_benchmarks(options.benchmarks)
@@ -133,7 +138,6 @@ def plan(options: SweepOptions) -> Plan:
         tasks = [getattr(registered, name)(**args) for name in benchmarks]
         models = answer_models(options, options.models)
         return Plan(tasks, models, all_runs(options.models, benchmarks))
-    from inspect_ai import task_with
 
     runs = shard_runs(options.models, benchmarks, options.shard)
     tasks = [
@@ -166,8 +170,6 @@ def prepare(options: SweepOptions) -> Plan:
 
 
 def run_report(options: SweepOptions) -> ReportResult:
-    from bedside_bench.report import ReportOptions, build_report
-
     prices = Path(options.prices) if options.prices else None
     return build_report(
         ReportOptions(
@@ -200,7 +202,6 @@ def long_lived_objects_frozen() -> Iterator[None]:
 
 def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
     """One eval_set over the plan; (every run complete, the logs it returned)."""
-    from inspect_ai import eval_set
 
     if not work.tasks:
         return True, []
@@ -242,7 +243,6 @@ def case_judge_failure(sample: EvalSample) -> tuple[JudgeFailure, int] | None:
 
 def judge_failures(logs: list[EvalLog]) -> list[JudgeFailureCount]:
     """Per judge, the cases of these logs it left without a valid reply."""
-    from inspect_ai.log import read_eval_log
 
     found = []
     for log in logs:

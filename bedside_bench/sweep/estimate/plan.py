@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from bedside_bench.core.contracts import RubricItem
+from bedside_bench.core.contracts import RubricItem, SampleMetadata
 from bedside_bench.core.protocol import PHYSICIAN_SYSTEM_MESSAGE
 from bedside_bench.documents.estimate import (
     EstimateDocument,
@@ -70,8 +70,6 @@ class Case:
 
 
 def task_cases(benchmark: str, task: Task) -> list[Case]:
-    from bedside_bench.core.contracts import SampleMetadata
-
     cases = []
     for sample in task.dataset:
         meta = SampleMetadata.model_validate(sample.metadata or {})

@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bedside_bench import sweep
 from bedside_bench.core.owned_output import replace_file
 from bedside_bench.documents.estimate import ESTIMATE_FILE, CostRange, EstimateDocument
+from bedside_bench.sweep.options import SweepError
 
 if TYPE_CHECKING:
     from bedside_bench.sweep.options import SweepOptions
@@ -91,15 +93,11 @@ def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
 
 def run_estimate(options: SweepOptions, as_json: bool) -> int:
     """Print the estimate of `options` and keep it in the log directory; exit status 0."""
-    from bedside_bench.core import inspect_private
-    from bedside_bench.report.run import load_prices
-    from bedside_bench.sweep.estimate.plan import estimate_sweep
-    from bedside_bench.sweep.options import SweepError
 
-    prices = load_prices(Path(options.prices)) if options.prices else None
+    prices = sweep.load_prices(Path(options.prices)) if options.prices else None
     try:
-        document = estimate_sweep(options, prices)
-    except inspect_private.PrerequisiteError as ex:  # a task option out of range
+        document = sweep.estimate_sweep(options, prices)
+    except sweep.PrerequisiteError as ex:  # a task option out of range
         raise SweepError(" ".join(str(getattr(ex, "message", None) or ex).split())) from None
     print(document.model_dump_json(indent=2) if as_json else render_table(document), flush=True)
     try:
@@ -126,7 +124,6 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def estimate_if_asked(args: argparse.Namespace, options: SweepOptions) -> int | None:
     """The estimate's exit status when `--estimate` was given, else None (run the sweep)."""
-    from bedside_bench.sweep.options import SweepError
 
     if getattr(args, "json", False) and not getattr(args, "estimate", False):
         raise SweepError("--json goes with --estimate (the sweep's own output is its logs)")
