@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import genai_prices
 import pytest
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
