@@ -107,7 +107,16 @@ def test_a_model_missing_from_prices_is_null_never_zero() -> None:
         f"{genai_prices.__version__}), and the logs record no Inspect cost for it "
         "(--model-cost-config at run time): cost.judge is null"
     ]
-    assert cost_json("test/a", "test/judge", usage, None) == (None, [])
+    # without a prices file, models no source knows: no cost object, a note naming each
+    version = genai_prices.__version__
+    assert cost_json("test/a", "test/judge", usage, None) == (
+        None,
+        [
+            f"no price for {model} (not in genai-prices {version}), and the logs record no "
+            f"Inspect cost for it (--model-cost-config at run time): cost.{part} is null"
+            for model, part in (("test/a", "answer"), ("test/judge", "judge"))
+        ],
+    )
 
 
 def test_prices_are_matched_with_or_without_provider_prefix() -> None:
