@@ -34,6 +34,7 @@ from bedside_bench.judging.failures import (
     count_judge_failures,
     parse_judge_failure,
 )
+from bedside_bench.sweep.cost import check_cost_config
 from bedside_bench.sweep.lock import Holder, holding
 from bedside_bench.sweep.options import (
     SweepError,
@@ -159,6 +160,8 @@ def prepare(options: SweepOptions) -> Plan:
         )
     if options.prices is not None and not Path(options.prices).is_file():
         raise SweepError(f"prices file {options.prices} does not exist")
+    if options.model_cost_config is not None:
+        check_cost_config(options.model_cost_config)
     load_dotenv_as_inspect()  # a key kept in .env counts, as it does for Inspect
     apply_aliases()
     check_credentials(options.models, options.judge)
@@ -217,6 +220,8 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             max_tasks=len(work.runs),
             max_samples=max_samples(options),
             display=options.display,
+            cost_limit=options.cost_limit,
+            model_cost_config=options.model_cost_config,
             **eval_config_args(options),
         )
     except inspect_private.PrerequisiteError as ex:
