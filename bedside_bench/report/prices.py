@@ -132,20 +132,34 @@ def file_price(model: str, prices: Prices) -> FoundPrice | None:
     return None
 
 
+def inspect_rates(config: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+    """An Inspect cost config (`ModelCost`: input, output, input_cache_write,
+    input_cache_read) in a prices file's rate names, for what has no log yet (the estimate)."""
+    names = {"input_cache_read": "cached_input", "input_cache_write": "cache_write"}
+    return {
+        model: {names.get(key, key): float(value) for key, value in cost.items()}
+        for model, cost in config.items()
+    }
+
+
 @dataclass(frozen=True)
 class Pricing:
-    """The sources a report or an estimate prices with: the prices file, if any, before the
-    database (Inspect's recorded cost sits between them, read from the logs by the caller)."""
+    """The sources a report or an estimate prices with, in order: the prices file, an Inspect
+    cost config (the estimate's; a report reads the cost Inspect recorded instead), the
+    database."""
 
     prices_file: Prices | None = None
+    inspect_config: Prices | None = None
     database: bool = True
 
     def file(self, model: str) -> FoundPrice | None:
         return None if self.prices_file is None else file_price(model, self.prices_file)
 
     def find(self, model: str, at: datetime | None = None) -> FoundPrice | None:
-        """The file's rates, else the database's (Inspect's recorded cost is not rates)."""
+        """The first source's rates (Inspect's recorded cost is not rates: `usage.cost_json`)."""
         found = self.file(model)
+        if found is None and self.inspect_config is not None and model in self.inspect_config:
+            found = FoundPrice(model, self.inspect_config[model], SOURCE_INSPECT)
         if found is None and self.database:
             found = database_price(model, at)
         return found
@@ -153,6 +167,8 @@ class Pricing:
     def unknown(self, model: str) -> str:
         """Why `model` has no price, for a note."""
         where = [f"the {SOURCE_FILE}"] if self.prices_file is not None else []
+        if self.inspect_config is not None:
+            where.append("the Inspect cost config")
         if self.database:
             where.append(database_source())
         return f"no price for {model} (not in {' nor in '.join(where)})"
