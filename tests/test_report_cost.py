@@ -170,22 +170,34 @@ def test_the_headline_shows_cost_per_model_and_per_full_run() -> None:
         "prices": {},
         "batch": {"answer": True, "judge": False},
         "per_full_run": {"cases": 250, "answer": 37.5, "judge": 6.25, "total": 43.75},
+        "sources": {"answer": "Inspect cost config", "judge": "genai-prices 0.2.3"},
+        "price_data": "genai-prices 0.2.3 (bundled data)",
     }
     context = ReportContext(
         summaries=[summary("a", cost), summary("b", None)], labels=["a", "b"], files=[]
     )
-    [table] = cost_headline(context)
+    [table, sources] = cost_headline(context)
     assert isinstance(table, Table)
     assert table.rows == (
         ("a (batch: answer)", "$1.5000", "$0.2500", "$1.7500", "$43.7500 (250 cases)"),
         ("b", "n/a", "n/a", "n/a", "n/a"),
     )
+    # each model named with the source that priced it, and the price data's version
+    assert isinstance(sources, Paragraph)
+    answer_model, judge_model = context.summaries[0].answer_model, context.summaries[0].judge_model
+    assert sources.text.startswith(
+        f"Prices from: {answer_model}: Inspect cost config; {judge_model}: genai-prices 0.2.3. "
+        "Price data: genai-prices 0.2.3 (bundled data), at the rates in force when each run "
+        "started"
+    )
     assert cost_lines(context.summaries, context.labels) == [
-        "cost a: answers $1.5000 + judge $0.2500 = $1.7500; a full run: $43.7500 (250 cases)"
+        "cost a: answers $1.5000 + judge $0.2500 = $1.7500; a full run: $43.7500 (250 cases) "
+        "(answers: Inspect cost config, judge: genai-prices 0.2.3)"
     ]
     none = ReportContext(summaries=[summary("a", None)], labels=["a"], files=[])
     [line] = cost_headline(none)
-    assert isinstance(line, Paragraph) and "--prices" in line.text
+    assert isinstance(line, Paragraph)
+    assert "--model-cost-config" in line.text and "--prices" in line.text
 
 
 def test_the_estimate_stands_beside_what_the_logs_after_it_spent() -> None:

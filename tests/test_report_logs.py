@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import genai_prices
 import numpy as np
 import pytest
 from inspect_ai import Task
@@ -233,8 +234,9 @@ def test_cost_with_a_prices_file(runs: Runs, tmp_path: Path) -> None:
     assert cost["judge"] is None and cost["total"] is None
     assert cost["prices"] == {A: {"input": 0.25, "output": 2.0, "cached_input": 0.025}}
     assert (
-        f"no price for {helpers.JUDGE} in the prices file: cost.judge is null"
-        in summary_of(result, A)["notes"]
+        f"no price for {helpers.JUDGE} (not in the prices file nor in genai-prices "
+        f"{genai_prices.__version__}), and the logs record no Inspect cost for it "
+        "(--model-cost-config at run time): cost.judge is null" in summary_of(result, A)["notes"]
     )
 
 

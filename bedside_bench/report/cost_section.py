@@ -14,6 +14,7 @@ from bedside_bench.documents.summary import BatchUse, CostSummary, RunSummary
 from bedside_bench.logs.records import LogRecord, TokenUsage, parse_time
 from bedside_bench.report.document import Block, Paragraph, ReportContext, Table, usd
 from bedside_bench.report.groups import RunGroup
+from bedside_bench.report.prices import database_source
 from bedside_bench.report.usage import Prices, chain_heads, cost_json, group_usage
 
 
@@ -28,7 +29,13 @@ def cost_headline(context: ReportContext) -> list[Block]:
     """One row per model: answers, judge, total, and the total scaled to a full run."""
     summaries, labels = context.summaries, context.labels
     if all(s.cost is None for s in summaries):
-        return [Paragraph("Cost: not computed (run with `--prices PRICES_JSON`).")]
+        return [
+            Paragraph(
+                f"Cost: not computed: no model here has a price in {database_source()} (see "
+                "the notes); give Inspect's `--model-cost-config` when running, or "
+                "`--prices PRICES_JSON` to the report."
+            )
+        ]
     rows = []
     for label, s in zip(labels, summaries, strict=True):
         cost = s.cost
@@ -50,8 +57,36 @@ def cost_headline(context: ReportContext) -> list[Block]:
         Table(
             ("model", "answers (USD)", "judge (USD)", "total (USD)", "per full run (USD)"),
             tuple(rows),
-        )
+        ),
+        Paragraph(price_sources(summaries)),
     ]
+
+
+def price_sources(summaries: Sequence[RunSummary]) -> str:
+    """Which source priced each model (its answers or its judging), and the price data's
+    version when the database priced any."""
+    by_model: dict[str, list[str]] = {}
+    data: list[str] = []
+    for s in summaries:
+        cost = s.cost
+        if cost is None or cost.sources is None:
+            continue
+        for model, source in (
+            (s.answer_model, cost.sources.answer),
+            (s.judge_model, cost.sources.judge),
+        ):
+            if source is not None and source not in by_model.setdefault(model, []):
+                by_model[model].append(source)
+        if cost.price_data and cost.price_data not in data:
+            data.append(cost.price_data)
+    listed = "; ".join(f"{model}: {' and '.join(sources)}" for model, sources in by_model.items())
+    text = f"Prices from: {listed}." if listed else "Prices from: not recorded."
+    if data:
+        text += (
+            f" Price data: {', '.join(data)}, at the rates in force when each run started "
+            "(`--prices` overrides it for the models it lists)."
+        )
+    return text
 
 
 def _since(log: LogRecord, since: datetime) -> bool:
@@ -68,14 +103,20 @@ def _input(usage: TokenUsage | None) -> float | None:
 
 
 def cost_lines(summaries: Sequence[RunSummary], labels: Sequence[str]) -> list[str]:
-    """The cost for the terminal, one line per model priced (none without --prices)."""
+    """The cost for the terminal, one line per model priced, with where its prices are from."""
     lines = []
     for label, s in zip(labels, summaries, strict=True):
         cost = s.cost
         if cost is not None:
+            sources = cost.sources
+            priced = (
+                f" (answers: {sources.answer or 'no price'}, judge: {sources.judge or 'no price'})"
+                if sources is not None
+                else ""
+            )
             lines.append(
                 f"cost {label}: answers {usd(cost.answer)} + judge {usd(cost.judge)} = "
-                f"{usd(cost.total)}; a full run: {_full_run(cost)}"
+                f"{usd(cost.total)}; a full run: {_full_run(cost)}{priced}"
             )
     return lines
 

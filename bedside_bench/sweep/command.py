@@ -33,6 +33,7 @@ from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.signals import stop_exit_code, stop_note, stopping_on_signals
 from bedside_bench.judging.failures import judge_failure_sentence
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
+from bedside_bench.sweep.cost import add_cost_arguments, cost_options
 from bedside_bench.sweep.estimate.run import add_estimate_arguments, estimate_if_asked
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
@@ -194,8 +195,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--prices",
         metavar="PRICES_JSON",
-        help="USD per million tokens, passed to the report (else cost is null)",
+        help="USD per million tokens, passed to the report: overrides the cost Inspect "
+        "recorded and the genai-prices database for the models it lists",
     )
+    add_cost_arguments(parser)
     parser.add_argument(
         "--no-report", dest="report", action="store_false", help="only run the eval set"
     )
@@ -230,6 +233,7 @@ def sweep_log_dir() -> str:
 
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
     task_args = dict(parse_task_arg(t) for t in args.task_arg)
+    model_cost_config, cost_limit = cost_options(args)
     return SweepOptions(
         models=[
             check_model_name(m, "model") for m in split_list(args.model) or inspect_eval_models()
@@ -255,6 +259,8 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
         report_dir=args.report_dir,
         prices=args.prices,
         shard=args.shard,
+        model_cost_config=model_cost_config,
+        cost_limit=cost_limit,
     )
 
 

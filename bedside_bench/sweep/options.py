@@ -70,6 +70,9 @@ class SweepOptions:
     report_dir: str | None = None
     prices: str | None = None
     shard: Shard = Shard(1, 1)
+    # Inspect's cost options, passed to eval_set as given (sweep/cost.py)
+    model_cost_config: str | None = None
+    cost_limit: float | None = None
 
     @property
     def run_log_dir(self) -> str:
@@ -117,6 +120,8 @@ class SweepFields(TypedDict, total=False):
     report_dir: str | None
     prices: str | None
     shard: Shard
+    model_cost_config: str | None
+    cost_limit: float | None
 
 
 def split_list(values: Sequence[str] | str | None) -> list[str]:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from inspect_ai import eval_set, task_with
 from inspect_ai.log import read_eval_log
 
+from bedside_bench import report
 from bedside_bench.calls.credentials import apply_aliases, check_credentials, load_dotenv_as_inspect
 from bedside_bench.core import exit_codes, inspect_private
 from bedside_bench.core.contracts import GRADER_ROLE
@@ -37,7 +38,7 @@ from bedside_bench.judging.failures import (
     count_judge_failures,
     parse_judge_failure,
 )
-from bedside_bench.report import ReportOptions, build_report
+from bedside_bench.sweep.cost import check_cost_config
 from bedside_bench.sweep.lock import holding
 from bedside_bench.sweep.lock_holder import Holder
 from bedside_bench.sweep.options import (
@@ -163,6 +164,8 @@ def prepare(options: SweepOptions) -> Plan:
         )
     if options.prices is not None and not Path(options.prices).is_file():
         raise SweepError(f"prices file {options.prices} does not exist")
+    if options.model_cost_config is not None:
+        check_cost_config(options.model_cost_config)
     load_dotenv_as_inspect()  # a key kept in .env counts, as it does for Inspect
     apply_aliases()
     check_credentials(options.models, options.judge)
@@ -171,8 +174,8 @@ def prepare(options: SweepOptions) -> Plan:
 
 def run_report(options: SweepOptions) -> ReportResult:
     prices = Path(options.prices) if options.prices else None
-    return build_report(
-        ReportOptions(
+    return report.build_report(
+        report.ReportOptions(
             log_paths=[options.log_dir], out_dir=options.report_out_dir, prices_file=prices
         )
     )
@@ -218,6 +221,8 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             max_tasks=len(work.runs),
             max_samples=max_samples(options),
             display=options.display,
+            cost_limit=options.cost_limit,
+            model_cost_config=options.model_cost_config,
             **eval_config_args(options),
         )
     except inspect_private.PrerequisiteError as ex:

@@ -72,7 +72,12 @@ def render_table(document: EstimateDocument) -> str:
             f"{' (approximate)' if m.tokenizer.approximate else ''}; answer output "
             f"{_basis(m.answer_output.source, m.answer_output.samples)}{done}"
         )
+        if m.price_sources:
+            priced = "; ".join(f"{name}: {source}" for name, source in m.price_sources.items())
+            lines.append(f"  prices from {priced}")
         lines += [f"  {note}" for note in m.cost_notes]
+    if document.price_data:
+        lines.append(f"price data: {document.price_data}")
     lines += [f"note: {note}" for note in document.notes]
     return "\n".join(lines)
 
@@ -116,7 +121,8 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--estimate",
         action="store_true",
-        help="print the calls, tokens and cost (with --prices) the sweep would spend, without "
+        help="print the calls, tokens and cost (priced as the report prices) the sweep would "
+        "spend, without "
         "a provider call, and keep it in LOG_DIR/estimate.json for the report (docs/estimate.md)",
     )
     parser.add_argument("--json", action="store_true", help="with --estimate: print it as JSON")
