@@ -19,6 +19,7 @@ from bedside_bench.report.document import (
     differences_section,
     f1_section,
     headline_section,
+    in_report_order,
     intro_section,
     notes_section,
     plot_section,
@@ -48,8 +49,16 @@ def review_section(context: ReportContext) -> list[Block]:
 
 
 def estimate_vs_actual_section(context: ReportContext) -> list[Block]:
-    """The estimate `sweep --estimate` kept, beside what the runs spent."""
-    return estimate_section(context.estimate, context.groups, context.prices)
+    """The estimate `sweep --estimate` kept, beside what the runs spent: its models in the
+    report's order (a model the report does not list last, as the estimate gives them)."""
+    estimate = context.estimate
+    if estimate is not None:
+        summaries, _ = in_report_order(context)
+        # a model's first place (a model with several groups: its best listed)
+        place = {s.answer_model: n for n, s in reversed(list(enumerate(summaries)))}
+        models = sorted(estimate.models.items(), key=lambda m: place.get(m[0], len(place)))
+        estimate = estimate.model_copy(update={"models": dict(models)})
+    return estimate_section(estimate, context.groups, context.prices)
 
 
 SECTIONS: tuple[Section, ...] = (
