@@ -34,9 +34,34 @@ from bedside_bench.report.document import (
 from bedside_bench.report.judges_section import judges_section
 
 
+def model_places(context: ReportContext) -> dict[str, int]:
+    """Each answer model's first place in the report's order (a model with several groups:
+    its first listed)."""
+    summaries, _ = in_report_order(context)
+    return {s.answer_model: n for n, s in reversed(list(enumerate(summaries)))}
+
+
 def judge_comparison_section(context: ReportContext) -> list[Block]:
-    """How much the scores depend on the judge (`judges.json`)."""
-    return judges_section(context.judges)
+    """How much the scores depend on the judge (`judges.json`), each answer model's table in
+    the report's order."""
+    document = context.judges
+    if document is not None:
+        place = model_places(context)
+        document = document.model_copy(
+            update={
+                "comparisons": [
+                    c.model_copy(
+                        update={
+                            "models": sorted(
+                                c.models, key=lambda m: place.get(m.answer_model, len(place))
+                            )
+                        }
+                    )
+                    for c in document.comparisons
+                ]
+            }
+        )
+    return judges_section(document)
 
 
 def review_section(context: ReportContext) -> list[Block]:
@@ -53,9 +78,7 @@ def estimate_vs_actual_section(context: ReportContext) -> list[Block]:
     report's order (a model the report does not list last, as the estimate gives them)."""
     estimate = context.estimate
     if estimate is not None:
-        summaries, _ = in_report_order(context)
-        # a model's first place (a model with several groups: its best listed)
-        place = {s.answer_model: n for n, s in reversed(list(enumerate(summaries)))}
+        place = model_places(context)
         models = sorted(estimate.models.items(), key=lambda m: place.get(m[0], len(place)))
         estimate = estimate.model_copy(update={"models": dict(models)})
     return estimate_section(estimate, context.groups, context.prices)
