@@ -422,7 +422,8 @@ def test_the_judge_section_lists_answer_models_in_the_reports_order() -> None:
         *judged_by("test/z", "B", False),
     ]
     analysis = analyse(records, OPTIONS)
-    assert [analysis.labels[i] for i in analysis.standing.ranked] == ["test/z", "test/a"]
+    ranked = [analysis.summaries[i] for i in analysis.standing.ranked]
+    assert [(s.answer_model, s.judge_model) for s in ranked] == [("test/z", "A"), ("test/a", "A")]
     judges = judge_comparison(analysis.groups, OPTIONS, {"x": 2, "y": -1})
     assert judges is not None
     assert [m.answer_model for m in judges.comparisons[0].models] == ["test/a", "test/z"]
