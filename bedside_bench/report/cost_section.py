@@ -62,7 +62,7 @@ def cost_headline(context: ReportContext) -> list[Block]:
         Table(
             ("model", "answers (USD)", "judge (USD)", "total (USD)", "per full run (USD)"),
             tuple(rows),
-        )
+        ),
     ]
 
 
