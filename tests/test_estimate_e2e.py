@@ -250,7 +250,7 @@ def test_the_report_shows_the_estimate_beside_the_actual_figures(run: Run) -> No
             if "answer input tokens" in line
         ]
         assert (
-            f"| {model} | answer input tokens | {estimated:,} | {actual:,} | "
+            f"| {model} | answer input tokens (fresh + cached) | {estimated:,} | {actual:,} | "
             f"{(estimated - actual) / actual:+,.1%} | case files ("
         ) in "\n".join(rows), rows
     # the cost headline: per model, answers and judge apart, and per full run
@@ -281,7 +281,8 @@ def test_a_later_estimate_leaves_each_run_beside_the_estimate_it_started_from(ru
                 else f"prior ({m['answer_output']['per_call']:,.0f} tokens per answer)"
             )
             row = (
-                f"| {model} | answer output tokens | {estimated:,} | {actual:,} | "
+                f"| {model} | answer output tokens (reasoning included) | {estimated:,} | "
+                f"{actual:,} | "
                 f"{(estimated - actual) / actual:+,.1%} | {source} |"
             )
             assert row in report.replace("\\+", "+").replace("\\-", "-"), row

@@ -17,7 +17,7 @@ from bedside_bench.documents.estimate import (
 from bedside_bench.documents.summary import CostSummary, RunSummary
 from bedside_bench.logs.records import TokenUsage
 from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section
-from bedside_bench.report.document import Paragraph, ReportContext, Table
+from bedside_bench.report.document import Heading, Paragraph, ReportContext, Table
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.usage import (
     batch_rates,
@@ -170,22 +170,36 @@ def test_the_headline_shows_cost_per_model_and_per_full_run() -> None:
         "prices": {},
         "batch": {"answer": True, "judge": False},
         "per_full_run": {"cases": 250, "answer": 37.5, "judge": 6.25, "total": 43.75},
+        "sources": {"answer": "Inspect cost config", "judge": "genai-prices 0.2.3"},
+        "price_data": "genai-prices 0.2.3 (bundled data)",
     }
     context = ReportContext(
         summaries=[summary("a", cost), summary("b", None)], labels=["a", "b"], files=[]
     )
-    [table] = cost_headline(context)
+    [heading, table, sources] = cost_headline(context)
+    assert heading == Heading(2, "Cost")  # its own heading, not under the verdict's
     assert isinstance(table, Table)
     assert table.rows == (
         ("a (batch: answer)", "$1.5000", "$0.2500", "$1.7500", "$43.7500 (250 cases)"),
         ("b", "n/a", "n/a", "n/a", "n/a"),
     )
+    # each model named with the source that priced it, and the price data's version
+    assert isinstance(sources, Paragraph)
+    answer_model, judge_model = context.summaries[0].answer_model, context.summaries[0].judge_model
+    assert sources.text.startswith(
+        f"Prices from: {answer_model}: Inspect cost config; {judge_model}: genai-prices 0.2.3. "
+        "Price data: genai-prices 0.2.3 (bundled data), at the rates in force when each run "
+        "started"
+    )
     assert cost_lines(context.summaries, context.labels) == [
-        "cost a: answers $1.5000 + judge $0.2500 = $1.7500; a full run: $43.7500 (250 cases)"
+        "cost a: answers $1.5000 + judge $0.2500 = $1.7500; a full run: $43.7500 (250 cases) "
+        "(answers: Inspect cost config, judge: genai-prices 0.2.3)"
     ]
     none = ReportContext(summaries=[summary("a", None)], labels=["a"], files=[])
-    [line] = cost_headline(none)
-    assert isinstance(line, Paragraph) and "--prices" in line.text
+    [heading, line] = cost_headline(none)
+    assert heading == Heading(2, "Cost")
+    assert isinstance(line, Paragraph)
+    assert "--model-cost-config" in line.text and "--prices" in line.text
 
 
 def test_the_estimate_stands_beside_what_the_logs_after_it_spent() -> None:
@@ -246,17 +260,32 @@ def test_the_estimate_stands_beside_what_the_logs_after_it_spent() -> None:
     # judge: (1000 x 500 + 20 x 500 + 10 x 1000) / 1e6 = 0.52
     prior = "prior (10 tokens per answer)"
     assert table.rows == (
-        ("a", "answer input tokens", "132", "120", "+10.0%", "case files (cl100k_base)"),
-        ("a", "answer output tokens", "10", "10", "+0.0%", prior),
+        # input: fresh plus cached (100 + 20, 1000 + 20), as the estimate counts it
         (
             "a",
-            "judge input tokens",
+            "answer input tokens (fresh + cached)",
+            "132",
+            "120",
+            "+10.0%",
+            "case files (cl100k_base)",
+        ),
+        ("a", "answer output tokens (reasoning included)", "10", "10", "+0.0%", prior),
+        (
+            "a",
+            "judge input tokens (fresh + cached)",
             "900",
             "1,020",
             "-11.8%",
             f"case files (cl100k_base); answer length: {prior}",
         ),
-        ("a", "judge output tokens", "12", "10", "+20.0%", "prior (10 tokens per rubric item)"),
+        (
+            "a",
+            "judge output tokens (reasoning included)",
+            "12",
+            "10",
+            "+20.0%",
+            "prior (10 tokens per rubric item)",
+        ),
         (
             "a",
             "cost (USD)",
@@ -361,7 +390,7 @@ def test_each_run_is_set_beside_the_estimate_made_before_it() -> None:
     assert isinstance(table1, Table) and isinstance(table2, Table)
     assert table1.rows[1] == (
         "a",
-        "answer output tokens",
+        "answer output tokens (reasoning included)",
         "600",
         "20",
         "+2,900.0%",
@@ -370,7 +399,7 @@ def test_each_run_is_set_beside_the_estimate_made_before_it() -> None:
     assert table1.rows[0][-1] == "case files (cl100k_base, approximate)"
     assert table2.rows[1] == (
         "a",
-        "answer output tokens",
+        "answer output tokens (reasoning included)",
         "20",
         "20",
         "+0.0%",

@@ -8,6 +8,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bedside_bench.review.labels import MAX_LABELS_BYTES, read_all, shown
+from bedside_bench.review.logs import ReviewInputError, read_source
+from bedside_bench.review.score import review_document
+
 if TYPE_CHECKING:
     from bedside_bench.documents.review import ReviewDocument
 
@@ -16,9 +20,6 @@ PROG = "bedside-bench review"
 
 def score_inputs(inputs: list[str], resamples: int, seed: int) -> ReviewDocument:
     """`review.json` from a mix of labels files and log paths (told apart by content)."""
-    from bedside_bench.review.labels import read_all, shown
-    from bedside_bench.review.logs import ReviewInputError, read_source
-    from bedside_bench.review.score import review_document
 
     labels_files = [p for p in inputs if is_labels_file(p)]
     logs = [p for p in inputs if p not in labels_files]
@@ -44,8 +45,6 @@ def is_labels_file(path: str) -> bool:
     """A JSON file that is not an Inspect log is taken for a labels file (so a malformed one
     is refused by name rather than skipped as an unreadable log). A JSON file larger than
     any labels file is left to the log reader, which reads logs of any size."""
-    from bedside_bench.review.labels import MAX_LABELS_BYTES, shown
-    from bedside_bench.review.logs import ReviewInputError
 
     if not path.lower().endswith(".json"):
         return False

@@ -15,6 +15,9 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import yaml
+from pydantic import ValidationError
+
 if TYPE_CHECKING:
     from inspect_ai.model import BatchConfig
 
@@ -47,9 +50,9 @@ def parse_batch(text: str | None) -> bool | int | BatchConfig | None:
 
 def read_batch_config(path: Path) -> BatchConfig:
     """A `BatchConfig` from a YAML or JSON file (JSON is read as YAML, as Inspect does)."""
-    import yaml
-    from inspect_ai.model import BatchConfig
-    from pydantic import ValidationError
+    from inspect_ai.model import (
+        BatchConfig,  # lazy: the sweep parses its command line without Inspect
+    )
 
     if not path.is_file():
         raise BatchOptionError(f"batch config file {path} does not exist")

@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from inspect_ai.log import read_eval_log_sample_summaries
+
 from bedside_bench.calls.credentials import redact
 
 if TYPE_CHECKING:
@@ -28,7 +30,6 @@ def _first_line(error: str) -> str:
 def failed_case_errors(logs: Sequence[EvalLog]) -> Counter[str]:
     """The first line of each failed case's error in `logs` (their sample summaries), counted;
     a log that ended in an error of its own counts under that error."""
-    from inspect_ai.log import read_eval_log_sample_summaries
 
     errors: Counter[str] = Counter()
     for log in logs:

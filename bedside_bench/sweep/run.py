@@ -25,6 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspect_ai import eval_set, task_with
+from inspect_ai.log import read_eval_log
+
+from bedside_bench import report
 from bedside_bench.calls.credentials import apply_aliases, check_credentials, load_dotenv_as_inspect
 from bedside_bench.core import exit_codes, inspect_private
 from bedside_bench.core.contracts import GRADER_ROLE
@@ -34,7 +38,9 @@ from bedside_bench.judging.failures import (
     count_judge_failures,
     parse_judge_failure,
 )
-from bedside_bench.sweep.lock import Holder, holding
+from bedside_bench.sweep.cost import check_cost_config
+from bedside_bench.sweep.lock import holding
+from bedside_bench.sweep.lock_holder import Holder
 from bedside_bench.sweep.options import (
     SweepError,
     SweepFields,
@@ -54,6 +60,7 @@ from bedside_bench.sweep.recovery import (
     was_interrupted,
 )
 from bedside_bench.sweep.shard import all_runs, shard_runs
+from bedside_bench.task import tasks as registered
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -125,7 +132,6 @@ def _inspect_message(ex: BaseException) -> str:
 def plan(options: SweepOptions) -> Plan:
     """Every benchmark for every model (one task per benchmark, crossed with the models by
     eval_set), or a shard's share, each task then bound to its own model."""
-    from bedside_bench.task import tasks as registered
 
     args = task_arguments(options)
     benchmarks = check_benchmarks(options.benchmarks)
@@ -133,7 +139,6 @@ def plan(options: SweepOptions) -> Plan:
         tasks = [getattr(registered, name)(**args) for name in benchmarks]
         models = answer_models(options, options.models)
         return Plan(tasks, models, all_runs(options.models, benchmarks))
-    from inspect_ai import task_with
 
     runs = shard_runs(options.models, benchmarks, options.shard)
     tasks = [
@@ -159,6 +164,8 @@ def prepare(options: SweepOptions) -> Plan:
         )
     if options.prices is not None and not Path(options.prices).is_file():
         raise SweepError(f"prices file {options.prices} does not exist")
+    if options.model_cost_config is not None:
+        check_cost_config(options.model_cost_config)
     load_dotenv_as_inspect()  # a key kept in .env counts, as it does for Inspect
     apply_aliases()
     check_credentials(options.models, options.judge)
@@ -166,11 +173,9 @@ def prepare(options: SweepOptions) -> Plan:
 
 
 def run_report(options: SweepOptions) -> ReportResult:
-    from bedside_bench.report import ReportOptions, build_report
-
     prices = Path(options.prices) if options.prices else None
-    return build_report(
-        ReportOptions(
+    return report.build_report(
+        report.ReportOptions(
             log_paths=[options.log_dir], out_dir=options.report_out_dir, prices_file=prices
         )
     )
@@ -200,7 +205,6 @@ def long_lived_objects_frozen() -> Iterator[None]:
 
 def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
     """One eval_set over the plan; (every run complete, the logs it returned)."""
-    from inspect_ai import eval_set
 
     if not work.tasks:
         return True, []
@@ -217,6 +221,8 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             max_tasks=len(work.runs),
             max_samples=max_samples(options),
             display=options.display,
+            cost_limit=options.cost_limit,
+            model_cost_config=options.model_cost_config,
             **eval_config_args(options),
         )
     except inspect_private.PrerequisiteError as ex:
@@ -242,7 +248,6 @@ def case_judge_failure(sample: EvalSample) -> tuple[JudgeFailure, int] | None:
 
 def judge_failures(logs: list[EvalLog]) -> list[JudgeFailureCount]:
     """Per judge, the cases of these logs it left without a valid reply."""
-    from inspect_ai.log import read_eval_log
 
     found = []
     for log in logs:

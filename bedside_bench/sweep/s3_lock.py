@@ -11,9 +11,13 @@ import contextlib
 import sys
 import threading
 from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Protocol, TypedDict
 
-from bedside_bench.sweep.lock import (
+import botocore.session
+import psutil
+
+from bedside_bench.sweep.lock_holder import (
     HEARTBEAT_SECONDS,
     LOCK_STEM,
     STALE_SECONDS,
@@ -76,7 +80,6 @@ class S3Client(Protocol):
 
 def _s3_client() -> S3Client:
     """A plain botocore S3 client (botocore comes with s3fs, which Inspect uses for s3://)."""
-    import botocore.session
 
     client: S3Client = botocore.session.get_session().create_client("s3")
     return client
@@ -129,7 +132,6 @@ class S3Lock:
 
     def _read(self, key: str) -> tuple[Holder | None, str, float] | None:
         """(holder, ETag, seconds since its last write by the store's clock), None if absent."""
-        from email.utils import parsedate_to_datetime
 
         try:
             response = self.client.get_object(Bucket=self.bucket, Key=key)
@@ -177,7 +179,6 @@ class S3Lock:
     def _gone_from_this_host(self, holder: Holder | None) -> bool:
         """A holder on this machine whose process has ended (a killed sweep rerun here) need
         not be waited out: its heartbeat will never come again."""
-        import psutil
 
         return (
             holder is not None
