@@ -306,14 +306,22 @@ def known_model_apis(api: str) -> list[str] | None:
     found = _resolve("registry_find")
     if found is None:
         return None
-    from inspect_ai.util import registry_info  # public; Inspect is imported by now
 
     def unqualified(name: str) -> str:  # `inspect_ai/openai` -> `openai`, as get_model names it
         return name.split("/", 1)[-1]
 
+    # as get_model: entry points are loaded only when `api` is not registered already
     found(lambda info: info.type == "modelapi" and unqualified(info.name) == api)
-    apis = found(lambda info: info.type == "modelapi")
-    return sorted({unqualified(registry_info(o).name) for o in apis})
+    names: set[str] = set()
+
+    def collect(info: RegistryInfo) -> bool:
+        is_api = info.type == "modelapi"
+        if is_api:
+            names.add(unqualified(info.name))
+        return is_api
+
+    found(collect)
+    return sorted(names)
 
 
 def sample_buffer_dbs(location: str) -> list[Path]:

@@ -32,8 +32,8 @@ def unknown_provider(name: str, what: str | None = None) -> str | None:
     A name without a provider is left to the caller's own check of the form; so is every name
     when this Inspect's registry cannot be read (Inspect then refuses a misspelt one itself,
     before any call)."""
-    # here, not above: the seam imports Inspect (seconds), and a command line parsed with a
-    # typo (`sweep --modle`) must answer without it
+    # lazy: the seam imports Inspect (seconds), and a command line parsed with a typo
+    # (`sweep --modle`) must answer without it
     from bedside_bench.core.inspect_private import known_model_apis
 
     api, sep, rest = name.partition("/")

@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
     from bedside_bench.sweep.options import parse_task_arg as parse_task_arg
     from bedside_bench.sweep.options import split_list as split_list
     from bedside_bench.sweep.options import task_arguments as task_arguments
+    from bedside_bench.sweep.progress import progress_lines as progress_lines
     from bedside_bench.sweep.recovery import complete_runs as complete_runs
     from bedside_bench.sweep.run import EXIT_ERROR as EXIT_ERROR
     from bedside_bench.sweep.run import EXIT_INCOMPLETE as EXIT_INCOMPLETE
@@ -74,6 +75,7 @@ _EXPORTS: dict[str, str] = {
     "failed_case_errors": "failures",
     "load_prices": "bedside_bench.report.run",
     "plain_cancellation_tracebacks": "bedside_bench.core.inspect_private",
+    "progress_lines": "progress",
     "DEFAULT_LOG_DIR": "options",
     "DEFAULT_RETRY_ATTEMPTS": "options",
     "EXIT_ERROR": "run",

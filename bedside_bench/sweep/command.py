@@ -300,9 +300,7 @@ def piped_display(
     (`sweep/progress.py`); else the options as given and no progress lines."""
     if options.display is not None or os.environ.get("INSPECT_DISPLAY") or sys.stdout.isatty():
         return options, None
-    from bedside_bench.sweep.progress import progress_lines  # imports Inspect's hooks
-
-    return dataclasses.replace(options, display="none"), progress_lines
+    return dataclasses.replace(options, display="none"), sweep.progress_lines
 
 
 def run_sweep_command(args: argparse.Namespace) -> int:
