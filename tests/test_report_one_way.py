@@ -286,7 +286,7 @@ def test_every_table_and_difference_follows_the_ranking(analysis: Analysis) -> N
 
 def render_lines(analysis: Analysis) -> list[str]:
     """The terminal's cost lines, checking on the way that comparison.json is written."""
-    documents = ReportDocuments(analysis, None, None, None, None, [], None)
+    documents = ReportDocuments(analysis, None, None, [], None, [], None)
     rendered = render(documents)
     outputs = report_outputs(documents, rendered)
     assert ("comparison.json" in outputs) == (analysis.comparison is not None)
