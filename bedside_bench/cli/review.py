@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from bedside_bench.core.arguments import Subcommands, non_negative_int, positive_int
+from bedside_bench.core.ranges import RESAMPLES, ranged
 from bedside_bench.core.safe_text import printable
 from bedside_bench.review.inputs import PROG, score_inputs
 
@@ -27,7 +28,6 @@ SCORE_FILE = "review.json"
 SCORE_FILES = (SCORE_FILE, "review.md", "review_section.html")
 EXPORT_FILES = (PAGE_FILE, ITEMS_FILE)
 # the bootstrap holds resamples x answers draws in memory; ten times the protocol's 10,000
-MAX_RESAMPLES = 100_000
 MESSAGE_CHARS = 2_000
 
 
@@ -129,13 +129,7 @@ def page_title(text: str) -> str:
     return text
 
 
-def resamples(text: str) -> int:
-    value = positive_int(text)
-    if value > MAX_RESAMPLES:
-        raise argparse.ArgumentTypeError(
-            f"must be at most {MAX_RESAMPLES} (the protocol uses 10000), got {value}"
-        )
-    return value
+resamples = ranged(RESAMPLES)
 
 
 def configure_export(parser: argparse.ArgumentParser) -> None:

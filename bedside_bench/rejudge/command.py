@@ -15,6 +15,8 @@ from bedside_bench.core.arguments import (
     inspect_log_dir,
     positive_int,
 )
+from bedside_bench.core.options import TaskOptionError, errors_said_by_caller
+from bedside_bench.core.ranges import JUDGE_PASSES, ranged
 from bedside_bench.core.signals import stopped_by, stopping_on_signals
 from bedside_bench.rejudge.plan import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
 from bedside_bench.rejudge.run import rejudge
@@ -35,7 +37,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge", required=True, help="the judge model, e.g. openai/gpt-5.6-sol")
     parser.add_argument(
         "--judge-passes",
-        type=positive_int,
+        type=ranged(JUDGE_PASSES),
         default=None,
         help="independent judge calls per answer (default: as the source log)",
     )
@@ -77,10 +79,13 @@ def run_command(args: argparse.Namespace) -> int:
     )
     received: list[int] = []
     try:
-        with stopping_on_signals() as received:
+        with stopping_on_signals() as received, errors_said_by_caller():
             outcomes = rejudge(options)
     except (RejudgeError, FileNotFoundError) as ex:
         print(f"{PROG}: error: {ex}", file=sys.stderr)
+        return EXIT_ERROR
+    except TaskOptionError as ex:  # a source log's option out of range: one line, no call
+        print(f"{PROG}: error: {str(ex).removeprefix('bedside-bench: ')}", file=sys.stderr)
         return EXIT_ERROR
     except (KeyboardInterrupt, asyncio.CancelledError):
         signum = stopped_by(received)

@@ -15,9 +15,9 @@ from bedside_bench.core.arguments import (
     add_command,
     inspect_log_dir,
     non_negative_int,
-    positive_int,
 )
 from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.core.ranges import RESAMPLES, ranged
 
 
 def configure_report_parser(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +38,7 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--resamples",
-        type=positive_int,
+        type=ranged(RESAMPLES),
         default=BOOTSTRAP_RESAMPLES,
         help=f"bootstrap resamples (protocol: {BOOTSTRAP_RESAMPLES})",
     )

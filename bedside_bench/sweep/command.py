@@ -16,18 +16,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from bedside_bench.calls.credentials import CredentialError, redact
-from bedside_bench.core import exit_codes
+from bedside_bench.core import exit_codes, ranges
 from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
     Subcommands,
     add_command,
     inspect_eval_models,
-    non_negative_int,
-    positive_int,
 )
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.entry import entry_point
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.ranges import ranged
 from bedside_bench.core.signals import stop_exit_code, stop_note, stopping_on_signals
 from bedside_bench.judging.failures import judge_failure_sentence
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
@@ -106,7 +105,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--revision", help="Hugging Face revision of the release")
     parser.add_argument(
         "--judge-retries",
-        type=non_negative_int,
+        type=ranged(ranges.JUDGE_RETRIES),
         metavar="N",
         help="times an invalid judge reply is asked again (task default 2)",
     )
@@ -120,13 +119,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-connections",
-        type=positive_int,
+        type=ranged(ranges.MAX_CONNECTIONS),
         metavar="N",
         help="concurrent requests per answer model (default: Inspect's adaptive limit)",
     )
     parser.add_argument(
         "--judge-max-connections",
-        type=positive_int,
+        type=ranged(ranges.MAX_CONNECTIONS),
         metavar="N",
         help="concurrent requests to the judge (default: 2 x --max-connections x judge_passes "
         "x number of models, so a judge as fast as the models is never the bottleneck)",
@@ -141,19 +140,19 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-retries",
-        type=non_negative_int,
+        type=ranged(ranges.MAX_RETRIES),
         metavar="N",
         help="Inspect retries per call (default: until --timeout)",
     )
     parser.add_argument(
         "--timeout",
-        type=positive_int,
+        type=ranged(ranges.TIMEOUT),
         metavar="SECONDS",
         help="give up retrying a call after this long (default: never)",
     )
     parser.add_argument(
         "--attempt-timeout",
-        type=positive_int,
+        type=ranged(ranges.ATTEMPT_TIMEOUT),
         metavar="SECONDS",
         help="abandon one attempt of a call after this long and retry it",
     )
@@ -169,7 +168,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--retry-attempts",
-        type=non_negative_int,
+        type=ranged(ranges.RETRY_ATTEMPTS),
         default=DEFAULT_RETRY_ATTEMPTS,
         metavar="N",
         help="re-runs of a task with failed cases, completed cases reused "
@@ -177,7 +176,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--retry-on-error",
-        type=non_negative_int,
+        type=ranged(ranges.RETRY_ON_ERROR),
         metavar="N",
         help="re-run a failed case up to N times at once, inside the run",
     )
@@ -282,6 +281,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     """The handler: one line per outcome, never a traceback for an input problem."""
     # imported here, not above: parsing the command line needs no Inspect
     from bedside_bench.core.inspect_private import plain_cancellation_tracebacks
+    from bedside_bench.core.options import errors_said_by_caller
     from bedside_bench.release.case import DatasetError
     from bedside_bench.scoring.scorer import TaskOptionError
     from bedside_bench.sweep.recovery import complete_runs
@@ -290,12 +290,14 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     received: list[int] = []
     try:
         options = options_from_args(args)
-        if (estimated := estimate_if_asked(args, options)) is not None:
-            return estimated
-        # SIGTERM too, and stopping is not bound by rendering tracebacks (see both docstrings;
-        # for this command only, never inside a plain `inspect eval`)
-        with stopping_on_signals() as received, plain_cancellation_tracebacks():
-            result = run_sweep(options)
+        # the errors below are said here, once, whatever the display
+        with errors_said_by_caller():
+            if (estimated := estimate_if_asked(args, options)) is not None:
+                return estimated
+            # SIGTERM too, and stopping is not bound by rendering tracebacks (see both
+            # docstrings; for this command only, never inside a plain `inspect eval`)
+            with stopping_on_signals() as received, plain_cancellation_tracebacks():
+                result = run_sweep(options)
     except _input_errors(DatasetError) as ex:
         _error(str(ex))
         return exit_codes.ERROR

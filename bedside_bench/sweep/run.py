@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from bedside_bench.calls.credentials import apply_aliases, check_credentials, load_dotenv_as_inspect
 from bedside_bench.core import exit_codes, inspect_private
 from bedside_bench.core.contracts import GRADER_ROLE
+from bedside_bench.core.safe_text import printable
 from bedside_bench.judging.failures import (
     JudgeFailure,
     JudgeFailureCount,
@@ -157,12 +158,29 @@ def prepare(options: SweepOptions) -> Plan:
             "provider doubles: `bedside-bench demo`, or `bedside-bench doubles serve` "
             "(docs/doubles.md)"
         )
-    if options.prices is not None and not Path(options.prices).is_file():
-        raise SweepError(f"prices file {options.prices} does not exist")
+    if options.prices is not None:
+        check_prices_file(options.prices)
     load_dotenv_as_inspect()  # a key kept in .env counts, as it does for Inspect
     apply_aliases()
     check_credentials(options.models, options.judge)
     return plan(options)
+
+
+def check_prices_file(path: str) -> None:
+    """Read and validate the prices file with the report's own reader before anything is
+    bought, `--no-report` or not: a file the report would refuse after the sweep has paid
+    for every case is refused now, when nothing has run."""
+    shown = printable(path, 300)
+    if not Path(path).is_file():
+        raise SweepError(f"prices file {shown} does not exist; nothing was run")
+    # the report's reader, imported only when --prices is given: the report's import holds
+    # the first model call back (0.3-0.6 s on two cores), which a sweep without prices skips
+    from bedside_bench.report.run import ReportError, load_prices
+
+    try:
+        load_prices(Path(path))
+    except ReportError as ex:
+        raise SweepError(f"{printable(str(ex), 500)}; nothing was run") from None
 
 
 def run_report(options: SweepOptions) -> ReportResult:
