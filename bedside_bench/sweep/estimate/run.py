@@ -19,6 +19,7 @@ from bedside_bench.core.ranges import MAX_ESTIMATED_USD, MAX_PLANNED_CALLS
 from bedside_bench.documents.estimate import ESTIMATE_FILE, CostRange, EstimateDocument
 
 if TYPE_CHECKING:
+    from bedside_bench.report.usage import Prices
     from bedside_bench.sweep.options import SweepOptions
 
 
@@ -90,6 +91,13 @@ def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
     return replace_file(directory / ESTIMATE_FILE, document.model_dump_json(indent=2).encode())
 
 
+def load_prices_for_estimate(options: SweepOptions) -> Prices | None:
+    """The prices file through the report's own reader (one reader, one set of refusals)."""
+    from bedside_bench.report.run import load_prices  # the report's import: only when asked
+
+    return load_prices(Path(options.prices)) if options.prices else None
+
+
 def absurd_plan(document: EstimateDocument) -> str | None:
     """Why the plan is past a ceiling no benchmark sweep needs (core/ranges.py), or None: such
     a figure comes from a mistake the sweep would go on to pay for, so it is refused rather
@@ -109,11 +117,10 @@ def absurd_plan(document: EstimateDocument) -> str | None:
 def run_estimate(options: SweepOptions, as_json: bool) -> int:
     """Print the estimate of `options` and keep it in the log directory; exit status 0."""
     from bedside_bench.core import inspect_private
-    from bedside_bench.report.run import load_prices
     from bedside_bench.sweep.estimate.plan import estimate_sweep
     from bedside_bench.sweep.options import SweepError
 
-    prices = load_prices(Path(options.prices)) if options.prices else None
+    prices = load_prices_for_estimate(options)
     try:
         document = estimate_sweep(options, prices)
     except inspect_private.PrerequisiteError as ex:  # a task option out of range
