@@ -181,7 +181,8 @@ def dir_lock(log_dir: str, shard: Shard) -> DirLock:
         from bedside_bench.sweep.s3_lock import S3Lock
 
         try:
-            require("botocore", "s3", "the lock of an s3:// log directory")
+            # conditional PUTs (If-None-Match) came with botocore 1.35
+            require("botocore", "s3", "the lock of an s3:// log directory", minimum="1.35")
         except MissingExtra as ex:
             raise SweepError(str(ex)) from None
         return S3Lock(log_dir, shard)
