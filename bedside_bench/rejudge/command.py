@@ -17,6 +17,7 @@ from bedside_bench.core.arguments import (
 )
 from bedside_bench.core.options import TaskOptionError, errors_said_by_caller
 from bedside_bench.core.ranges import JUDGE_PASSES, ranged
+from bedside_bench.core.safe_text import printable
 from bedside_bench.core.signals import stopped_by, stopping_on_signals
 from bedside_bench.rejudge.plan import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
 from bedside_bench.rejudge.run import rejudge
@@ -82,10 +83,11 @@ def run_command(args: argparse.Namespace) -> int:
         with stopping_on_signals() as received, errors_said_by_caller():
             outcomes = rejudge(options)
     except (RejudgeError, FileNotFoundError) as ex:
-        print(f"{PROG}: error: {ex}", file=sys.stderr)
+        print(f"{PROG}: error: {printable(str(ex))}", file=sys.stderr)
         return EXIT_ERROR
     except TaskOptionError as ex:  # a source log's option out of range: one line, no call
-        print(f"{PROG}: error: {str(ex).removeprefix('bedside-bench: ')}", file=sys.stderr)
+        said = printable(str(ex).removeprefix("bedside-bench: "))
+        print(f"{PROG}: error: {said}", file=sys.stderr)
         return EXIT_ERROR
     except (KeyboardInterrupt, asyncio.CancelledError):
         signum = stopped_by(received)

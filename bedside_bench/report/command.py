@@ -18,6 +18,7 @@ from bedside_bench.core.arguments import (
 )
 from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from bedside_bench.core.ranges import RESAMPLES, ranged
+from bedside_bench.core.safe_text import printable
 
 
 def configure_report_parser(parser: argparse.ArgumentParser) -> None:
@@ -84,7 +85,8 @@ def run_report_command(args: argparse.Namespace) -> int:
     try:
         return build_report(options).exit_code
     except (ReportError, FileNotFoundError) as ex:
-        print(f"bedside-bench report: error: {ex}", file=sys.stderr)
+        # a path typed or a text read from a file: one printable, bounded line
+        print(f"bedside-bench report: error: {printable(str(ex))}", file=sys.stderr)
         return exit_codes.ERROR
 
 

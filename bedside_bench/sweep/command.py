@@ -27,6 +27,7 @@ from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.entry import entry_point
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.ranges import ranged
+from bedside_bench.core.safe_text import printable
 from bedside_bench.core.signals import stop_exit_code, stop_note, stopping_on_signals
 from bedside_bench.judging.failures import judge_failure_sentence
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
@@ -260,7 +261,10 @@ def _say(message: str, stream: TextIO | None = None) -> None:
 
 
 def _error(message: str) -> None:
-    _say(f"{PROG}: error: {message}", sys.stderr)
+    """An error, each of its lines one printable, bounded line (a path or a value typed, a
+    text read from a file can hold anything), so it moves no cursor and forges no line."""
+    lines = [printable(line) for line in message.splitlines()] or [""]
+    _say("\n".join([f"{PROG}: error: {lines[0]}", *lines[1:]]), sys.stderr)
 
 
 def _input_errors(*more: type[Exception]) -> tuple[type[Exception], ...]:
