@@ -253,6 +253,42 @@ def test_a_reviewer_is_one_person_however_the_name_is_written(logs: Path, tmp_pa
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "scripts"),
+    [
+        ("Dr \u0391dv", "Latin and Greek"),  # Greek capital alpha
+        ("\u0414r \u0410dv", "Latin and Cyrillic"),  # Cyrillic De and A
+        ("\u0410\u03b1a", "Latin and Greek and Cyrillic"),
+    ],
+)
+def test_a_name_mixing_lookalike_scripts_is_refused(
+    logs: Path, tmp_path: Path, name: str, scripts: str
+) -> None:
+    """ "Dr Adv" and "Dr \u0391dv" look the same and would be counted as two reviewers."""
+    labels = write(tmp_path / "l.json", labels_doc(name, rows_of(ANSWERS)))
+    assert refusal(score(logs, tmp_path / "out", labels)) == (
+        f"{labels}: field reviewer: '{name}' mixes {scripts} letters, which look alike (a "
+        "Greek \u0391 for a Latin A would count one person twice); write the name in one of "
+        "them"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_names_wholly_in_one_script_are_counted_as_written(logs: Path, tmp_path: Path) -> None:
+    rows = rows_of(ANSWERS)
+    page = [dict(r) for r in rows]
+    files = [
+        write(tmp_path / f"{n}.json", labels_doc(name, [rows[n]], page))
+        for n, name in enumerate(
+            ["\u0394\u03c1 \u0391", "\u03b4\u03c1 \u03b1", "\u738b \u533b\u751f"]
+        )
+    ]
+    result = score(logs, tmp_path / "out", *files)
+    assert result.returncode == 0, result.stderr
+    document = json.loads((tmp_path / "out" / "review.json").read_text())
+    assert sorted(document["reviewers"]) == sorted(["\u0394\u03c1 \u0391", "\u738b \u533b\u751f"])
+
+
 def test_the_scores_are_written_whole_or_not_at_all(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
