@@ -289,6 +289,18 @@ def test_names_wholly_in_one_script_are_counted_as_written(logs: Path, tmp_path:
     assert sorted(document["reviewers"]) == sorted(["\u0394\u03c1 \u0391", "\u738b \u533b\u751f"])
 
 
+def test_one_answer_is_said_in_the_singular(logs: Path, tmp_path: Path) -> None:
+    rows = rows_of(ANSWERS)
+    one = [r for r in rows if r["case_id"] == rows[0]["case_id"]]
+    labels = write(tmp_path / "l.json", labels_doc("Dr A", one, rows))
+    result = score(logs, tmp_path / "out", labels)
+    assert result.returncode == 0, result.stderr
+    judged = [line for line in result.stdout.splitlines() if ": accuracy " in line]
+    assert judged and all(line.endswith(f" on {len(one)} items (1 answer)") for line in judged)
+    review = (tmp_path / "out" / "review.md").read_text()
+    assert f"{len(one)} rubric items of 1 answer reviewed by 1 reviewer (Dr A);" in review
+
+
 def test_the_scores_are_written_whole_or_not_at_all(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

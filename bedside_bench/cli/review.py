@@ -90,7 +90,10 @@ def run_score(args: argparse.Namespace) -> int:
     )
     for judge, entry in document.judges.items():
         acc = "n/a" if entry.accuracy is None else f"{entry.accuracy:.3f}"
-        print(f"{printable(judge, 200)}: accuracy {acc} on {entry.n} items ({entry.cases} answers)")
+        print(
+            f"{printable(judge, 200)}: accuracy {acc} on {counted(entry.n, 'item')} "
+            f"({counted(entry.cases, 'answer')})"
+        )
     print(f"-> {printable(str(out / SCORE_FILE), 300)}")
     return EXIT_OK
 
@@ -115,6 +118,11 @@ def write_owned(out: Path, what: str, names: tuple[str, ...], texts: Mapping[str
     with replacing_folder(out, what, names.__contains__) as stage:
         for name, content in data.items():
             write_file(stage / name, content)
+
+
+def counted(n: int, noun: str) -> str:
+    """`n` and its noun, singular for one ("1 answer", "2 answers")."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def page_title(text: str) -> str:
