@@ -363,6 +363,31 @@ def test_an_export_replaces_the_earlier_export_whole(logs: Path, tmp_path: Path)
     assert len(json.loads((out / "review_items.json").read_text())["items"]) == 2
 
 
+def test_labels_of_items_the_exported_page_never_showed_are_refused(
+    logs: Path, tmp_path: Path
+) -> None:
+    """Given the export's review_items.json, the labels must be of that page: a labels file
+    listing every item of both answers (its id the digest of that list, as a careful forger
+    would make it) is refused against a page that showed two of them."""
+    whole, small = tmp_path / "whole", tmp_path / "small"
+    for out, more in ((whole, []), (small, ["--items", "2"])):
+        page = bedside_bench_in_process("review", "export", str(logs), "-o", str(out), *more)
+        assert page.returncode == 0, page.stderr
+    labels = write(tmp_path / "labels.json", base())
+    accepted = score(logs, tmp_path / "out", labels, whole / "review_items.json")
+    assert accepted.returncode == 0, accepted.stderr
+    document = json.loads((tmp_path / "out" / "review.json").read_text())
+    assert document["review_id"] == base()["review_id"]
+    exported = json.loads((small / "review_items.json").read_text())["review_id"]
+    refused = score(logs, tmp_path / "out2", small / "review_items.json", labels)
+    assert refusal(refused) == (
+        f"{small / 'review_items.json'}: field review_id: the review page exported review "
+        f"{exported}, but the labels are of review {base()['review_id']}: they list items "
+        "that page never showed"
+    )
+    assert not (tmp_path / "out2").exists()
+
+
 def test_a_missing_log_is_named_with_why(logs: Path, tmp_path: Path) -> None:
     missing = tmp_path / "a.eval"
     result = bedside_bench_in_process("review", "export", str(missing), "-o", str(tmp_path / "o"))

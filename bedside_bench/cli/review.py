@@ -183,7 +183,8 @@ def configure_score(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="LABELS_OR_LOG",
         help="labels files from the review page (one or more per reviewer) and the logs they "
-        "were exported from",
+        "were exported from; with the export's review_items.json, labels of items that page "
+        "never showed are refused",
     )
     parser.add_argument(
         "-o",
