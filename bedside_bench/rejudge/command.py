@@ -100,14 +100,17 @@ def run_command(args: argparse.Namespace) -> int:
     failed = 0
     for o in outcomes:
         if o.skipped:
-            print(f"{PROG}: skipped {o.source}: {o.skipped}", file=sys.stderr)
+            print(
+                f"{PROG}: skipped {printable(o.source, 300)}: {printable(o.skipped)}",
+                file=sys.stderr,
+            )
             continue
         print(
             f"{o.source}: judged {o.judged}, already judged {o.already_done}, "
             f"failed {len(o.failed)} -> {o.output}"
         )
         for line in o.failed:
-            print(f"  failed: {line}", file=sys.stderr)
+            print(f"  failed: {printable(line)}", file=sys.stderr)  # a judge's text, maybe
         failed += len(o.failed)
     return EXIT_INCOMPLETE if failed else EXIT_OK
 
