@@ -260,10 +260,12 @@ def _say(message: str, stream: TextIO | None = None) -> None:
     print(redact(message), file=stream or sys.stdout, flush=True)
 
 
-def _error(message: str) -> None:
-    """An error, each of its lines one printable, bounded line (a path or a value typed, a
-    text read from a file can hold anything), so it moves no cursor and forges no line."""
-    lines = [printable(line) for line in message.splitlines()] or [""]
+def _error(message: str, listed: bool = False) -> None:
+    """An error as one printable, bounded line (a path or a value typed, a text read from a
+    file can hold anything), so it moves no cursor and forges no line; `listed`: a list of
+    problems (an invalid release), each of its lines made so."""
+    lines = [printable(line) for line in message.splitlines()] if listed else []
+    lines = lines or [printable(message)]
     _say("\n".join([f"{PROG}: error: {lines[0]}", *lines[1:]]), sys.stderr)
 
 
@@ -303,7 +305,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             with stopping_on_signals() as received, plain_cancellation_tracebacks():
                 result = run_sweep(options)
     except _input_errors(DatasetError) as ex:
-        _error(str(ex))
+        _error(str(ex), listed=isinstance(ex, DatasetError))
         return exit_codes.ERROR
     except TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
         _error(str(ex).removeprefix("bedside-bench: "))
