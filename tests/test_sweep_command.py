@@ -250,6 +250,7 @@ def test_batch_values(text: str | None, batch: bool | int | None) -> None:
             {"prices": "no-prices.json"},
             "prices file no-prices.json does not exist; nothing was run",
         ),
+        ({"prices": "."}, "prices file . is not a regular file; nothing was run"),
     ],
 )
 def test_inputs_a_sweep_cannot_use_are_refused_before_any_call(

@@ -171,6 +171,8 @@ def check_prices_file(path: str) -> None:
     bought, `--no-report` or not: a file the report would refuse after the sweep has paid
     for every case is refused now, when nothing has run."""
     shown = printable(path, 300)
+    if Path(path).exists() and not Path(path).is_file():  # a FIFO would block the reader
+        raise SweepError(f"prices file {shown} is not a regular file; nothing was run")
     if not Path(path).is_file():
         raise SweepError(f"prices file {shown} does not exist; nothing was run")
     # the report's reader, imported only when --prices is given: the report's import holds
