@@ -263,6 +263,41 @@ def test_inputs_a_sweep_cannot_use_are_refused_before_any_call(
     assert str(raised.value) == error
 
 
+def test_a_report_folder_the_report_would_refuse_is_refused_before_any_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report owns its folder and refuses one holding other files: checked before the
+    credentials (none are set here), not after every case was paid for. An earlier report,
+    an empty folder, a missing one, `--no-report` and a shard (which writes no report) pass
+    this check and go on to the credentials."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    with pytest.raises(SweepError) as raised:
+        prepare(SweepOptions(models=[ANSWER_MODEL], report_dir=str(busy)))
+    assert str(raised.value) == (
+        f"--report-dir: {busy} holds 'notes.txt', which the report does not write; the report "
+        "replaces its whole folder, so give an empty or new folder; nothing was run"
+    )
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    (earlier / "report.md").write_text("an earlier report")
+    (tmp_path / "empty").mkdir()
+    passing = [
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(earlier)),
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(tmp_path / "empty")),
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(tmp_path / "missing")),
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(busy), report=False),
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(busy), shard=Shard(1, 2)),
+    ]
+    for options in passing:
+        with pytest.raises(CredentialError):
+            prepare(options)
+
+
 @pytest.mark.parametrize(
     "content",
     [
