@@ -263,6 +263,19 @@ def test_inputs_a_sweep_cannot_use_are_refused_before_any_call(
     assert str(raised.value) == error
 
 
+def test_a_log_directory_that_cannot_be_one_is_one_line(tmp_path: Path) -> None:
+    """Its lock is the first thing written, before the eval set starts."""
+    from bedside_bench.sweep.lock import holding
+
+    (tmp_path / "afile").write_text("")
+    for log_dir, reason in (("afile", "a file, not a folder"), ("afile/sub", "Not a directory")):
+        with pytest.raises(SweepError) as raised, holding(str(tmp_path / log_dir), Shard(1, 1)):
+            pass
+        assert str(raised.value) == (
+            f"cannot use {tmp_path / log_dir} as the log directory ({reason}); nothing was run"
+        )
+
+
 def test_a_report_folder_the_report_would_refuse_is_refused_before_any_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

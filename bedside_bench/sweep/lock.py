@@ -34,6 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Protocol
 
+from bedside_bench.core.safe_text import printable
 from bedside_bench.sweep.options import SweepError
 from bedside_bench.sweep.shard import Shard
 
@@ -117,11 +118,19 @@ class LocalLock:
     def acquire(self) -> Holder | None:
         from filelock import Timeout
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self._lock.acquire(timeout=0)
         except Timeout:
             raise LogDirBusy(busy_message(self.log_dir, self._read_holder())) from None
+        except OSError as ex:  # a file where the folder should be, no permission, ...
+            folder = Path(self.log_dir)
+            is_file = folder.exists() and not folder.is_dir()
+            reason = "a file, not a folder" if is_file else printable(ex.strerror or str(ex), 200)
+            raise SweepError(
+                f"cannot use {printable(self.log_dir, 300)} as the log directory ({reason}); "
+                "nothing was run"
+            ) from None
         previous = read_holder(self.holder_path)
         tmp = self.holder_path.with_name(f"{self.holder_path.name}.{os.getpid()}")
         tmp.write_text(self.me.to_json())
