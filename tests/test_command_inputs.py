@@ -74,6 +74,9 @@ FLAGS = {
         ),
         "--benchmarks": st.one_of(st.just("drug_safety"), ARGUMENT),
         "--display": st.one_of(st.sampled_from(["none", "plain"]), ARGUMENT),
+        # inside the example's folder (the working folder): a name of any bytes, the file
+        "--log-dir": st.one_of(st.just("FILE"), ARGUMENT.map(lambda w: "d_" + w.replace("/", "_"))),
+        "--report-dir": st.one_of(st.just("."), ARGUMENT.map(lambda w: "r_" + w.replace("/", "_"))),
     },
     "report": {
         "--resamples": NUMBER,
