@@ -304,6 +304,7 @@ def test_one_answer_is_said_in_the_singular(logs: Path, tmp_path: Path) -> None:
 def test_the_scores_are_written_whole_or_not_at_all(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from bedside_bench.cli import review as review_cli
     from bedside_bench.core import owned_output
 
     labels = write(tmp_path / "labels.json", base())
@@ -320,7 +321,7 @@ def test_the_scores_are_written_whole_or_not_at_all(
             raise OSError(28, "No space left on device", str(path))
         return real(path, data)
 
-    monkeypatch.setattr(owned_output, "write_file", full_disk)
+    monkeypatch.setattr(review_cli, "write_file", full_disk)
     doc = base()
     doc["labels"][0]["matched"] = False
     assert refusal(score(logs, out, write(labels, doc))) == (

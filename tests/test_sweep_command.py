@@ -23,7 +23,7 @@ from bedside_bench.sweep.command import (
     run_sweep_command,
     sweep_log_dir,
 )
-from bedside_bench.sweep.lock import Holder
+from bedside_bench.sweep.lock_holder import Holder
 from bedside_bench.sweep.options import PROG, SweepError, SweepOptions
 from bedside_bench.sweep.run import SweepResult, Timings, prepare
 from bedside_bench.sweep.shard import Shard

@@ -41,6 +41,7 @@ from bedside_bench.doubles.script import (
     is_reasoning_model,
     scripted_usage,
 )
+from bedside_bench.doubles.wire import ErrorReply
 
 Fault = Literal["500", "429", "stall", "drop"]
 FAULTS: tuple[Fault, ...] = ("500", "429", "stall", "drop")
@@ -96,16 +97,6 @@ class RecordedRequest:
             "duration": self.duration,
             "batch_id": self.batch_id,
         }
-
-
-@dataclass(frozen=True)
-class ErrorReply:
-    """An error the double answers a model request with (HTTP status and provider body)."""
-
-    status: int
-    body: dict[str, Any]
-    outcome: str
-    retry_after: float | None = None
 
 
 class ProviderDouble:

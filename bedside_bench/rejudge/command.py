@@ -6,7 +6,9 @@ import argparse
 import asyncio
 import os
 import sys
+from typing import TYPE_CHECKING
 
+from bedside_bench import rejudge as package
 from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
@@ -19,8 +21,10 @@ from bedside_bench.core.options import TaskOptionError, errors_said_by_caller
 from bedside_bench.core.ranges import JUDGE_PASSES, ranged
 from bedside_bench.core.safe_text import printable
 from bedside_bench.core.signals import stopped_by, stopping_on_signals
-from bedside_bench.rejudge.plan import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
-from bedside_bench.rejudge.run import rejudge
+from bedside_bench.rejudge.options import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
+
+if TYPE_CHECKING:
+    from bedside_bench.rejudge.plan import LogOutcome
 
 EXIT_OK = exit_codes.OK
 EXIT_ERROR = exit_codes.ERROR
@@ -62,6 +66,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--display", default="none", choices=("full", "rich", "plain", "log", "none")
     )
+
+
+def rejudge(options: RejudgeOptions) -> list[LogOutcome]:
+    """The re-judge itself (`run.py`), imported when first called."""
+    return package.rejudge(options)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -116,8 +125,6 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def register(subcommands: Subcommands) -> None:
-    from bedside_bench import rejudge as package  # loaded by now; its docstring describes it
-
     doc = package.__doc__
     add_command(
         subcommands,

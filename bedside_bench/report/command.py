@@ -9,6 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from bedside_bench import report
 from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import (
     Subcommands,
@@ -72,19 +73,17 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def run_report_command(args: argparse.Namespace) -> int:
-    from bedside_bench.report import BootstrapOptions, ReportError, ReportOptions, build_report
-
-    options = ReportOptions(
+    options = report.ReportOptions(
         log_paths=args.log_paths or [inspect_log_dir()],
         out_dir=args.out_dir,
-        bootstrap=BootstrapOptions(resamples=args.resamples, seed=args.seed),
+        bootstrap=report.BootstrapOptions(resamples=args.resamples, seed=args.seed),
         force=args.force,
         prices_file=args.prices,
         labels_files=args.labels or (),
     )
     try:
-        return build_report(options).exit_code
-    except (ReportError, FileNotFoundError) as ex:
+        return report.build_report(options).exit_code
+    except (report.ReportError, FileNotFoundError) as ex:
         # a path typed or a text read from a file: one printable, bounded line
         print(f"bedside-bench report: error: {printable(str(ex))}", file=sys.stderr)
         return exit_codes.ERROR

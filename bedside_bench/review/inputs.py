@@ -10,6 +10,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bedside_bench.review.labels import MAX_LABELS_BYTES, read_all, read_json, shown
+from bedside_bench.review.logs import ReviewInputError, read_source
+from bedside_bench.review.score import review_document
+
 if TYPE_CHECKING:
     from bedside_bench.documents.review import ReviewDocument
 
@@ -18,10 +22,6 @@ PROG = "bedside-bench review"
 
 def score_inputs(inputs: list[str], resamples: int, seed: int) -> ReviewDocument:
     """`review.json` from a mix of labels files and log paths (told apart by content)."""
-    from bedside_bench.review.labels import read_all, shown
-    from bedside_bench.review.logs import ReviewInputError, read_source
-    from bedside_bench.review.score import review_document
-
     json_files = [p for p in inputs if is_labels_file(p)]
     logs = [p for p in inputs if p not in json_files]
     pages = [p for p in json_files if is_items_file(p)]
@@ -56,8 +56,6 @@ def is_labels_file(path: str) -> bool:
     """A JSON file that is not an Inspect log is taken for a labels file (so a malformed one
     is refused by name rather than skipped as an unreadable log). A JSON file larger than
     any labels file is left to the log reader, which reads logs of any size."""
-    from bedside_bench.review.labels import MAX_LABELS_BYTES, shown
-    from bedside_bench.review.logs import ReviewInputError
 
     if not path.lower().endswith(".json"):
         return False
@@ -84,8 +82,6 @@ def is_labels_file(path: str) -> bool:
 def is_items_file(path: str) -> bool:
     """The export's `review_items.json` (a JSON object with the review's id and its items,
     and no labels format), told from a labels file by content."""
-    from bedside_bench.review.labels import read_json
-
     data = read_json(path)
     return isinstance(data, dict) and "format" not in data and {"review_id", "items"} <= set(data)
 
@@ -93,9 +89,6 @@ def is_items_file(path: str) -> bool:
 def exported_review_id(path: str) -> str:
     """The review id `review export` wrote into its `review_items.json`: the labels of that
     page carry it, so labels listing any other items are of another page (or forged)."""
-    from bedside_bench.review.labels import read_json, shown
-    from bedside_bench.review.logs import ReviewInputError
-
     data = read_json(path)
     found = data.get("review_id") if isinstance(data, dict) else None
     if not isinstance(found, str) or len(found) != 16 or not found.isascii():

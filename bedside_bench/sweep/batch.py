@@ -15,6 +15,9 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import yaml
+from pydantic import ValidationError
+
 from bedside_bench.core.ranges import BATCH_SIZE, NotAWholeNumber, whole_number
 from bedside_bench.core.safe_text import printable
 
@@ -55,9 +58,9 @@ def parse_batch(text: str | None) -> bool | int | BatchConfig | None:
 
 def read_batch_config(path: Path) -> BatchConfig:
     """A `BatchConfig` from a YAML or JSON file (JSON is read as YAML, as Inspect does)."""
-    import yaml
-    from inspect_ai.model import BatchConfig
-    from pydantic import ValidationError
+    from inspect_ai.model import (
+        BatchConfig,  # lazy: the sweep parses its command line without Inspect
+    )
 
     shown = printable(str(path), 300)
     if not path.is_file():

@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from inspect_ai.log import read_eval_log_sample_summaries
+
 from bedside_bench.calls.credentials import redact
 from bedside_bench.core.safe_text import printable
 
@@ -32,7 +34,6 @@ def _first_line(error: str) -> str:
 def failed_case_errors(logs: Sequence[EvalLog]) -> Counter[str]:
     """The first line of each failed case's error in `logs` (their sample summaries), counted;
     a log that ended in an error of its own counts under that error."""
-    from inspect_ai.log import read_eval_log_sample_summaries
 
     errors: Counter[str] = Counter()
     for log in logs:

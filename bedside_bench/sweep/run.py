@@ -26,6 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspect_ai import eval_set, task_with
+from inspect_ai.log import read_eval_log
+
+from bedside_bench import report
 from bedside_bench.calls.credentials import apply_aliases, check_credentials, load_dotenv_as_inspect
 from bedside_bench.core import exit_codes, inspect_private
 from bedside_bench.core.contracts import GRADER_ROLE
@@ -37,7 +41,9 @@ from bedside_bench.judging.failures import (
     count_judge_failures,
     parse_judge_failure,
 )
-from bedside_bench.sweep.lock import Holder, holding
+from bedside_bench.sweep.cost import check_cost_config
+from bedside_bench.sweep.lock import holding
+from bedside_bench.sweep.lock_holder import Holder
 from bedside_bench.sweep.options import (
     SweepError,
     SweepFields,
@@ -57,6 +63,7 @@ from bedside_bench.sweep.recovery import (
     was_interrupted,
 )
 from bedside_bench.sweep.shard import all_runs, shard_runs
+from bedside_bench.task import tasks as registered
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -128,7 +135,6 @@ def _inspect_message(ex: BaseException) -> str:
 def plan(options: SweepOptions) -> Plan:
     """Every benchmark for every model (one task per benchmark, crossed with the models by
     eval_set), or a shard's share, each task then bound to its own model."""
-    from bedside_bench.task import tasks as registered
 
     args = task_arguments(options)
     benchmarks = check_benchmarks(options.benchmarks)
@@ -136,7 +142,6 @@ def plan(options: SweepOptions) -> Plan:
         tasks = [getattr(registered, name)(**args) for name in benchmarks]
         models = answer_models(options, options.models)
         return Plan(tasks, models, all_runs(options.models, benchmarks))
-    from inspect_ai import task_with
 
     runs = shard_runs(options.models, benchmarks, options.shard)
     tasks = [
@@ -164,6 +169,8 @@ def prepare(options: SweepOptions) -> Plan:
         check_prices_file(options.prices)
     if options.report and options.shard.whole:
         check_report_folder(options.report_out_dir)
+    if options.model_cost_config is not None:
+        check_cost_config(options.model_cost_config)
     load_dotenv_as_inspect()  # a key kept in .env counts, as it does for Inspect
     apply_aliases()
     check_credentials(options.models, options.judge)
@@ -179,13 +186,11 @@ def check_prices_file(path: str) -> None:
         raise SweepError(f"prices file {shown} is not a regular file; nothing was run")
     if not Path(path).is_file():
         raise SweepError(f"prices file {shown} does not exist; nothing was run")
-    # the report's reader, imported only when --prices is given: the report's import holds
-    # the first model call back (0.3-0.6 s on two cores), which a sweep without prices skips
-    from bedside_bench.report.run import ReportError, load_prices
-
+    # the report's reader (the report package imports it when first asked for: only when
+    # --prices is given, so a sweep without prices does not wait for the report's import)
     try:
-        load_prices(Path(path))
-    except ReportError as ex:
+        report.load_prices(Path(path))
+    except report.ReportError as ex:
         raise SweepError(f"{printable(str(ex), 500)}; nothing was run") from None
 
 
@@ -199,20 +204,16 @@ def check_report_folder(folder: Path) -> None:
         return
     # the report's own names, imported only for a folder that holds something (a rerun): the
     # report's import holds the first model call back (0.3-0.6 s on two cores)
-    from bedside_bench.report.run import report_file
-
     try:
-        check_owned(target, "report", report_file)
+        check_owned(target, "report", report.report_file)
     except OutputError as ex:
         raise SweepError(f"--report-dir: {printable(str(ex), 500)}; nothing was run") from None
 
 
 def run_report(options: SweepOptions) -> ReportResult:
-    from bedside_bench.report import ReportOptions, build_report
-
     prices = Path(options.prices) if options.prices else None
-    return build_report(
-        ReportOptions(
+    return report.build_report(
+        report.ReportOptions(
             log_paths=[options.log_dir], out_dir=options.report_out_dir, prices_file=prices
         )
     )
@@ -242,7 +243,6 @@ def long_lived_objects_frozen() -> Iterator[None]:
 
 def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
     """One eval_set over the plan; (every run complete, the logs it returned)."""
-    from inspect_ai import eval_set
 
     if not work.tasks:
         return True, []
@@ -259,6 +259,8 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             max_tasks=len(work.runs),
             max_samples=max_samples(options),
             display=options.display,
+            cost_limit=options.cost_limit,
+            model_cost_config=options.model_cost_config,
             **eval_config_args(options),
         )
     except inspect_private.PrerequisiteError as ex:
@@ -284,7 +286,6 @@ def case_judge_failure(sample: EvalSample) -> tuple[JudgeFailure, int] | None:
 
 def judge_failures(logs: list[EvalLog]) -> list[JudgeFailureCount]:
     """Per judge, the cases of these logs it left without a valid reply."""
-    from inspect_ai.log import read_eval_log
 
     found = []
     for log in logs:

@@ -11,10 +11,15 @@ import contextlib
 import sys
 import threading
 from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Protocol, TypedDict
 
+import botocore.session
+import psutil
+from botocore.exceptions import BotoCoreError, ClientError
+
 from bedside_bench.core.safe_text import printable
-from bedside_bench.sweep.lock import (
+from bedside_bench.sweep.lock_holder import (
     HEARTBEAT_SECONDS,
     LOCK_STEM,
     STALE_SECONDS,
@@ -78,7 +83,6 @@ class S3Client(Protocol):
 
 def _s3_client() -> S3Client:
     """A plain botocore S3 client (botocore comes with s3fs, which Inspect uses for s3://)."""
-    import botocore.session
 
     client: S3Client = botocore.session.get_session().create_client("s3")
     return client
@@ -146,7 +150,6 @@ class S3Lock:
 
     def _read(self, key: str) -> tuple[Holder | None, str, float] | None:
         """(holder, ETag, seconds since its last write by the store's clock), None if absent."""
-        from email.utils import parsedate_to_datetime
 
         try:
             response = self.client.get_object(Bucket=self.bucket, Key=key)
@@ -164,8 +167,6 @@ class S3Lock:
         """Take the lock (the killed run taken over, if any). A store that refuses or cannot
         be reached (no credentials, no such bucket, no network) stops the sweep in one line
         naming the log directory, before anything is bought."""
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             return self._acquire()
         except (BotoCoreError, ClientError) as ex:
@@ -205,7 +206,6 @@ class S3Lock:
     def _gone_from_this_host(self, holder: Holder | None) -> bool:
         """A holder on this machine whose process has ended (a killed sweep rerun here) need
         not be waited out: its heartbeat will never come again."""
-        import psutil
 
         return (
             holder is not None

@@ -14,12 +14,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bedside_bench import sweep
 from bedside_bench.core.owned_output import replace_file
 from bedside_bench.core.ranges import MAX_ESTIMATED_USD, MAX_PLANNED_CALLS
 from bedside_bench.documents.estimate import ESTIMATE_FILE, CostRange, EstimateDocument
+from bedside_bench.sweep.options import SweepError
 
 if TYPE_CHECKING:
-    from bedside_bench.report.usage import Prices
     from bedside_bench.sweep.options import SweepOptions
 
 
@@ -72,7 +73,12 @@ def render_table(document: EstimateDocument) -> str:
             f"{' (approximate)' if m.tokenizer.approximate else ''}; answer output "
             f"{_basis(m.answer_output.source, m.answer_output.samples)}{done}"
         )
+        if m.price_sources:
+            priced = "; ".join(f"{name}: {source}" for name, source in m.price_sources.items())
+            lines.append(f"  prices from {priced}")
         lines += [f"  {note}" for note in m.cost_notes]
+    if document.price_data:
+        lines.append(f"price data: {document.price_data}")
     lines += [f"note: {note}" for note in document.notes]
     return "\n".join(lines)
 
@@ -89,13 +95,6 @@ def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
     directory = Path(log_dir)
     directory.mkdir(parents=True, exist_ok=True)
     return replace_file(directory / ESTIMATE_FILE, document.model_dump_json(indent=2).encode())
-
-
-def load_prices_for_estimate(options: SweepOptions) -> Prices | None:
-    """The prices file through the report's own reader (one reader, one set of refusals)."""
-    from bedside_bench.report.run import load_prices  # the report's import: only when asked
-
-    return load_prices(Path(options.prices)) if options.prices else None
 
 
 def absurd_plan(document: EstimateDocument) -> str | None:
@@ -116,14 +115,11 @@ def absurd_plan(document: EstimateDocument) -> str | None:
 
 def run_estimate(options: SweepOptions, as_json: bool) -> int:
     """Print the estimate of `options` and keep it in the log directory; exit status 0."""
-    from bedside_bench.core import inspect_private
-    from bedside_bench.sweep.estimate.plan import estimate_sweep
-    from bedside_bench.sweep.options import SweepError
 
-    prices = load_prices_for_estimate(options)
+    prices = sweep.load_prices(Path(options.prices)) if options.prices else None
     try:
-        document = estimate_sweep(options, prices)
-    except inspect_private.PrerequisiteError as ex:  # a task option out of range
+        document = sweep.estimate_sweep(options, prices)
+    except sweep.PrerequisiteError as ex:  # a task option out of range
         raise SweepError(" ".join(str(getattr(ex, "message", None) or ex).split())) from None
     absurd = absurd_plan(document)
     if absurd is not None:
@@ -145,7 +141,8 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--estimate",
         action="store_true",
-        help="print the calls, tokens and cost (with --prices) the sweep would spend, without "
+        help="print the calls, tokens and cost (priced as the report prices) the sweep would "
+        "spend, without "
         "a provider call, and keep it in LOG_DIR/estimate.json for the report (docs/estimate.md)",
     )
     parser.add_argument("--json", action="store_true", help="with --estimate: print it as JSON")
@@ -153,7 +150,6 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def estimate_if_asked(args: argparse.Namespace, options: SweepOptions) -> int | None:
     """The estimate's exit status when `--estimate` was given, else None (run the sweep)."""
-    from bedside_bench.sweep.options import SweepError
 
     if getattr(args, "json", False) and not getattr(args, "estimate", False):
         raise SweepError("--json goes with --estimate (the sweep's own output is its logs)")
