@@ -20,6 +20,7 @@ from bedside_bench.core.contracts import RubricItem
 from bedside_bench.core.protocol import JUDGE_SYSTEM_MESSAGE, PHYSICIAN_SYSTEM_MESSAGE
 from bedside_bench.documents.estimate import EstimateDocument, read_estimate, read_estimates
 from bedside_bench.judging.reply import judge_user_message
+from bedside_bench.report.run import load_prices
 from bedside_bench.sweep.estimate import tokens
 from bedside_bench.sweep.estimate.history import History, RunKey, identity
 from bedside_bench.sweep.estimate.plan import (
@@ -281,6 +282,42 @@ def test_an_estimate_that_cannot_be_kept_is_printed_all_the_same(
     assert EstimateDocument.model_validate_json(printed.out).models
     assert printed.err.startswith(f"sweep: estimate not kept in {where} (")
     assert "the report will show no estimate" in printed.err
+
+
+def test_a_plan_past_the_ceilings_is_refused_with_its_figures_and_nothing_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ceilings of core/ranges.py (10 million calls, $100,000) are far above what the
+    synthetic release can reach, so they are lowered around this run's own figures: just
+    below refuses, naming the calls and the cost; at them, the estimate is printed."""
+    from bedside_bench.sweep.estimate import run
+    from bedside_bench.sweep.options import SweepError
+
+    prices = tmp_path / "prices.json"
+    prices.write_text(
+        '{"gpt-4.1-mini": {"input": 0.4, "output": 1.6}, "openai/gpt-4": '
+        '{"input": 2.0, "output": 8.0}}'
+    )
+    opts = options(tmp_path, models=[MODELS[0]], prices=str(prices))
+    document = estimate_sweep(opts, prices=load_prices(prices))
+    m = document.models[MODELS[0]]
+    assert document.cost_usd is not None
+    calls, cost = m.answer_calls + m.judge_calls, document.cost_usd.expected
+    assert calls == 4 * m.answer_calls  # judge_passes 3
+    for ceiling_calls, ceiling_usd in ((calls - 1, 1e9), (10**9, cost * 0.99)):
+        monkeypatch.setattr(run, "MAX_PLANNED_CALLS", ceiling_calls)
+        monkeypatch.setattr(run, "MAX_ESTIMATED_USD", ceiling_usd)
+        with pytest.raises(SweepError) as refused:
+            run.run_estimate(opts, as_json=False)
+        assert str(refused.value).startswith(
+            f"the plan is {calls:,} calls, ${cost:,.2f} expected: above the ceiling of "
+            f"{ceiling_calls:,} calls or ${ceiling_usd:,.0f} for one sweep (docs/inputs.md)"
+        )
+        assert capsys.readouterr().out == "" and not (tmp_path / "logs").exists()
+    monkeypatch.setattr(run, "MAX_PLANNED_CALLS", calls)
+    monkeypatch.setattr(run, "MAX_ESTIMATED_USD", cost)
+    assert run.run_estimate(opts, as_json=True) == 0
+    assert EstimateDocument.model_validate_json(capsys.readouterr().out).models
 
 
 def test_the_estimate_prices_as_the_run_will_be_priced(tmp_path: Path) -> None:

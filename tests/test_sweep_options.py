@@ -13,6 +13,7 @@ from inspect_ai.model import BatchConfig, Model
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import GRADER_ROLE
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.ranges import ABANDONED_ATTEMPTS_RETRIES
 from bedside_bench.sweep.options import (
     SweepError,
     SweepFields,
@@ -185,6 +186,24 @@ def test_only_the_generation_options_given_reach_inspect() -> None:
     }
     for value in (True, 250):
         assert generate_config_args(SweepOptions(models=MODELS, batch=value)) == {"batch": value}
+
+
+def test_an_attempt_timeout_alone_abandons_a_bounded_number_of_attempts() -> None:
+    """An abandoned attempt may be paid: with --attempt-timeout and neither --max-retries nor
+    --timeout, a call is retried at most ABANDONED_ATTEMPTS_RETRIES times (Inspect's default
+    is without limit); either of those flags is a bound of the user's own and stands."""
+    alone = generate_config_args(SweepOptions(models=MODELS, attempt_timeout=5))
+    assert ABANDONED_ATTEMPTS_RETRIES == 5  # docs/inputs.md says so
+    assert alone == {"attempt_timeout": 5, "max_retries": 5}
+    assert generate_config_args(SweepOptions(models=MODELS, attempt_timeout=5, timeout=60)) == {
+        "attempt_timeout": 5,
+        "timeout": 60,
+    }
+    assert generate_config_args(SweepOptions(models=MODELS, attempt_timeout=5, max_retries=9)) == {
+        "attempt_timeout": 5,
+        "max_retries": 9,
+    }
+    assert generate_config_args(SweepOptions(models=MODELS, timeout=60)) == {"timeout": 60}
 
 
 def test_answer_models_carry_their_own_connection_limit(keys: None) -> None:

@@ -19,6 +19,7 @@ from bedside_bench import report, review
 from bedside_bench.core.arguments import Subcommands, non_negative_int, positive_int
 from bedside_bench.core.owned_output import OutputError, check_owned, replacing_folder, write_file
 from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.core.ranges import RESAMPLES, ranged
 from bedside_bench.core.safe_text import encodable, printable
 from bedside_bench.review.select import DEFAULT_ITEMS, DEFAULT_PER_ANSWER, DEFAULT_SEED
 
@@ -30,7 +31,6 @@ SCORE_FILE = "review.json"
 SCORE_FILES = (SCORE_FILE, "review.md", "review_section.html")
 EXPORT_FILES = (PAGE_FILE, ITEMS_FILE)
 # the bootstrap holds resamples x answers draws in memory; ten times the protocol's 10,000
-MAX_RESAMPLES = 100_000
 MESSAGE_CHARS = 2_000
 
 
@@ -89,7 +89,10 @@ def run_score(args: argparse.Namespace) -> int:
     )
     for judge, entry in document.judges.items():
         acc = "n/a" if entry.accuracy is None else f"{entry.accuracy:.3f}"
-        print(f"{printable(judge, 200)}: accuracy {acc} on {entry.n} items ({entry.cases} answers)")
+        print(
+            f"{printable(judge, 200)}: accuracy {acc} on {counted(entry.n, 'item')} "
+            f"({counted(entry.cases, 'answer')})"
+        )
     print(f"-> {printable(str(out / SCORE_FILE), 300)}")
     return EXIT_OK
 
@@ -113,6 +116,11 @@ def write_owned(out: Path, what: str, names: tuple[str, ...], texts: Mapping[str
             write_file(stage / name, content)
 
 
+def counted(n: int, noun: str) -> str:
+    """`n` and its noun, singular for one ("1 answer", "2 answers")."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def page_title(text: str) -> str:
     """A title the page can show as typed: text, with no control or invisible character
     (a byte the locale cannot decode arrives as a lone surrogate)."""
@@ -125,13 +133,7 @@ def page_title(text: str) -> str:
     return text
 
 
-def resamples(text: str) -> int:
-    value = positive_int(text)
-    if value > MAX_RESAMPLES:
-        raise argparse.ArgumentTypeError(
-            f"must be at most {MAX_RESAMPLES} (the protocol uses 10000), got {value}"
-        )
-    return value
+resamples = ranged(RESAMPLES)
 
 
 def configure_export(parser: argparse.ArgumentParser) -> None:
@@ -175,7 +177,8 @@ def configure_score(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="LABELS_OR_LOG",
         help="labels files from the review page (one or more per reviewer) and the logs they "
-        "were exported from",
+        "were exported from; with the export's review_items.json, labels of items that page "
+        "never showed are refused",
     )
     parser.add_argument(
         "-o",

@@ -17,6 +17,9 @@ from bedside_bench.core.arguments import (
     inspect_log_dir,
     positive_int,
 )
+from bedside_bench.core.options import TaskOptionError, errors_said_by_caller
+from bedside_bench.core.ranges import JUDGE_PASSES, ranged
+from bedside_bench.core.safe_text import printable
 from bedside_bench.core.signals import stopped_by, stopping_on_signals
 from bedside_bench.rejudge.options import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
 
@@ -39,7 +42,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge", required=True, help="the judge model, e.g. openai/gpt-5.6-sol")
     parser.add_argument(
         "--judge-passes",
-        type=positive_int,
+        type=ranged(JUDGE_PASSES),
         default=None,
         help="independent judge calls per answer (default: as the source log)",
     )
@@ -86,10 +89,14 @@ def run_command(args: argparse.Namespace) -> int:
     )
     received: list[int] = []
     try:
-        with stopping_on_signals() as received:
+        with stopping_on_signals() as received, errors_said_by_caller():
             outcomes = rejudge(options)
     except (RejudgeError, FileNotFoundError) as ex:
-        print(f"{PROG}: error: {ex}", file=sys.stderr)
+        print(f"{PROG}: error: {printable(str(ex))}", file=sys.stderr)
+        return EXIT_ERROR
+    except TaskOptionError as ex:  # a source log's option out of range: one line, no call
+        said = printable(str(ex).removeprefix("bedside-bench: "))
+        print(f"{PROG}: error: {said}", file=sys.stderr)
         return EXIT_ERROR
     except (KeyboardInterrupt, asyncio.CancelledError):
         signum = stopped_by(received)
@@ -102,14 +109,17 @@ def run_command(args: argparse.Namespace) -> int:
     failed = 0
     for o in outcomes:
         if o.skipped:
-            print(f"{PROG}: skipped {o.source}: {o.skipped}", file=sys.stderr)
+            print(
+                f"{PROG}: skipped {printable(o.source, 300)}: {printable(o.skipped)}",
+                file=sys.stderr,
+            )
             continue
         print(
             f"{o.source}: judged {o.judged}, already judged {o.already_done}, "
             f"failed {len(o.failed)} -> {o.output}"
         )
         for line in o.failed:
-            print(f"  failed: {line}", file=sys.stderr)
+            print(f"  failed: {printable(line)}", file=sys.stderr)  # a judge's text, maybe
         failed += len(o.failed)
     return EXIT_INCOMPLETE if failed else EXIT_OK
 

@@ -16,9 +16,10 @@ from bedside_bench.core.arguments import (
     add_command,
     inspect_log_dir,
     non_negative_int,
-    positive_int,
 )
 from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.core.ranges import RESAMPLES, ranged
+from bedside_bench.core.safe_text import printable
 
 
 def configure_report_parser(parser: argparse.ArgumentParser) -> None:
@@ -39,7 +40,7 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--resamples",
-        type=positive_int,
+        type=ranged(RESAMPLES),
         default=BOOTSTRAP_RESAMPLES,
         help=f"bootstrap resamples (protocol: {BOOTSTRAP_RESAMPLES})",
     )
@@ -83,7 +84,8 @@ def run_report_command(args: argparse.Namespace) -> int:
     try:
         return report.build_report(options).exit_code
     except (report.ReportError, FileNotFoundError) as ex:
-        print(f"bedside-bench report: error: {ex}", file=sys.stderr)
+        # a path typed or a text read from a file: one printable, bounded line
+        print(f"bedside-bench report: error: {printable(str(ex))}", file=sys.stderr)
         return exit_codes.ERROR
 
 

@@ -106,7 +106,7 @@ def load_prices(path: Path) -> dict[str, dict[str, float]]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         return check_prices(raw)
-    except (OSError, json.JSONDecodeError, ValueError) as ex:
+    except (OSError, json.JSONDecodeError, ValueError, RecursionError) as ex:  # nested too deep
         raise ReportError(f"cannot use prices file {path}: {ex}") from ex
 
 

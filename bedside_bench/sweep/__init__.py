@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
     from bedside_bench.core.inspect_private import (
         plain_cancellation_tracebacks as plain_cancellation_tracebacks,
     )
+    from bedside_bench.core.options import errors_said_by_caller as errors_said_by_caller
     from bedside_bench.release.case import DatasetError as DatasetError
     from bedside_bench.report.run import load_prices as load_prices
     from bedside_bench.scoring.scorer import TaskOptionError as TaskOptionError
@@ -71,6 +72,7 @@ _EXPORTS: dict[str, str] = {
     "TaskOptionError": "bedside_bench.scoring.scorer",
     "complete_runs": "recovery",
     "describe": "failures",
+    "errors_said_by_caller": "bedside_bench.core.options",
     "estimate_sweep": "estimate.plan",
     "failed_case_errors": "failures",
     "load_prices": "bedside_bench.report.run",

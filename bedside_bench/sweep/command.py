@@ -20,19 +20,19 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from bedside_bench import sweep
 from bedside_bench.calls.credentials import CredentialError, redact
-from bedside_bench.core import exit_codes
+from bedside_bench.core import exit_codes, ranges
 from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
     Subcommands,
     SuggestingParser,
     add_command,
     inspect_eval_models,
-    non_negative_int,
-    positive_int,
 )
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.entry import entry_point
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.ranges import ranged
+from bedside_bench.core.safe_text import printable
 from bedside_bench.core.signals import stop_exit_code, stop_note, stopping_on_signals
 from bedside_bench.judging.failures import judge_failure_sentence
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
@@ -112,7 +112,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--revision", help="Hugging Face revision of the release")
     parser.add_argument(
         "--judge-retries",
-        type=non_negative_int,
+        type=ranged(ranges.JUDGE_RETRIES),
         metavar="N",
         help="times an invalid judge reply is asked again (task default 2)",
     )
@@ -126,13 +126,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-connections",
-        type=positive_int,
+        type=ranged(ranges.MAX_CONNECTIONS),
         metavar="N",
         help="concurrent requests per answer model (default: Inspect's adaptive limit)",
     )
     parser.add_argument(
         "--judge-max-connections",
-        type=positive_int,
+        type=ranged(ranges.MAX_CONNECTIONS),
         metavar="N",
         help="concurrent requests to the judge (default: 2 x --max-connections x judge_passes "
         "x number of models, so a judge as fast as the models is never the bottleneck)",
@@ -147,19 +147,19 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-retries",
-        type=non_negative_int,
+        type=ranged(ranges.MAX_RETRIES),
         metavar="N",
         help="Inspect retries per call (default: until --timeout)",
     )
     parser.add_argument(
         "--timeout",
-        type=positive_int,
+        type=ranged(ranges.TIMEOUT),
         metavar="SECONDS",
         help="give up retrying a call after this long (default: never)",
     )
     parser.add_argument(
         "--attempt-timeout",
-        type=positive_int,
+        type=ranged(ranges.ATTEMPT_TIMEOUT),
         metavar="SECONDS",
         help="abandon one attempt of a call after this long and retry it",
     )
@@ -175,7 +175,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--retry-attempts",
-        type=non_negative_int,
+        type=ranged(ranges.RETRY_ATTEMPTS),
         default=DEFAULT_RETRY_ATTEMPTS,
         metavar="N",
         help="re-runs of a task with failed cases, completed cases reused "
@@ -183,7 +183,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--retry-on-error",
-        type=non_negative_int,
+        type=ranged(ranges.RETRY_ON_ERROR),
         metavar="N",
         help="re-run a failed case up to N times at once, inside the run",
     )
@@ -274,8 +274,13 @@ def _say(message: str, stream: TextIO | None = None) -> None:
     print(redact(message), file=stream or sys.stdout, flush=True)
 
 
-def _error(message: str) -> None:
-    _say(f"{PROG}: error: {message}", sys.stderr)
+def _error(message: str, listed: bool = False) -> None:
+    """An error as one printable, bounded line (a path or a value typed, a text read from a
+    file can hold anything), so it moves no cursor and forges no line; `listed`: a list of
+    problems (an invalid release), each of its lines made so."""
+    lines = [printable(line) for line in message.splitlines()] if listed else []
+    lines = lines or [printable(message)]
+    _say("\n".join([f"{PROG}: error: {lines[0]}", *lines[1:]]), sys.stderr)
 
 
 def _input_errors(*more: type[Exception]) -> tuple[type[Exception], ...]:
@@ -308,19 +313,21 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     received: list[int] = []
     try:
         options = options_from_args(args)
-        if (estimated := estimate_if_asked(args, options)) is not None:
-            return estimated
-        options, progress = piped_display(options)
-        # SIGTERM too, and stopping is not bound by rendering tracebacks (see both docstrings;
-        # for this command only, never inside a plain `inspect eval`)
-        with (
-            stopping_on_signals() as received,
-            sweep.plain_cancellation_tracebacks(),
-            progress() if progress else contextlib.nullcontext(),
-        ):
-            result = sweep.run_sweep(options)
+        # the errors below are said here, once, whatever the display
+        with sweep.errors_said_by_caller():
+            if (estimated := estimate_if_asked(args, options)) is not None:
+                return estimated
+            options, progress = piped_display(options)
+            # SIGTERM too, and stopping is not bound by rendering tracebacks (see both
+            # docstrings; for this command only, never inside a plain `inspect eval`)
+            with (
+                stopping_on_signals() as received,
+                sweep.plain_cancellation_tracebacks(),
+                progress() if progress else contextlib.nullcontext(),
+            ):
+                result = sweep.run_sweep(options)
     except _input_errors(sweep.DatasetError) as ex:
-        _error(str(ex))
+        _error(str(ex), listed=isinstance(ex, sweep.DatasetError))
         return exit_codes.ERROR
     except sweep.TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
         _error(str(ex).removeprefix("bedside-bench: "))

@@ -33,6 +33,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from bedside_bench.core.extras import MissingExtra, require
+from bedside_bench.core.safe_text import printable
 from bedside_bench.sweep.lock_holder import (
     LOCK_STEM,
     DirLock,
@@ -57,11 +58,19 @@ class LocalLock:
         self._lock = FileLock(str(self.path), timeout=0)
 
     def acquire(self) -> Holder | None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self._lock.acquire(timeout=0)
         except Timeout:
             raise LogDirBusy(busy_message(self.log_dir, self._read_holder())) from None
+        except OSError as ex:  # a file where the folder should be, no permission, ...
+            folder = Path(self.log_dir)
+            is_file = folder.exists() and not folder.is_dir()
+            reason = "a file, not a folder" if is_file else printable(ex.strerror or str(ex), 200)
+            raise SweepError(
+                f"cannot use {printable(self.log_dir, 300)} as the log directory ({reason}); "
+                "nothing was run"
+            ) from None
         previous = read_holder(self.holder_path)
         tmp = self.holder_path.with_name(f"{self.holder_path.name}.{os.getpid()}")
         tmp.write_text(self.me.to_json())
@@ -108,7 +117,8 @@ class LocalLock:
 def dir_lock(log_dir: str, shard: Shard) -> DirLock:
     if log_dir.startswith("s3://"):
         try:
-            require("botocore", "s3", "the lock of an s3:// log directory")
+            # conditional PUTs (If-None-Match) came with botocore 1.35
+            require("botocore", "s3", "the lock of an s3:// log directory", minimum="1.35")
         except MissingExtra as ex:
             raise SweepError(str(ex)) from None
         return S3Lock(log_dir, shard)

@@ -17,6 +17,7 @@ from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import GRADER_ROLE
 from bedside_bench.core.model_names import unknown_provider
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.ranges import ABANDONED_ATTEMPTS_RETRIES
 from bedside_bench.sweep.shard import Shard
 
 if TYPE_CHECKING:
@@ -203,6 +204,10 @@ def generate_config_args(options: SweepOptions) -> GenerateConfigArgs:
         config["max_connections"] = options.max_connections
     if options.max_retries is not None:
         config["max_retries"] = options.max_retries
+    elif options.attempt_timeout is not None and options.timeout is None:
+        # an abandoned attempt may be paid: without a bound, a timeout below the provider's
+        # latency would abandon and re-buy the call forever (core/ranges.py)
+        config["max_retries"] = ABANDONED_ATTEMPTS_RETRIES
     if options.timeout is not None:
         config["timeout"] = options.timeout
     if options.attempt_timeout is not None:

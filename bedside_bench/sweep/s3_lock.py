@@ -16,7 +16,9 @@ from typing import Protocol, TypedDict
 
 import botocore.session
 import psutil
+from botocore.exceptions import BotoCoreError, ClientError
 
+from bedside_bench.core.safe_text import printable
 from bedside_bench.sweep.lock_holder import (
     HEARTBEAT_SECONDS,
     LOCK_STEM,
@@ -26,6 +28,7 @@ from bedside_bench.sweep.lock_holder import (
     busy_message,
     lock_name,
 )
+from bedside_bench.sweep.options import SweepError
 from bedside_bench.sweep.shard import Shard
 
 
@@ -83,6 +86,21 @@ def _s3_client() -> S3Client:
 
     client: S3Client = botocore.session.get_session().create_client("s3")
     return client
+
+
+def store_problem(log_dir: str, ex: Exception) -> str:
+    """One line for an error of the store: what it said, its kind, and what to check."""
+    said = printable(" ".join(str(ex).split()) or type(ex).__name__, 300)
+    check = (
+        "set AWS credentials for the bucket (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
+        "AWS_PROFILE, or an instance role)"
+        if type(ex).__name__ in ("NoCredentialsError", "PartialCredentialsError")
+        else "check the bucket, the credentials and the endpoint"
+    )
+    return (
+        f"cannot take the lock of {printable(log_dir, 300)}: {said} ({type(ex).__name__}); "
+        f"{check}; nothing was run"
+    )
 
 
 def _precondition_failed(ex: Exception) -> bool:
@@ -146,6 +164,15 @@ class S3Lock:
         return Holder.from_json(body), str(response["ETag"]), age
 
     def acquire(self) -> Holder | None:
+        """Take the lock (the killed run taken over, if any). A store that refuses or cannot
+        be reached (no credentials, no such bucket, no network) stops the sweep in one line
+        naming the log directory, before anything is bought."""
+        try:
+            return self._acquire()
+        except (BotoCoreError, ClientError) as ex:
+            raise SweepError(store_problem(self.log_dir, ex)) from None
+
+    def _acquire(self) -> Holder | None:
         previous = None
         try:
             self.etag = self._put(IfNoneMatch="*")

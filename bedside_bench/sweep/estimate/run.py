@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from bedside_bench import sweep
 from bedside_bench.core.owned_output import replace_file
+from bedside_bench.core.ranges import MAX_ESTIMATED_USD, MAX_PLANNED_CALLS
 from bedside_bench.documents.estimate import CostRange, EstimateDocument, estimate_file
 from bedside_bench.sweep.options import SweepError
 
@@ -99,6 +100,22 @@ def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
     return replace_file(path, document.model_dump_json(indent=2).encode())
 
 
+def absurd_plan(document: EstimateDocument) -> str | None:
+    """Why the plan is past a ceiling no benchmark sweep needs (core/ranges.py), or None: such
+    a figure comes from a mistake the sweep would go on to pay for, so it is refused rather
+    than printed as an estimate and kept for the report."""
+    calls = sum(m.answer_calls + m.judge_calls for m in document.models.values())
+    cost = document.cost_usd.expected if document.cost_usd is not None else 0.0
+    if calls <= MAX_PLANNED_CALLS and cost <= MAX_ESTIMATED_USD:
+        return None
+    return (
+        f"the plan is {calls:,} calls, ${cost:,.2f} expected: above the ceiling of "
+        f"{MAX_PLANNED_CALLS:,} calls or ${MAX_ESTIMATED_USD:,.0f} for one sweep "
+        "(docs/inputs.md); check -T judge_passes, the models and benchmarks, and the prices "
+        "file (USD per million tokens); nothing was run or kept"
+    )
+
+
 def run_estimate(options: SweepOptions, as_json: bool) -> int:
     """Print the estimate of `options` and keep it in the log directory; exit status 0."""
 
@@ -107,6 +124,9 @@ def run_estimate(options: SweepOptions, as_json: bool) -> int:
         document = sweep.estimate_sweep(options, prices)
     except sweep.PrerequisiteError as ex:  # a task option out of range
         raise SweepError(" ".join(str(getattr(ex, "message", None) or ex).split())) from None
+    absurd = absurd_plan(document)
+    if absurd is not None:
+        raise SweepError(absurd)
     print(document.model_dump_json(indent=2) if as_json else render_table(document), flush=True)
     try:
         write_estimate(document, options.log_dir)
