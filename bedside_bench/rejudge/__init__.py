@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from bedside_bench.core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
+    from bedside_bench.core.options import TaskOptionError as TaskOptionError
+    from bedside_bench.core.options import errors_said_by_caller as errors_said_by_caller
     from bedside_bench.rejudge.command import EXIT_ERROR as EXIT_ERROR
     from bedside_bench.rejudge.command import EXIT_INCOMPLETE as EXIT_INCOMPLETE
     from bedside_bench.rejudge.command import EXIT_OK as EXIT_OK
@@ -54,6 +56,8 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
 # imported when first asked for (`core/lazy.py`): `bedside-bench rejudge` parses its command
 # line without importing Inspect
 _EXPORTS: dict[str, str] = {
+    "TaskOptionError": "bedside_bench.core.options",
+    "errors_said_by_caller": "bedside_bench.core.options",
     "CHECKPOINT_SAMPLES": "options",
     "EXIT_ERROR": "command",
     "EXIT_INCOMPLETE": "command",

@@ -17,7 +17,6 @@ from bedside_bench.core.arguments import (
     inspect_log_dir,
     positive_int,
 )
-from bedside_bench.core.options import TaskOptionError, errors_said_by_caller
 from bedside_bench.core.ranges import JUDGE_PASSES, ranged
 from bedside_bench.core.safe_text import printable
 from bedside_bench.core.signals import stopped_by, stopping_on_signals
@@ -89,12 +88,12 @@ def run_command(args: argparse.Namespace) -> int:
     )
     received: list[int] = []
     try:
-        with stopping_on_signals() as received, errors_said_by_caller():
+        with stopping_on_signals() as received, package.errors_said_by_caller():
             outcomes = rejudge(options)
     except (RejudgeError, FileNotFoundError) as ex:
         print(f"{PROG}: error: {printable(str(ex))}", file=sys.stderr)
         return EXIT_ERROR
-    except TaskOptionError as ex:  # a source log's option out of range: one line, no call
+    except package.TaskOptionError as ex:  # a source log's option out of range: one line, no call
         said = printable(str(ex).removeprefix("bedside-bench: "))
         print(f"{PROG}: error: {said}", file=sys.stderr)
         return EXIT_ERROR
