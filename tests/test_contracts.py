@@ -40,6 +40,7 @@ SCORE_KEYS = {
     "answer_temperature",
     "answer_stop_reason",
     "answer_condition",
+    "answer_empty",
     "answer_complete",
     "judge_attempts",
     "judge_message_format",

@@ -163,6 +163,7 @@ def test_benchmark_with_every_case_failed_has_null_mean() -> None:
             "unknown": 0,
             "not_recorded": 0,
         },
+        "answers_without_text": 0,
         "failed_no_answer": 0,
     }
     assert summary["overall"] is None

@@ -154,6 +154,8 @@ class ScoreMetadata(TypedDict, total=False):
     answer_stop_reason: str
     answer_condition: str
     answer_complete: bool
+    # the answer had no text: scored as stating nothing (no item matched), no judge asked
+    answer_empty: bool
     judge_attempts: list[JudgeAttempt]
     judge_message_format: str
     severe_gate: bool

@@ -60,7 +60,8 @@ class OnlyWhenSet(Document):
 
 class AnswerConditions(Document):
     """Judged answers (every epoch's) by how they ended, when not on their own; `not_recorded`:
-    scores written before conditions were recorded."""
+    scores written before conditions were recorded. Answers without text, scored unjudged,
+    are counted apart (`answers_without_text`)."""
 
     truncated: NonNegativeInt
     filtered: NonNegativeInt
@@ -111,8 +112,14 @@ class BenchmarkSummary(OnlyWhenSet):
     mean_precision: float | None = None
     severe_rate: float | None = None
     answer_conditions: AnswerConditions
+    answers_without_text: NonNegativeInt = Field(
+        description="answers (every epoch's) the model returned without text (its budget spent "
+        "on reasoning, a content filter, a refusal with nothing said): scored, in the mean, as "
+        "answers that state nothing (no rubric item matched), with no judge call"
+    )
     failed_no_answer: NonNegativeInt = Field(
-        description="failed cases whose answer never came (a limit, or no text); never judged"
+        description="failed cases the harness never got an answer for (a limit hit before or "
+        "during the answer, a provider error); never judged, redone by a retry"
     )
     judge_agreement: float | None = Field(
         default=None,

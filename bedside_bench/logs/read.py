@@ -252,6 +252,7 @@ def case_record(
         thinned=tuple(k for k in LARGE_KEYS if metadata.get(k) == THINNED_VALUE),
         answer_stop_reason=values.answer_stop_reason,
         answer_condition=values.answer_condition,
+        answer_empty=values.answer_empty is True,
     )
 
 

@@ -82,6 +82,9 @@ class CaseRecord:
     # the answer as it came (`answer_condition`); None: the score does not record it
     answer_stop_reason: str | None = None
     answer_condition: str | None = None
+    # the answer had no text: scored as stating nothing, no judge asked (with several
+    # epochs: every epoch's answer had none)
+    answer_empty: bool = False
     # with several epochs: the record of each epoch, in epoch order (this record is their mean)
     epoch_records: tuple[CaseRecord, ...] = ()
     # score metadata keys the report reads that a sample summary left out (over 1 kB): the

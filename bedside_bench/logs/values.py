@@ -79,6 +79,8 @@ class ScoreValues(BaseModel):
     judge_usage: dict[str, TokenCounts] | Thinned | None = None
     answer_stop_reason: Text | None = None
     answer_condition: AnswerCondition | None = None
+    # an answer without text, scored as stating nothing (absent: judged, or written before)
+    answer_empty: bool | None = None
 
 
 # the keys the scorer may write as null (no precision without a matched item; a temperature

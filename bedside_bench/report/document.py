@@ -701,6 +701,7 @@ def group_warnings(summary: RunSummary) -> list[str]:
     if summary.release is None or summary.release == UNRECOGNISED:
         found.append(f"release: {release_text(summary)}.")
     found += answer_condition_warnings(summary)
+    found += without_text_warnings(summary)
     pooled = [n.split(":", 1)[0] for n in summary.notes if ANSWERED_AGAIN in n]
     if pooled:
         found.append(
@@ -719,6 +720,18 @@ def answer_condition_warnings(summary: RunSummary) -> list[str]:
         if shown:
             found.append(f"{name}: answers judged as they came, not ended on their own: {shown}.")
     return found
+
+
+def without_text_warnings(summary: RunSummary) -> list[str]:
+    """Answers the model returned without text, per benchmark: in the mean, scored as stating
+    nothing, never judged (the notes say how each ended)."""
+    return [
+        f"{name}: {entry.answers_without_text} answer(s) had no text (budget spent on reasoning, "
+        "a filter or a refusal): scored as answers that state nothing (no item matched), in "
+        "the mean, no judge asked."
+        for name, entry in summary.benchmarks.items()
+        if entry.answers_without_text
+    ]
 
 
 def warnings_section(context: ReportContext) -> list[Block]:

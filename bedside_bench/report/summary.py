@@ -38,8 +38,10 @@ from bedside_bench.report.answers import answered_again
 from bedside_bench.report.conditions import (
     answer_condition_notes,
     answer_conditions,
+    answers_without_text,
     generation_notes,
     no_answer_notes,
+    without_text_notes,
 )
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
@@ -87,8 +89,11 @@ def judge_kappa(cases: Sequence[CaseRecord]) -> float | None:
     """The judge metric's kappa (`agreement.pooled_kappa`, decisions or levels) over the cases.
     None when any case lacks usable per-pass decisions."""
     # with several epochs each epoch's answer is rated on its own: its items are subjects too
-    records = [r for case in cases for r in (case.epoch_records or (case,))]
-    if any(not r.pass_decisions for r in records):
+    # an answer without text was not judged: it has no passes to agree or disagree
+    records = [
+        r for case in cases for r in (case.epoch_records or (case,)) if not r.answer_empty
+    ]
+    if not records or any(not r.pass_decisions for r in records):
         return None
     return pooled_kappa(r.pass_decisions for r in records if r.pass_decisions)
 
@@ -134,6 +139,7 @@ def benchmark_entry(
         if scores.size
         else None,
         answer_conditions=AnswerConditions(**answer_conditions(evidence.completed)),
+        answers_without_text=answers_without_text(evidence.completed),
         failed_no_answer=len(evidence.no_answer),
         **diagnostics,
         **joint_entries(judge_passes, epochs, joint),
@@ -248,7 +254,7 @@ def failed_case_advice(group: RunGroup) -> str:
         )
     if no_answer:
         parts.append(
-            f"{no_answer} of them have no answer (a limit, or no text): rerun those without "
+            f"{no_answer} of them have no answer (a limit, or a provider error): rerun those without "
             "the limit (`inspect eval-retry` keeps the run's limits)"
         )
     if others > 0:
@@ -352,6 +358,7 @@ def summarise(
     notes += joint_notes(group, within)
     notes += answered_again(group)
     notes += answer_condition_notes(group)
+    notes += without_text_notes(group)
     notes += no_answer_notes(group)
     notes += generation_notes(group)
     notes += skipped_notes(skipped)
@@ -359,7 +366,7 @@ def summarise(
         [c.answer_temperature for c in completed], "answer_temperature", notes
     )
     judge_temperature = single_value(
-        [c.judge_temperature for c in completed], "judge_temperature", notes
+        [c.judge_temperature for c in completed if not c.answer_empty], "judge_temperature", notes
     )
     data_source = _data_source(group, notes)
     usage = group_usage(group.logs)

@@ -22,7 +22,7 @@ from inspect_ai.util import RegistryInfo, registry_info
 from bedside_bench.calls.answer_facts import answer_facts
 from bedside_bench.calls.credentials import redact
 from bedside_bench.calls.kept_calls import judging_case, release_kept_calls
-from bedside_bench.core.answer_condition import answer_state
+from bedside_bench.core.answer_condition import AnswerState, answer_state
 from bedside_bench.core.contracts import (
     GRADER_ROLE,
     SCORE_KEY,
@@ -52,7 +52,7 @@ from bedside_bench.core.options import (  # re-exported: the refusal is imported
 )
 from bedside_bench.core.protocol import JUDGE_MESSAGE_FORMAT
 from bedside_bench.core.safe_text import encodable
-from bedside_bench.judging.grading import PassResult, grading_strategy
+from bedside_bench.judging.grading import GradingStrategy, PassResult, grading_strategy
 from bedside_bench.judging.judge import judged_once_in_run
 from bedside_bench.scoring.agreement import unanimous_share
 from bedside_bench.scoring.case_score import F1Score, PointsScore, case_score, decisions_table
@@ -134,6 +134,53 @@ def _attempts(results: Sequence[PassResult]) -> list[JudgeAttempt]:
         for n, r in enumerate(results, start=1)
         for a in r.attempts
     ]
+
+
+def states_nothing(
+    answered: AnswerState,
+    strategy: GradingStrategy[Any],
+    sample: SampleMetadata,
+    opts: ScorerOptions,
+    judge: str,
+) -> Score:
+    """The score of an answer without text, with no judge call: it states nothing, so the
+    protocol's judge could match no item (every decision not matched) and the case scores what
+    that gives (0 on either grading method; an F1 case's precision is undefined). Recorded with
+    its condition and `answer_empty`, so the report counts it; `judge_model` is the run's
+    judge (whose group the case belongs to) and `judge_attempts` is empty: none was asked."""
+    items = sample.rubric_items
+    decisions = strategy.nothing_stated(items)
+    matches = strategy.matches(decisions, items)
+    result = case_score(sample.grading_method, items, matches, severe_gate=opts.severe_gate)
+    metadata: ScoreMetadata = {
+        "decisions": decisions,
+        **score_metadata(result, sample.grading_method),
+        "judge_model": judge,
+        "judge_temperature": None,
+        "answer_temperature": sample.answer_temperature,
+        "answer_stop_reason": answered.stop_reason,
+        "answer_condition": answered.condition,
+        "answer_complete": answered.complete,
+        "answer_empty": True,
+        "judge_attempts": [],
+        "judge_message_format": JUDGE_MESSAGE_FORMAT,
+        "severe_gate": opts.severe_gate,
+        "judge_usage": {},
+    }
+    if opts.judge_passes > 1:  # each pass alone scores the same: no pass was asked anything
+        metadata["pass_scores"] = [result.score] * opts.judge_passes
+    metadata.update(strategy.score_details([], matches))
+    said = (
+        f"**The answer has no text** (stop reason {answered.stop_reason}, "
+        f"{answered.condition}): it states nothing, so no rubric item is matched; no judge "
+        "was asked."
+    )
+    return Score(
+        value=result.score,
+        answer="",
+        explanation=said + "\n\n" + decisions_table(items, decisions, result),
+        metadata=dict(metadata),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -224,11 +271,13 @@ def rubric_judge(
         # each option: as given, else as the sample was scored before, else the default
         opts = checked(ScorerOptions, {**SCORER_DEFAULTS.model_dump(), **logged, **explicit})
         judge = _resolve_judge(judge_model, logged.get("judge_model"))
-        passes = opts.judge_passes
         strategy = grading_strategy(opts.grading)
+        sample = state.metadata_as(SampleMetadata)
+        if answered.empty:  # the model's answer states nothing: no judge is paid to say so
+            return states_nothing(answered, strategy, sample, opts, str(judge))
+        passes = opts.judge_passes
         gate = opts.severe_gate
         first_event = transcript().history.event_count
-        sample = state.metadata_as(SampleMetadata)
         items = sample.rubric_items
         method = sample.grading_method
         # a lone surrogate cannot be sent or logged: kept as its escape (`safe_text`)
@@ -265,6 +314,7 @@ def rubric_judge(
             "answer_stop_reason": answered.stop_reason,
             "answer_condition": answered.condition,
             "answer_complete": answered.complete,
+            "answer_empty": False,
             "judge_attempts": _attempts(results),
             "judge_message_format": JUDGE_MESSAGE_FORMAT,
             "severe_gate": gate,
