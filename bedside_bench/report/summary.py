@@ -90,9 +90,7 @@ def judge_kappa(cases: Sequence[CaseRecord]) -> float | None:
     None when any case lacks usable per-pass decisions."""
     # with several epochs each epoch's answer is rated on its own: its items are subjects too
     # an answer without text was not judged: it has no passes to agree or disagree
-    records = [
-        r for case in cases for r in (case.epoch_records or (case,)) if not r.answer_empty
-    ]
+    records = [r for case in cases for r in (case.epoch_records or (case,)) if not r.answer_empty]
     if not records or any(not r.pass_decisions for r in records):
         return None
     return pooled_kappa(r.pass_decisions for r in records if r.pass_decisions)
@@ -254,8 +252,8 @@ def failed_case_advice(group: RunGroup) -> str:
         )
     if no_answer:
         parts.append(
-            f"{no_answer} of them have no answer (a limit, or a provider error): rerun those without "
-            "the limit (`inspect eval-retry` keeps the run's limits)"
+            f"{no_answer} of them have no answer (a limit, or a provider error): rerun those "
+            "without the limit (`inspect eval-retry` keeps the run's limits)"
         )
     if others > 0:
         parts.append("redo the others with `inspect eval-retry`")
