@@ -145,7 +145,14 @@ def test_the_report_counts_them_in_the_mean_and_names_them_at_its_top(
     entry = summary["benchmarks"][BENCHMARK]
     mean = sum((expected_score(c) for c in cases[1]), Fraction(0)) / CASES
     assert (entry["n"], entry["failed"], entry["failed_no_answer"]) == (CASES, 0, 0)
-    assert entry["answers_without_text"] == len(SPENT)
+    assert entry["answers_without_text"] == {
+        "total": 3,
+        "complete": 0,
+        "truncated": 3,
+        "filtered": 0,
+        "refused": 0,
+        "unknown": 0,
+    }
     assert entry["mean"] == pytest.approx(float(mean), abs=1e-12)
     # the judged answers' conditions do not count them twice
     assert entry["answer_conditions"]["truncated"] == 0
@@ -154,8 +161,8 @@ def test_the_report_counts_them_in_the_mean_and_names_them_at_its_top(
         for note in summary["notes"]
     )
     warning = (
-        f"{BENCHMARK}: 3 answer(s) had no text (budget spent on reasoning, a filter or a "
-        "refusal): scored as answers that state nothing (no item matched), in the mean, no "
+        f"{BENCHMARK}: 3 answer(s) had no text (3 truncated; truncated: the budget spent before "
+        "any text): scored as answers that state nothing (no item matched), in the mean, no "
         "judge asked."
     )
     markdown = (out / "report.md").read_text()

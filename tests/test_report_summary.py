@@ -163,7 +163,14 @@ def test_benchmark_with_every_case_failed_has_null_mean() -> None:
             "unknown": 0,
             "not_recorded": 0,
         },
-        "answers_without_text": 0,
+        "answers_without_text": {
+            "total": 0,
+            "complete": 0,
+            "truncated": 0,
+            "filtered": 0,
+            "refused": 0,
+            "unknown": 0,
+        },
         "failed_no_answer": 0,
     }
     assert summary["overall"] is None
@@ -291,7 +298,14 @@ def test_answers_without_text_are_in_the_mean_counted_and_left_out_of_the_judge_
     summary = summarise(group_records([log_record(cases, judge_passes=3)])[0], OPTIONS).as_json()
     entry = summary["benchmarks"]["drug_safety"]
     assert (entry["n"], entry["failed"], entry["mean"]) == (3, 0, 0.6 / 3)
-    assert entry["answers_without_text"] == 2
+    assert entry["answers_without_text"] == {
+        "total": 2,
+        "complete": 0,
+        "truncated": 1,
+        "filtered": 0,
+        "refused": 1,
+        "unknown": 0,
+    }
     assert entry["answer_conditions"]["truncated"] == entry["answer_conditions"]["refused"] == 0
     assert entry["judge_agreement"] == 0.0
     assert entry["judge_kappa"] == pytest.approx(

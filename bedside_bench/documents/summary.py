@@ -70,6 +70,18 @@ class AnswerConditions(Document):
     not_recorded: NonNegativeInt
 
 
+class AnswersWithoutText(Document):
+    """Answers (every epoch's) the model returned without text, by how they ended: scored, in
+    the mean, as answers that state nothing (no rubric item matched), with no judge call."""
+
+    total: NonNegativeInt
+    complete: NonNegativeInt = Field(description="ended on their own with nothing said")
+    truncated: NonNegativeInt = Field(description="the budget spent (on reasoning) before text")
+    filtered: NonNegativeInt
+    refused: NonNegativeInt
+    unknown: NonNegativeInt
+
+
 F1_FIELDS = ("mean_recall", "mean_precision", "severe_rate")
 AGREEMENT_FIELDS = ("judge_agreement", "judge_kappa")
 # the intervals over cases and what varies within a case, written only when the run measured it
@@ -112,11 +124,7 @@ class BenchmarkSummary(OnlyWhenSet):
     mean_precision: float | None = None
     severe_rate: float | None = None
     answer_conditions: AnswerConditions
-    answers_without_text: NonNegativeInt = Field(
-        description="answers (every epoch's) the model returned without text (its budget spent "
-        "on reasoning, a content filter, a refusal with nothing said): scored, in the mean, as "
-        "answers that state nothing (no rubric item matched), with no judge call"
-    )
+    answers_without_text: AnswersWithoutText
     failed_no_answer: NonNegativeInt = Field(
         description="failed cases the harness never got an answer for (a limit hit before or "
         "during the answer, a provider error); never judged, redone by a retry"

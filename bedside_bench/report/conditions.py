@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bedside_bench.core.answer_condition import COUNTED_CONDITIONS, count_conditions
+from bedside_bench.core.answer_condition import (
+    ANSWER_CONDITIONS,
+    COUNTED_CONDITIONS,
+    count_conditions,
+)
 from bedside_bench.logs.generation import DEFAULTS_TEXT
 from bedside_bench.logs.records import CaseRecord
 from bedside_bench.report.groups import RunGroup
@@ -28,9 +32,11 @@ def answer_conditions(cases: Sequence[CaseRecord]) -> dict[str, int]:
     return count_conditions([r.answer_condition for r in _answers(cases) if not r.answer_empty])
 
 
-def answers_without_text(cases: Sequence[CaseRecord]) -> int:
-    """How many answers (every epoch's) had no text and were scored as stating nothing."""
-    return sum(1 for r in _answers(cases) if r.answer_empty)
+def answers_without_text(cases: Sequence[CaseRecord]) -> dict[str, int]:
+    """How many answers (every epoch's) had no text and were scored as stating nothing, in all
+    and by condition."""
+    empty = [r.answer_condition for r in _answers(cases) if r.answer_empty]
+    return {"total": len(empty), **{c: empty.count(c) for c in ANSWER_CONDITIONS}}
 
 
 def without_text_notes(group: RunGroup) -> list[str]:

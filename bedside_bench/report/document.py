@@ -723,15 +723,20 @@ def answer_condition_warnings(summary: RunSummary) -> list[str]:
 
 
 def without_text_warnings(summary: RunSummary) -> list[str]:
-    """Answers the model returned without text, per benchmark: in the mean, scored as stating
-    nothing, never judged (the notes say how each ended)."""
-    return [
-        f"{name}: {entry.answers_without_text} answer(s) had no text (budget spent on reasoning, "
-        "a filter or a refusal): scored as answers that state nothing (no item matched), in "
-        "the mean, no judge asked."
-        for name, entry in summary.benchmarks.items()
-        if entry.answers_without_text
-    ]
+    """Answers the model returned without text, per benchmark and by how they ended: in the
+    mean, scored as stating nothing, never judged."""
+    found = []
+    for name, entry in summary.benchmarks.items():
+        empty = entry.answers_without_text
+        if not empty.total:
+            continue
+        how = ", ".join(f"{n} {c}" for c, n in empty.model_dump().items() if n and c != "total")
+        spent = "; truncated: the budget spent before any text" if empty.truncated else ""
+        found.append(
+            f"{name}: {empty.total} answer(s) had no text ({how}{spent}): scored as answers "
+            "that state nothing (no item matched), in the mean, no judge asked."
+        )
+    return found
 
 
 def warnings_section(context: ReportContext) -> list[Block]:

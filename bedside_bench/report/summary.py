@@ -25,6 +25,7 @@ from bedside_bench.core.protocol import (
 from bedside_bench.documents.base import BootstrapSettings
 from bedside_bench.documents.summary import (
     AnswerConditions,
+    AnswersWithoutText,
     BenchmarkSummary,
     OverallScore,
     RunSummary,
@@ -137,7 +138,7 @@ def benchmark_entry(
         if scores.size
         else None,
         answer_conditions=AnswerConditions(**answer_conditions(evidence.completed)),
-        answers_without_text=answers_without_text(evidence.completed),
+        answers_without_text=AnswersWithoutText(**answers_without_text(evidence.completed)),
         failed_no_answer=len(evidence.no_answer),
         **diagnostics,
         **joint_entries(judge_passes, epochs, joint),
