@@ -67,6 +67,7 @@ TASK_KEYS = {
     "severe_gate",
     "judge_passes",
     "grading",
+    "judge_model",
     "rejudge",
 }
 

@@ -199,6 +199,8 @@ class TaskMetadata(TypedDict, total=False):
     severe_gate: bool
     judge_passes: int
     grading: str
+    # the judge the run resolved when its tasks were built (absent: built outside the run)
+    judge_model: str
     # a log written by `bedside-bench rejudge`: where its answers came from
     rejudge: RejudgeSource
 

@@ -288,15 +288,18 @@ def benchmark_of(header: EvalLog) -> str | None:
 
 
 def judge_of(header: EvalLog) -> str:
-    """The judge as configured: the `grader` role, else the `judge_model` task argument."""
+    """The judge as configured: the `grader` role, else the judge the run resolved (task
+    metadata), else the `judge_model` task argument, else the protocol's."""
     role = (header.eval.model_roles or {}).get(GRADER_ROLE)
     if isinstance(role, list):
         role = role[0] if role else None
     if role is not None:
         return role.model
+    values = task_values(header.eval.metadata or {})
+    resolved = values.judge_model if not isinstance(values, str) else None
     args = task_arg_values(header.eval.task_args or {})
     judge = args.judge_model if not isinstance(args, str) else None
-    return judge or DEFAULT_JUDGE_MODEL
+    return resolved or judge or DEFAULT_JUDGE_MODEL
 
 
 def skip_reason(header: EvalLog) -> str | None:

@@ -120,6 +120,9 @@ class TaskValues(BaseModel):
     severe_gate: Annotated[bool, ScorerOptions.model_fields["severe_gate"]]
     judge_passes: Annotated[int, ScorerOptions.model_fields["judge_passes"]]
     grading: Annotated[Grading, ScorerOptions.model_fields["grading"]]
+    # the judge the run resolved when its tasks were built (absent: earlier logs, or tasks
+    # built outside the run)
+    judge_model: Text | None = None
     # a log written by `bedside-bench rejudge`: where its answers came from
     rejudge: RejudgeSource | None = None
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from inspect_ai.event import ModelEvent, ScoreEvent
 from inspect_ai.log import transcript
-from inspect_ai.model import Model, ModelUsage, get_model
+from inspect_ai.model import Model, ModelUsage, get_model, model_roles
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 from inspect_ai.util import RegistryInfo, registry_info
@@ -45,6 +45,7 @@ from bedside_bench.core.options import (
     check_option_names,
     check_option_values,
     checked,
+    default_judge,
     stop_run,
 )
 from bedside_bench.core.options import (  # re-exported: the refusal is imported from here too
@@ -69,22 +70,42 @@ def _one_line(ex: BaseException) -> str:
     return redact(text.removeprefix("ERROR: "))
 
 
-def preflight_judge(judge_model: str) -> Model | None:
+def bound_grader() -> Model | None:
+    """The model bound to the `grader` role of this run (the first, for a list), or None."""
+    bound = model_roles().get(GRADER_ROLE)
+    if isinstance(bound, list):
+        return bound[0] if bound else None
+    return bound
+
+
+def preflight_judge(judge_model: str | None) -> Model | None:
     """Resolve the judge, and so initialise its client, while a run's tasks are being built.
 
     Inside `inspect eval` / `eval-set` tasks are built after the model roles are bound and
     before any sample runs, so a judge with a missing key or an unknown name stops the run
-    here, before an answer is bought. A task built outside a run (Python API, before
-    `eval(task, model_roles=...)`) cannot know its grader yet: then nothing is checked.
+    here, before an answer is bought. So does a `-T judge_model` that names another judge
+    than the `grader` role: the role would judge while the task arguments named the other.
+    A task built outside a run (Python API, before `eval(task, model_roles=...)`) cannot know
+    its grader yet: then nothing is checked.
     """
     if active_model() is None:
         return None
+    role = bound_grader()
+    if judge_model is not None and role is not None and str(role) != judge_model:
+        raise stop_run(
+            TaskOptionError(
+                f"bedside-bench: -T judge_model={judge_model} and --model-role grader={role} "
+                "name two judges, so no case was run: the grader role would judge and the log "
+                "would name both; give one of them"
+            )
+        )
+    judge = default_judge(judge_model)
     try:
-        return get_model(role=GRADER_ROLE, default=judge_model)
+        return get_model(role=GRADER_ROLE, default=judge)
     except Exception as ex:
         raise stop_run(
             PrerequisiteError(
-                f"bedside-bench: the judge {judge_model} cannot be used, so no case was run: "
+                f"bedside-bench: the judge {role or judge} cannot be used, so no case was run: "
                 f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
                 "or -T judge_model=..."
             )
@@ -229,9 +250,7 @@ def _resolve_judge(explicit: str | None, logged: object) -> Model:
     logged_judge = logged if isinstance(logged, str) else None
     if explicit is not None and logged_judge is not None and explicit != logged_judge:
         return get_model(explicit)
-    return get_model(
-        role=GRADER_ROLE, default=explicit or logged_judge or SCORER_DEFAULTS.judge_model
-    )
+    return get_model(role=GRADER_ROLE, default=default_judge(explicit or logged_judge))
 
 
 @scorer(metrics=[mean(), stderr(), bootstrap_ci95(), f1_diagnostics(), judge_agreement()])
