@@ -245,11 +245,13 @@ def judge_usage(events: Sequence[object]) -> dict[str, dict[str, int]]:
 
 
 def _resolve_judge(explicit: str | None, logged: object) -> Model:
-    """The `grader` role, unless a `judge_model` other than the one the sample was scored with
-    is asked for (`inspect score -S judge_model=M` over a log that bound the role)."""
-    logged_judge = logged if isinstance(logged, str) else None
-    if explicit is not None and logged_judge is not None and explicit != logged_judge:
+    """The `grader` role, unless a `judge_model` other than the role's is asked for
+    (`inspect score -S judge_model=M` over a log that bound the role to another judge); with no
+    role bound, `judge_model`, else the one the sample was scored with, else the protocol's."""
+    role = bound_grader()
+    if explicit is not None and role is not None and str(role) != explicit:
         return get_model(explicit)
+    logged_judge = logged if isinstance(logged, str) else None
     return get_model(role=GRADER_ROLE, default=default_judge(explicit or logged_judge))
 
 
