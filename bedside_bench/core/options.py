@@ -111,6 +111,7 @@ def default_judge(judge_model: str | None) -> str:
     """The judge named by `judge_model`, else the protocol's (when no `grader` role is bound)."""
     return judge_model or DEFAULT_JUDGE_MODEL
 
+
 # --------------------------------------------------------------------------------------------
 # what each option accepts, read from the models
 

@@ -82,6 +82,14 @@ class AnswersWithoutText(Document):
     unknown: NonNegativeInt
 
 
+class InspectScore(Document):
+    """The benchmark's score as Inspect's log, `inspect view` and `evals_df` show it, reduced
+    over epochs by a reducer other than the protocol's mean (`--epochs-reducer`)."""
+
+    reducer: str
+    mean: float = Field(description="Inspect's `mean` metric over the cases so reduced")
+
+
 F1_FIELDS = ("mean_recall", "mean_precision", "severe_rate")
 AGREEMENT_FIELDS = ("judge_agreement", "judge_kappa")
 # the intervals over cases and what varies within a case, written only when the run measured it
@@ -99,7 +107,12 @@ CASES_AND_EPOCHS = (
 class BenchmarkSummary(OnlyWhenSet):
     """One benchmark's mean over its completed cases, with its interval and what it left out."""
 
-    OPTIONAL: ClassVar[tuple[str, ...]] = (*F1_FIELDS, *AGREEMENT_FIELDS, *JOINT_FIELDS)
+    OPTIONAL: ClassVar[tuple[str, ...]] = (
+        *F1_FIELDS,
+        *AGREEMENT_FIELDS,
+        *JOINT_FIELDS,
+        "inspect_scores",
+    )
     # the schema says what `_diagnostics_match_grading` checks
     model_config = ConfigDict(
         json_schema_extra={
@@ -136,6 +149,12 @@ class BenchmarkSummary(OnlyWhenSet):
     )
     judge_kappa: float | None = Field(
         default=None, description="only with more than one judge pass: Fleiss' kappa over items"
+    )
+    inspect_scores: list[InspectScore] | None = Field(
+        default=None,
+        description="only when Inspect's log shows another score than `mean` (an epoch "
+        "reducer other than the mean, `--epochs-reducer`): that score, by reducer; `mean` is "
+        "the protocol's, which the headline, the ranking and every figure here use",
     )
 
     @model_validator(mode="after")

@@ -370,6 +370,7 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         task_id=header.eval.task_id,
         epochs=config.epochs or 1,
         epochs_reducer=_reducers(config.epochs_reducer),
+        inspect_means=inspect_means(header),
         sample_ids=tuple(str(i) for i in header.eval.dataset.sample_ids or ()),
         dataset_samples=header.eval.dataset.samples,
         limit=_limit_text(config.limit),
@@ -413,6 +414,17 @@ def judge_uses_batch(header: EvalLog) -> bool:
     if role is not None:
         return uses_batch(role.config)
     return answer_uses_batch(header)
+
+
+def inspect_means(header: EvalLog) -> tuple[tuple[str, str, float], ...]:
+    """(score name, reducer, mean) of every score in the log's results: the number Inspect's
+    log, viewer and `evals_df` show for each reducer."""
+    scores = header.results.scores if header.results is not None else []
+    return tuple(
+        (s.name, s.reducer or "", float(mean.value))
+        for s in scores
+        if (mean := s.metrics.get("mean")) is not None and isinstance(mean.value, int | float)
+    )
 
 
 def _reducers(value: object) -> tuple[str, ...] | None:

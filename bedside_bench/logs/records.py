@@ -120,6 +120,9 @@ class LogRecord:
     epochs: int = 1
     # the reducer Inspect was asked for (None: its default, the mean)
     epochs_reducer: tuple[str, ...] | None = None
+    # (score name, reducer, mean) of each score Inspect's results hold: what its log, `inspect
+    # view` and `evals_df` show
+    inspect_means: tuple[tuple[str, str, float], ...] = ()
     # the case ids that ran, in dataset (manifest) order, as the log header lists them
     sample_ids: tuple[str, ...] = ()
     # cases in the task's dataset before --limit / --sample-id (None: not recorded)

@@ -25,6 +25,7 @@ from bedside_bench.documents.summary import (
 from bedside_bench.logs.generation import settings_text
 from bedside_bench.release.known import UNRECOGNISED
 from bedside_bench.report.answers import ANSWERED_AGAIN
+from bedside_bench.report.reducers import reducer_warnings
 from bedside_bench.report.scope import scope_cell
 from bedside_bench.report.standing import Standing, by_score, rankable, standing
 from bedside_bench.report.summary import DEMO_NOTE
@@ -702,6 +703,7 @@ def group_warnings(summary: RunSummary) -> list[str]:
         found.append(f"release: {release_text(summary)}.")
     found += answer_condition_warnings(summary)
     found += without_text_warnings(summary)
+    found += reducer_warnings(summary)
     pooled = [n.split(":", 1)[0] for n in summary.notes if ANSWERED_AGAIN in n]
     if pooled:
         found.append(

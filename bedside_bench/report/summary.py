@@ -27,6 +27,7 @@ from bedside_bench.documents.summary import (
     AnswerConditions,
     AnswersWithoutText,
     BenchmarkSummary,
+    InspectScore,
     OverallScore,
     RunSummary,
     Scope,
@@ -45,6 +46,7 @@ from bedside_bench.report.conditions import (
     without_text_notes,
 )
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
+from bedside_bench.report.reducers import inspect_scores
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
 from bedside_bench.report.within import (
@@ -105,6 +107,7 @@ class Diagnostics(TypedDict, total=False):
     severe_rate: float | None
     judge_agreement: float | None
     judge_kappa: float | None
+    inspect_scores: list[InspectScore]
 
 
 def benchmark_entry(
@@ -113,6 +116,7 @@ def benchmark_entry(
     judge_passes: int,
     epochs: int = 1,
     within: Within = None,
+    group: RunGroup | None = None,
 ) -> BenchmarkSummary:
     scores = np.array(evidence.scores, dtype=np.float64)
 
@@ -129,11 +133,16 @@ def benchmark_entry(
     if judge_passes > 1:
         diagnostics["judge_agreement"] = _mean(c.judge_agreement for c in evidence.completed)
         diagnostics["judge_kappa"] = judge_kappa(evidence.completed)
+    mean = float(scores.mean()) if scores.size else None
+    # Inspect's number where another epoch reducer makes it differ (`report/reducers.py`)
+    others = inspect_scores(group, evidence.benchmark, mean) if group is not None else []
+    if others:
+        diagnostics["inspect_scores"] = others
     return BenchmarkSummary(
         grading_method=evidence.grading_method,
         n=int(scores.size),
         failed=len(evidence.failed),
-        mean=float(scores.mean()) if scores.size else None,
+        mean=mean,
         ci95=list(percentile_bootstrap(scores, options.resamples, options.seed).as_tuple())
         if scores.size
         else None,
@@ -289,7 +298,8 @@ def completeness_notes(group: RunGroup) -> list[str]:
         shown = ", ".join(sorted("+".join(r) for r in reducers))
         notes.append(
             f"the logs asked Inspect for epoch reducer(s) {shown}; this report always uses "
-            "the mean over epochs"
+            "the protocol's mean over epochs (where Inspect's number differs, the summary "
+            "gives it as `inspect_scores` and the report's top names both)"
         )
     return notes
 
@@ -392,7 +402,9 @@ def summarise(
         cases_failed=group.cases_failed,
         complete=group.complete,
         benchmarks={
-            name: benchmark_entry(evidence, options, key.judge_passes, key.epochs, within[name])
+            name: benchmark_entry(
+                evidence, options, key.judge_passes, key.epochs, within[name], group
+            )
             for name, evidence in group.benchmarks.items()
         },
         overall=overall_entry(group, options, within),
