@@ -175,6 +175,7 @@ SLOWEST_FILES_FIRST = (
     "test_owned_output_e2e.py",
     "test_reliability_e2e.py",
     "test_answer_conditions_e2e.py",
+    "test_judge_named_e2e.py",
     "test_report_verdict_e2e.py",
     "test_report_how_sure_e2e.py",
     "test_rejudge.py",
@@ -187,6 +188,9 @@ SLOWEST_FILES_FIRST = (
     "test_report_log_values.py",
     "test_doubles.py",
     "test_review_e2e.py",
+    "test_reasoning_budget_e2e.py",
+    "test_answer_paths.py",
+    "test_epoch_reducer_e2e.py",
 )
 
 
