@@ -191,6 +191,10 @@ SLOWEST_FILES_FIRST = (
     "test_judge_preflight.py",
     "test_inspect_score.py",
     "test_answer_conditions_e2e.py",
+    "test_judge_named_e2e.py",
+    "test_reasoning_budget_e2e.py",
+    "test_answer_paths.py",
+    "test_epoch_reducer_e2e.py",
 )
 
 
