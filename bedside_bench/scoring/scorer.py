@@ -52,7 +52,7 @@ from bedside_bench.core.options import (  # re-exported: the refusal is imported
     TaskOptionError as TaskOptionError,
 )
 from bedside_bench.core.protocol import JUDGE_MESSAGE_FORMAT
-from bedside_bench.core.safe_text import encodable
+from bedside_bench.core.safe_text import encodable, printable
 from bedside_bench.judging.grading import GradingStrategy, PassResult, grading_strategy
 from bedside_bench.judging.judge import judged_once_in_run
 from bedside_bench.scoring.agreement import unanimous_share
@@ -293,7 +293,7 @@ def rubric_judge(
         opts = checked(ScorerOptions, {**SCORER_DEFAULTS.model_dump(), **logged, **explicit})
         judge = _resolve_judge(judge_model, logged.get("judge_model"))
         strategy = grading_strategy(opts.grading)
-        sample = state.metadata_as(SampleMetadata)
+        sample = bedside_case(state)
         if answered.empty:  # the model's answer states nothing: no judge is paid to say so
             return states_nothing(answered, strategy, sample, opts, str(judge))
         passes = opts.judge_passes
@@ -351,6 +351,20 @@ def rubric_judge(
         )
 
     return score
+
+
+def bedside_case(state: TaskState) -> SampleMetadata:
+    """The sample's case, or one line saying the sample is not a BedsideBench case: the
+    short scorer name `rubric_judge` that `inspect score` resolves (`_register_logged_name`)
+    may be asked to score another suite's log, and nothing is bought for it."""
+    try:
+        return state.metadata_as(SampleMetadata)
+    except ValueError:  # Inspect wraps pydantic's ValidationError in one
+        raise ValueError(
+            f"sample {printable(str(state.sample_id), 80)} holds no BedsideBench case (its "
+            "metadata has no rubric items): `rubric_judge` here is bedside_bench's scorer, "
+            "which scores only logs of bedside_bench tasks"
+        ) from None
 
 
 def _register_logged_name() -> None:
