@@ -47,16 +47,16 @@ from bedside_bench.sweep.options import (
     parse_task_arg,
     split_list,
 )
-from bedside_bench.sweep.shard import Shard
+from bedside_bench.sweep.shard import AutoShard, Shard, ShardEnvironmentError, scheduler_shard
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
     from inspect_ai.model import BatchConfig
 
 
-def _shard(text: str) -> Shard:
+def _shard(text: str) -> Shard | AutoShard:
     try:
-        return Shard.parse(text)
+        return AutoShard.parse(text) or Shard.parse(text)
     except ValueError as ex:
         raise argparse.ArgumentTypeError(str(ex)) from None
 
@@ -138,9 +138,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "--shard",
         type=_shard,
         default=Shard(1, 1),
-        metavar="K/N",
+        metavar="K/N|auto",
         help="run share K of N of the (model, benchmark) runs, for N machines given the same "
-        "command and log directory (no report: run `bedside-bench report` when all are done)",
+        "command and log directory (no report: run `bedside-bench report` when all are done); "
+        "auto: K and N from the array job this runs in (Kubernetes Indexed Job, SLURM job "
+        "array, AWS Batch array job; auto/N gives N where the engine does not say it)",
     )
     parser.add_argument(
         "--max-retries",
@@ -231,6 +233,19 @@ def sweep_log_dir() -> str:
     return f"{root.rstrip('/')}/sweep" if root else DEFAULT_LOG_DIR
 
 
+def resolve_shard(shard: Shard | AutoShard) -> Shard:
+    """`--shard K/N` as given; `--shard auto` from the array job's variables, said in one
+    line so a task's log shows which share it took."""
+    if isinstance(shard, Shard):
+        return shard
+    try:
+        resolved, source = scheduler_shard(shard, os.environ)
+    except ShardEnvironmentError as ex:
+        raise SweepError(str(ex)) from None
+    _say(f"sweep: {source}")
+    return resolved
+
+
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
     task_args = dict(parse_task_arg(t) for t in args.task_arg)
     model_cost_config, cost_limit = cost_options(args)
@@ -258,7 +273,7 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
         report=args.report,
         report_dir=args.report_dir,
         prices=args.prices,
-        shard=args.shard,
+        shard=resolve_shard(args.shard),
         model_cost_config=model_cost_config,
         cost_limit=cost_limit,
     )
