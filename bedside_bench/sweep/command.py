@@ -21,11 +21,16 @@ from bedside_bench.calls.credentials import CredentialError, redact
 from bedside_bench.core import exit_codes, ranges
 from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
+    MODEL_ROLE_ENV,
+    EnvironmentSettingError,
     Subcommands,
     add_command,
     inspect_eval_models,
+    inspect_role_model,
+    load_dotenv_as_inspect,
 )
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.contracts import GRADER_ROLE
 from bedside_bench.core.entry import entry_point
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.ranges import ranged
@@ -81,9 +86,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--judge",
-        default=DEFAULT_JUDGE_MODEL,
         metavar="MODEL",
-        help=f"judge for every model (the grader role; default {DEFAULT_JUDGE_MODEL})",
+        help=f"judge for every model (the grader role; default the grader ${MODEL_ROLE_ENV} "
+        f"binds, as Inspect's --model-role reads it, else {DEFAULT_JUDGE_MODEL})",
     )
     parser.add_argument(
         "--benchmarks",
@@ -246,6 +251,15 @@ def resolve_shard(shard: Shard | AutoShard) -> Shard:
     return resolved
 
 
+def sweep_judge() -> str:
+    """The judge when `--judge` is not given: the grader `$INSPECT_EVAL_MODEL_ROLE` binds (as
+    `inspect eval` would bind it), else the protocol's judge."""
+    try:
+        return inspect_role_model(GRADER_ROLE) or DEFAULT_JUDGE_MODEL
+    except EnvironmentSettingError as ex:
+        raise SweepError(f"{ex}: give --judge MODEL") from None
+
+
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
     task_args = dict(parse_task_arg(t) for t in args.task_arg)
     model_cost_config, cost_limit = cost_options(args)
@@ -253,7 +267,7 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
         models=[
             check_model_name(m, "model") for m in split_list(args.model) or inspect_eval_models()
         ],
-        judge=args.judge,
+        judge=args.judge or sweep_judge(),
         benchmarks=split_list(args.benchmarks) or list(BENCHMARK_NAMES),
         smoke=args.smoke,
         log_dir=args.log_dir or sweep_log_dir(),
@@ -408,6 +422,7 @@ def register(subparsers: Subcommands) -> None:
 
 @entry_point
 def main(argv: Sequence[str] | None = None) -> int:
+    load_dotenv_as_inspect()  # as `bedside-bench sweep` and `inspect` do
     parser = argparse.ArgumentParser(prog=PROG, description=configure_parser.__doc__)
     configure_parser(parser)
     args = parser.parse_args(argv)
