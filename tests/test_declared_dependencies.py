@@ -15,8 +15,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "bedside_bench"
 # imported only where its extra is installed (bedside_bench/core/extras.py): the forest plot, the
-# Parquet export, the S3 lock
-OPTIONAL = {"matplotlib": "report", "datasets": "export", "botocore": "s3"}
+# Parquet export, the S3 lock, the analysis frames
+OPTIONAL = {
+    "matplotlib": "report",
+    "datasets": "export",
+    "botocore": "s3",
+    "pandas": "analysis",
+    "pyarrow": "analysis",
+}
 
 
 def imported_top_level_modules() -> set[str]:
