@@ -32,8 +32,15 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "project" / "sub").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "project" / "sub")
     for name in (*VARIABLES, *VSCODE, "TERM_PROGRAM"):
-        monkeypatch.delenv(name, raising=False)
+        unset(monkeypatch, name)
     return tmp_path / "project"
+
+
+def unset(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """`name` unset, and unset again afterwards even when a loader sets it (monkeypatch
+    restores only what it recorded: set it first, so its absence is recorded)."""
+    monkeypatch.setenv(name, "recorded")
+    monkeypatch.delenv(name)
 
 
 def environment_after(loader: object, monkeypatch: pytest.MonkeyPatch) -> dict[str, str | None]:
@@ -41,6 +48,8 @@ def environment_after(loader: object, monkeypatch: pytest.MonkeyPatch) -> dict[s
         for name in VARIABLES:  # each loader starts from the same environment
             if name in os.environ:
                 scoped.setenv(name, os.environ[name])
+            else:
+                unset(scoped, name)
         loader()  # type: ignore[operator]
         return {name: os.environ.get(name) for name in VARIABLES}
 
@@ -94,8 +103,7 @@ def test_report_reads_the_log_dir_of_the_dotenv(
 ) -> None:
     (project / ".env").write_text("INSPECT_LOG_DIR=runs\n")
     (project / "runs").mkdir()
-    with monkeypatch.context():  # main loads the file into this process's environment
-        code = main(["report", "-o", str(project / "out")])
+    code = main(["report", "-o", str(project / "out")])
     # relative to the .env's folder, not to the working folder, as `inspect view` reads it
     assert code == exit_codes.ERROR
     assert capsys.readouterr().err.splitlines() == [
