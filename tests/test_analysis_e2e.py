@@ -150,6 +150,17 @@ def test_numbers_are_numbers_with_both_grading_methods(frame: pd.DataFrame) -> N
     assert (frame["points_matched"].dropna().to_numpy(dtype=float) % 1 != 0).any()
 
 
+def test_read_in_parallel_the_frame_is_the_same(run: Run, frame: pd.DataFrame) -> None:
+    """`parallel=True` reads each log apart and concatenates: a points log's recall has no
+    value there at all. Columns left to Inspect then come back as objects mixing numbers and
+    strings; the suite's stay float, and the frame equals the serial one."""
+    parallel = samples_df(str(run.logs), columns=SAMPLE_COLUMNS, quiet=True, parallel=2)
+    ordered = parallel.set_index("sample_id").loc[frame["sample_id"]].reset_index()
+    assert list(ordered.columns) == list(frame.columns)
+    assert dict(ordered.dtypes) == dict(frame.dtypes)
+    pd.testing.assert_frame_equal(ordered, frame.reset_index(drop=True))
+
+
 def test_each_case_is_the_protocols_numbers_over_the_scripted_decisions(
     run: Run, frame: pd.DataFrame
 ) -> None:

@@ -2,11 +2,13 @@
 
 Built with Inspect's public column API (`SampleColumn`, `EvalColumn`): each value is read from
 the rubric judge's score or the log header by a function, so a log that lacks a key gives a
-null, never an error. Every number is typed `float` and defaults to NaN: Inspect turns a column
-whose values mix ints and floats into strings, and a column with no value at all into a string
-column (a frame of points benchmarks alone would have no recall); typed and defaulted so,
+null, never an error. Every number is typed `float` and defaults to NaN: Inspect stores a
+column with no value at all as strings, so with `samples_df(..., parallel=True)`, which reads
+each log apart and concatenates, a points log's recall (or an F1 log's points) turned the
+whole column into objects mixing numbers and strings. Typed and defaulted so, `score`,
 `recall`, `precision`, `points_matched` and `points_available` are float columns with nulls in
-every frame, whatever mix of grading methods and variants its logs hold.
+every frame, whatever mix of grading methods and variants its logs hold. The value functions
+are instances of module-level classes, which the parallel workers can unpickle.
 
 The score read is the log's own judge's (`rubric_judge`); judges appended by `inspect score`
 (`rubric_judge1`, ...) keep their own keys in Inspect's `score_*` columns.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -54,12 +57,15 @@ def _case_score(sample: Sample) -> Any:
     return score.value if score is not None else None
 
 
-def _from_score(key: str) -> Callable[[Sample], Any]:
-    def value(sample: Sample) -> Any:
-        return score_metadata(sample).get(key)
+@dataclass(frozen=True)
+class ScoreField:
+    """A key of the case's score metadata. A class, not a closure: `samples_df(...,
+    parallel=True)` sends the columns to worker processes, which must unpickle them."""
 
-    value.__name__ = f"score_metadata_{key}"
-    return value
+    key: str
+
+    def __call__(self, sample: Sample) -> Any:
+        return score_metadata(sample).get(self.key)
 
 
 def _grading_method(sample: Sample) -> Any:
@@ -76,12 +82,14 @@ def _text(name: str, read: Callable[[Sample], Any]) -> SampleColumn:
     return SampleColumn(name, path=read, type=str)
 
 
-def _task_metadata(key: str) -> Callable[[EvalLog], Any]:
-    def value(log: EvalLog) -> Any:
-        return (log.eval.metadata or {}).get(key)
+@dataclass(frozen=True)
+class TaskField:
+    """A key of the log's task metadata (a class for the reason `ScoreField` gives)."""
 
-    value.__name__ = f"task_metadata_{key}"
-    return value
+    key: str
+
+    def __call__(self, log: EvalLog) -> Any:
+        return (log.eval.metadata or {}).get(self.key)
 
 
 def _benchmark(log: EvalLog) -> str | None:
@@ -101,19 +109,19 @@ SAMPLE_COLUMNS: list[Column] = [
     # the case's score (protocol section 3); null for a case that failed (not in any mean)
     _number("score", _case_score),
     # the judge that judged this case, as its score records it
-    _text("judge_model", _from_score("judge_model")),
+    _text("judge_model", ScoreField("judge_model")),
     # how the answer ended (complete, truncated, filtered, refused, unknown) and why
-    _text("answer_condition", _from_score("answer_condition")),
-    _text("answer_stop_reason", _from_score("answer_stop_reason")),
+    _text("answer_condition", ScoreField("answer_condition")),
+    _text("answer_stop_reason", ScoreField("answer_stop_reason")),
     # f1_weighted_rubric cases (null for points cases; precision null when nothing matched)
-    _number("recall", _from_score("recall")),
-    _number("precision", _from_score("precision")),
-    _number("severe_rate", _from_score("severe_rate")),
+    _number("recall", ScoreField("recall")),
+    _number("precision", ScoreField("precision")),
+    _number("severe_rate", ScoreField("severe_rate")),
     # points_rubric cases (null for F1 cases): signed points matched over positive available
-    _number("points_matched", _from_score("matched_signed_points")),
-    _number("points_available", _from_score("available_positive_points")),
+    _number("points_matched", ScoreField("matched_signed_points")),
+    _number("points_available", ScoreField("available_positive_points")),
     # only with repeated judging (judge_passes > 1)
-    _number("judge_agreement", _from_score("judge_agreement")),
+    _number("judge_agreement", ScoreField("judge_agreement")),
     # why a case has no score (empty when it has one)
     SampleColumn("error", path="error", default=""),
 ]
@@ -126,17 +134,17 @@ EVAL_COLUMNS: list[Column] = [
     EvalColumn("status", path="status", required=True),
     EvalColumn("model", path="eval.model", required=True),
     EvalColumn("benchmark", path=_benchmark),
-    EvalColumn("grading_method", path=_task_metadata("grading_method"), type=str),
-    EvalColumn("grading", path=_task_metadata("grading"), type=str),
+    EvalColumn("grading_method", path=TaskField("grading_method"), type=str),
+    EvalColumn("grading", path=TaskField("grading"), type=str),
     # the judge the run bound (the grader role, else the judge_model task argument)
     EvalColumn("judge_model", path=_judge, type=str),
-    EvalColumn("judge_passes", path=_task_metadata("judge_passes"), type=int),
-    EvalColumn("severe_gate", path=_task_metadata("severe_gate"), type=bool),
+    EvalColumn("judge_passes", path=TaskField("judge_passes"), type=int),
+    EvalColumn("severe_gate", path=TaskField("severe_gate"), type=bool),
     EvalColumn("epochs", path="eval.config.epochs", type=int),
-    EvalColumn("protocol_version", path=_task_metadata("protocol_version"), type=str),
-    EvalColumn("dataset_sha256", path=_task_metadata("dataset_sha256"), type=str),
-    EvalColumn("release", path=_task_metadata("release"), type=str),
-    EvalColumn("smoke", path=_task_metadata("smoke"), type=bool),
+    EvalColumn("protocol_version", path=TaskField("protocol_version"), type=str),
+    EvalColumn("dataset_sha256", path=TaskField("dataset_sha256"), type=str),
+    EvalColumn("release", path=TaskField("release"), type=str),
+    EvalColumn("smoke", path=TaskField("smoke"), type=bool),
     EvalColumn("total_samples", path="results.total_samples", type=int),
     EvalColumn("completed_samples", path="results.completed_samples", type=int),
 ]
