@@ -14,7 +14,6 @@ from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-
 OPENAI_API_KEY = "OPENAI_API_KEY"
 # the reference runner (`evaluation/run_benchmark.py`) reads this name; Inspect does not
 OPENAI_ACCESS_TOKEN = "OPENAI_ACCESS_TOKEN"
