@@ -83,12 +83,10 @@ def item_decisions(logs: Logs | None = None, quiet: bool | None = None) -> pd.Da
     columns, then the item's id, points, decision and match value."""
     for module in ("pandas", "pyarrow"):
         require(module, "analysis", "bedside_bench.analysis")
-    # imported here: the package's column definitions need neither (an extra, see above)
-    import pandas as pd
-    import pyarrow as pa
+    import pandas as pd  # lazy: an extra (`analysis`), checked just above
 
     cases = samples_df(logs, columns=_columns(), full=True, quiet=quiet, exclude_fields=_UNREAD)
-    types = {name: pa.type_for_alias(alias) for name, alias in ITEM_COLUMNS}
+    types = dict(ITEM_COLUMNS)
     keys = [c for c in cases.columns if c != _ITEMS]
     records: list[dict[str, Any]] = []
     for row in cases.itertuples(index=False):
@@ -99,6 +97,6 @@ def item_decisions(logs: Logs | None = None, quiet: bool | None = None) -> pd.Da
     frame = pd.DataFrame.from_records(records, columns=[*keys, *types])
     for name in keys:
         frame[name] = frame[name].astype(cases[name].dtype)
-    for name, arrow in types.items():
-        frame[name] = frame[name].astype(pd.ArrowDtype(arrow))
+    for name, dtype in types.items():
+        frame[name] = frame[name].astype(dtype)
     return frame
