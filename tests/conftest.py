@@ -182,6 +182,7 @@ SLOWEST_FILES_FIRST = (
     "test_judges_coverage_e2e.py",
     "test_rejudge.py",
     "test_report_log_values.py",
+    "test_analysis_e2e.py",
     "test_report_verdict_e2e.py",
     "test_inputs_e2e.py",
     "test_report_properties.py",
