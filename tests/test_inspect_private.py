@@ -1,4 +1,4 @@
-"""The private Inspect names (`bedside_bench/core/inspect_private.py`): at most eleven, only the
+"""The private Inspect names (`bedside_bench/core/inspect_private.py`): at most ten, only the
 seam uses them, none can break an import, and each one's absence degrades its feature the way
 `PRIVATE` says, with one warning naming the feature and no number changed.
 
@@ -61,8 +61,8 @@ def private_imports(source: str) -> set[str]:
 # the seam
 
 
-def test_at_most_eleven_private_names_each_with_its_reason_and_fallback() -> None:
-    assert len(PRIVATE) <= 11
+def test_at_most_ten_private_names_each_with_its_reason_and_fallback() -> None:
+    assert len(PRIVATE) <= 10
     assert tuple(e.origin for e in PRIVATE.values()) == inspect_private.PRIVATE_ORIGINS
     for name, entry in PRIVATE.items():
         module, attribute = entry.origin.split(":")
@@ -405,23 +405,6 @@ def check_sample_active(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Chec
     return Check(present, missing)
 
 
-def check_init_display_type(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Check:
-    from inspect_ai.util import _display, display_type
-
-    monkeypatch.setattr(_display, "_display_type", "none")  # restored after
-
-    def present() -> None:
-        inspect_private.init_display_type("plain")
-        assert display_type() == "plain"
-        monkeypatch.setattr(_display, "_display_type", "none")
-
-    def missing() -> None:
-        inspect_private.init_display_type("plain")
-        assert display_type() == "none"  # Inspect's, whatever --display said
-
-    return Check(present, missing)
-
-
 def check_sample_buffer_dbs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Check:
     from bedside_bench.sweep.recovery import writer_gone
     from tests.test_sweep_recovery import GONE_PID, buffer_db, log_at
@@ -507,7 +490,6 @@ CHECKS: dict[str, Callable[[pytest.MonkeyPatch, Path], Check]] = {
     "cache_fetch": check_cache_fetch,
     "cache_store": check_cache_store,
     "sample_active": check_sample_active,
-    "init_display_type": check_init_display_type,
     "sample_buffer_dbs": check_sample_buffer_dbs,
     "format_traceback": check_format_traceback,
     "registry_find": check_registry_find,

@@ -276,6 +276,7 @@ def test_bad_inputs_are_clear_errors(tmp_path: Path) -> None:
     empty = cli("rejudge", str(tmp_path / "none"), "--judge", JUDGE_B, env=env, cwd=tmp_path)
     assert empty.returncode == 1 and "no Inspect logs found under" in empty.stderr
     unknown = cli("rejudge", str(tmp_path), "--judge", "nosuch/judge", env=env, cwd=tmp_path)
-    assert unknown.returncode == 1 and "cannot use judge 'nosuch/judge'" in unknown.stderr
+    assert unknown.returncode == 1
+    assert "judge nosuch/judge: Inspect knows no model provider 'nosuch'" in unknown.stderr
     assert "sk-test-double" not in unknown.stderr + unknown.stdout
     assert not (tmp_path / "logs").exists()

@@ -54,7 +54,6 @@ __all__ = [
     "cache_store",
     "calls_can_be_kept",
     "degraded",
-    "init_display_type",
     "known_model_apis",
     "plain_cancellation_tracebacks",
     "registry_add",
@@ -78,7 +77,6 @@ JUDGE_CHECK = "the judge check before the first answer"
 SCORER_SHORT_NAME = "`inspect score` by the scorer name a log records"
 KEPT_CALLS = "keeping paid calls for a retry"
 CASE_IDENTITY = "the running case's identity"
-REJUDGE_DISPLAY = "rejudge's --display"
 CRASH_LOGS = "removing the logs killed sweeps left"
 PROMPT_STOP = "a prompt stop of the sweep on Ctrl-C"
 PROVIDER_NAMES = "the closest provider to a misspelt one"
@@ -142,13 +140,6 @@ PRIVATE: dict[str, PrivateName] = {
             "answers and judge replies are not kept for a retry (a retry buys them again), "
             "--cache does not apply to them, and a judge that failed a case is asked again by "
             "the run's retries",
-        ),
-        PrivateName(
-            "inspect_ai.util._display:init_display_type",
-            REJUDGE_DISPLAY,
-            "score_async outside `inspect eval` needs the display set up as the `inspect` "
-            "command would; the public display_type() only reads it",
-            "rejudge shows Inspect's default display ($INSPECT_DISPLAY), whatever --display says",
         ),
         PrivateName(
             "inspect_ai.log._recorders.buffer.database:sample_buffer_dbs",
@@ -290,12 +281,6 @@ def registry_add(o: object, info: RegistryInfo) -> bool:
         return False
     found(o, info)
     return True
-
-
-def init_display_type(display: str) -> None:
-    found = _resolve("init_display_type")
-    if found is not None:
-        found(display)
 
 
 def known_model_apis(api: str) -> list[str] | None:

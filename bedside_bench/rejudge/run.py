@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import anyio
 from fsspec.core import url_to_fs
@@ -27,7 +27,6 @@ from bedside_bench.calls.credentials import (
 )
 from bedside_bench.calls.kept_calls import kept_run, release
 from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
-from bedside_bench.core.inspect_private import init_display_type
 from bedside_bench.core.model_names import unknown_provider
 from bedside_bench.core.options import SCORER_DEFAULTS, ScorerOptions, checked
 from bedside_bench.logs.read import display_location, skip_reason
@@ -61,6 +60,7 @@ if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
     from inspect_ai.model import Model, ModelUsage
     from inspect_ai.scorer import Score, Scorer
+    from inspect_ai.util import DisplayType
     from typing_extensions import Self
 
     from bedside_bench.core.options import ScorerOptions
@@ -176,13 +176,15 @@ async def judge_samples(
     """Score `samples` (copies) with Inspect's `score_async`, overwriting their scores."""
 
     judging.work = header.model_copy(update={"samples": [deepcopy(s) for s in samples]})
-    init_display_type(display)
     return await score_async(
         judging.work,
         [capturing(rubric_judge(**options.model_dump()), judging)],
         model=judge,  # the answer model is never even created
         model_roles={GRADER_ROLE: judge},
         action="overwrite",
+        # Inspect sets the display up with this when nothing in the process has yet (a
+        # rejudge command); an eval before it in the same process keeps that one's display
+        display=cast("DisplayType", display),
         copy=False,
     )
 
