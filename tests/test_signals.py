@@ -119,28 +119,30 @@ def test_a_first_signal_lets_the_call_in_flight_come_back_and_starts_no_new_one(
     assert stopped_by(received) == how
 
 
-def test_a_second_signal_stops_at_once_and_the_grace_bounds_the_drain() -> None:
-    for second, grace in ((True, 3600.0), (False, 0.05)):
-        cancelled: list[bool] = []
+@pytest.mark.parametrize(("second", "grace"), [(True, 3600.0), (False, 0.05)])
+def test_a_second_signal_stops_at_once_and_the_grace_bounds_the_drain(
+    second: bool, grace: float
+) -> None:
+    cancelled: list[bool] = []
 
-        async def work(second: bool = second) -> None:
-            call_sent()  # a reply that never comes
-            try:
+    async def work() -> None:
+        call_sent()  # a reply that never comes
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            while not stopping():
+                await asyncio.sleep(0.01)
+            if second:
                 os.kill(os.getpid(), signal.SIGINT)
-                while not stopping():
-                    await asyncio.sleep(0.01)
-                if second:
-                    os.kill(os.getpid(), signal.SIGINT)
-                await asyncio.sleep(3600)
-            except asyncio.CancelledError:
-                cancelled.append(True)
-                raise
-            finally:
-                call_ended()
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            cancelled.append(True)
+            raise
+        finally:
+            call_ended()
 
-        received = run_drain(grace, work, signal.SIGINT)
-        assert cancelled == [True]
-        assert received == [signal.SIGINT] * (2 if second else 1)
+    received = run_drain(grace, work, signal.SIGINT)
+    assert cancelled == [True]
+    assert received == [signal.SIGINT] * (2 if second else 1)
 
 
 def test_without_a_call_in_flight_the_first_signal_cancels_at_once() -> None:
