@@ -88,8 +88,8 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
             handler(signal.SIGINT, frame)
             return
         raise KeyboardInterrupt
-    if not stop.draining and stop.grace > 0:
-        stop.draining = True
+    first, stop.draining = not stop.draining, True
+    if first and stop.grace > 0:
         assert stop.loop is not None
         stop.loop.call_soon_threadsafe(_begin_drain, stop)
         return
