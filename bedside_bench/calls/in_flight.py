@@ -69,11 +69,11 @@ class InFlightCalls(Hooks):
         signals.arm(float(timeout) if timeout is not None else None)
 
     async def on_run_end(self, data: RunEnd) -> None:
-        signals.disarm()
-        if signals.stop_began() and not isinstance(data.exception, KeyboardInterrupt):
+        stopped = signals.disarm()
+        if stopped is not None and not isinstance(data.exception, KeyboardInterrupt | SystemExit):
             # the run ended during the drain, or its cancellation was absorbed: it ends as
             # interrupted all the same, before `eval_set` could print that it completed
-            raise KeyboardInterrupt
+            raise stopped
 
     async def on_before_model_generate(self, data: BeforeModelGenerate) -> None:
         record = _call.get()

@@ -70,6 +70,10 @@ class _Stop:
     draining: bool = False  # a first signal came: no new call starts
     cancelled: bool = False  # the loop's handler was called for this drain
     timer: asyncio.TimerHandle | None = None
+    # armed by an eval of our tasks outside a command of ours (`inspect eval`, `eval()`): the
+    # handlers are this run's only, given back at its end
+    standalone: bool = False
+    previous_term: Handler | int | None = None
 
 
 _stop: _Stop | None = None
@@ -166,18 +170,27 @@ def arm(cap: float | None = None) -> None:
     so a first signal drains (see the module's docstring). `cap`: a limit on the grace (the
     attempt timeout). Does nothing outside `stopping_on_signals`, off the main thread, or when
     the loop installed no handler of its own."""
-    stop = _stop
-    if stop is None or threading.current_thread() is not threading.main_thread():
+    global _stop
+    if threading.current_thread() is not threading.main_thread():
         return
-    if cap is not None and cap >= 0:
-        stop.grace = min(stop.grace, cap)
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return
+    current = signal.getsignal(signal.SIGINT)
+    stop = _stop
+    if stop is None:
+        if not callable(current) or current in (signal.default_int_handler, _on_signal):
+            return
+        # `inspect eval` of these tasks: the same drain, for this run's loop only; SIGTERM too
+        # unless someone else handles it (Python's default would end the process at once)
+        stop = _stop = _Stop(grace=grace_from_environment(), received=[], standalone=True)
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            stop.previous_term = signal.signal(signal.SIGTERM, _on_signal)
+    if cap is not None and cap >= 0:
+        stop.grace = min(stop.grace, cap)
     if stop.loop is loop:
         return  # armed already (what is installed now may be the control server's)
-    current = signal.getsignal(signal.SIGINT)
     if current is _on_signal:
         return  # left by a loop that ended unseen: no handler of this loop's to hand over to
     if not callable(current) or current is signal.default_int_handler:
@@ -188,18 +201,31 @@ def arm(cap: float | None = None) -> None:
         loop.call_soon(_begin_drain, stop)
 
 
-def disarm() -> None:
+def disarm() -> BaseException | None:
     """Before the armed loop ends: give its SIGINT handler back (its runner restores its
-    predecessor only if it finds its own)."""
+    predecessor only if it finds its own). What the run must end with if a signal stopped it
+    (`KeyboardInterrupt`; `SystemExit(143)` for SIGTERM in `inspect eval`, whose own handling
+    knows Ctrl-C only), else None."""
+    global _stop
     stop = _stop
     if stop is None or stop.loop is None:
-        return
+        return None
     if signal.getsignal(signal.SIGINT) is _on_signal and stop.loop_handler is not None:
         signal.signal(signal.SIGINT, stop.loop_handler)
     if stop.timer is not None:
         stop.timer.cancel()
         stop.timer = None
     stop.loop = stop.loop_handler = None
+    if stop.standalone:
+        if stop.previous_term is not None and signal.getsignal(signal.SIGTERM) is _on_signal:
+            signal.signal(signal.SIGTERM, stop.previous_term)
+        _stop = None
+    if not stop.draining:
+        return None
+    signum = stopped_by(stop.received)
+    if stop.standalone and signum != signal.SIGINT:
+        return SystemExit(128 + signum)
+    return KeyboardInterrupt()
 
 
 def stopping() -> bool:
