@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs
 
-from bedside_bench.core.benchmarks import BENCHMARKS
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.doubles import ProviderDouble
 from tests.e2e_helpers import (
     ANSWER_MODEL,
@@ -32,7 +32,7 @@ from tests.release_factory import write_release
 
 pytestmark = pytest.mark.slow  # a subprocess, Inspect evals and a provider double
 
-BENCHMARK = BENCHMARKS[0]
+BENCHMARK = BENCHMARK_NAMES[0]
 # what a first signal logs when it starts a drain (short: a display wraps long lines)
 DRAIN_LINE = "no new call is started"
 
@@ -42,11 +42,9 @@ def test_a_first_signal_keeps_the_calls_in_flight_and_eval_retry_buys_each_once(
     tmp_path: Path, provider_double: ProviderDouble, how: signal.Signals
 ) -> None:
     release = tmp_path / "release"
-    cases = write_release(release, per_benchmark=8, benchmarks=[BENCHMARK])
+    cases = write_release(release, per_benchmark=8)[BENCHMARK]  # the task runs one benchmark
     logs = tmp_path / "logs"
-    args = eval_args(
-        BENCHMARK.name, logs, "--max-connections", "2", task_args=[f"data_dir={release}"]
-    )
+    args = eval_args(BENCHMARK, logs, "--max-connections", "2", task_args=[f"data_dir={release}"])
     env = sweep_env(provider_double, tmp_path)
     provider_double.configure(latency=0.05, bill_abandoned=True)
     out_path, err_path = tmp_path / "stdout", tmp_path / "stderr"

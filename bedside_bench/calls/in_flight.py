@@ -72,8 +72,8 @@ class InFlightCalls(Hooks):
         stopped = signals.disarm()
         if stopped is not None and not isinstance(data.exception, KeyboardInterrupt | SystemExit):
             # the run ended during the drain, or its cancellation was absorbed: it ends as
-            # interrupted all the same, before `eval_set` could print that it completed
-            raise stopped
+            # interrupted all the same (not as a success `eval_set` would print)
+            signals.end_loop_with(stopped)
 
     async def on_before_model_generate(self, data: BeforeModelGenerate) -> None:
         record = _call.get()

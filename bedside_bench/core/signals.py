@@ -204,8 +204,8 @@ def arm(cap: float | None = None) -> None:
 def disarm() -> BaseException | None:
     """Before the armed loop ends: give its SIGINT handler back (its runner restores its
     predecessor only if it finds its own). What the run must end with if a signal stopped it
-    (`KeyboardInterrupt`; `SystemExit(143)` for SIGTERM in `inspect eval`, whose own handling
-    knows Ctrl-C only), else None."""
+    (`KeyboardInterrupt`; in `inspect eval`, `SystemExit(128 + signal)`, the status a shell
+    gives a process the signal ended), else None."""
     global _stop
     stop = _stop
     if stop is None or stop.loop is None:
@@ -222,10 +222,20 @@ def disarm() -> BaseException | None:
         _stop = None
     if not stop.draining:
         return None
-    signum = stopped_by(stop.received)
-    if stop.standalone and signum != signal.SIGINT:
-        return SystemExit(128 + signum)
+    if stop.standalone:  # Inspect's command line turns a KeyboardInterrupt into exit 1
+        return SystemExit(128 + stopped_by(stop.received))
     return KeyboardInterrupt()
+
+
+def end_loop_with(stopped: BaseException) -> None:
+    """End the running event loop with `stopped` once the current step is done: raised by a
+    loop callback, it leaves the loop as Ctrl-C does (the runner then cancels what is left),
+    never inside a task, where a task group would wrap it in an exception group."""
+
+    def end() -> None:
+        raise stopped
+
+    asyncio.get_running_loop().call_soon(end)
 
 
 def stopping() -> bool:
