@@ -15,6 +15,7 @@ from bedside_bench.core.signals import (
     arm,
     call_ended,
     call_sent,
+    disarm,
     stopped_by,
     stopping,
     stopping_on_signals,
@@ -151,3 +152,49 @@ def test_without_a_call_in_flight_the_first_signal_cancels_at_once() -> None:
         await asyncio.sleep(3600)
 
     assert run_drain(3600.0, work, signal.SIGTERM) == [signal.SIGTERM]
+
+
+def test_outside_a_command_only_a_run_of_our_tasks_takes_the_signals() -> None:
+    """An eval in a process that built our tasks calls the hook for every run: a run of other
+    tasks keeps Inspect's own handling (nothing is taken over, nothing to give back)."""
+    changed: list[object] = []
+
+    async def work(standalone: bool) -> None:
+        before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+        arm(standalone=standalone)
+        changed.append(
+            (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) != before
+        )
+        changed.append(disarm())
+        changed.append(
+            (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+        )
+
+    asyncio.run(work(False))
+    asyncio.run(work(True))
+    assert changed == [False, None, True, True, None, True]
+
+
+def test_an_eval_of_our_tasks_drains_and_ends_with_the_status_of_its_signal() -> None:
+    """Outside a command (`inspect eval`): SIGTERM drains the call in flight, then the run is
+    cancelled and ends with SystemExit(143), as a shell reports a process SIGTERM ended."""
+    ended: list[BaseException | None] = []
+
+    async def work() -> None:
+        arm(standalone=True)
+        call_sent()
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            while not stopping():
+                await asyncio.sleep(0.01)
+            call_ended()  # the reply came back: now the run is cancelled
+            await asyncio.sleep(3600)
+        finally:
+            ended.append(disarm())
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt):
+        asyncio.run(work())
+    (stopped,) = ended
+    assert isinstance(stopped, SystemExit) and stopped.code == 143
+    assert signal.getsignal(signal.SIGTERM) is before and not stopping()

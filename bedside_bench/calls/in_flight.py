@@ -10,8 +10,9 @@ retry of one is sent: it waits until the run is cancelled. Only the calls made t
 
 The hook is registered with the kept-calls hooks (`kept_calls.release_kept_calls`), when a
 solver or scorer that keeps paid calls is built, never on import. Its run start and end arm
-and disarm the signal handling around each event loop of an eval; a call made outside an eval
-(`rejudge`) arms it itself.
+and disarm the signal handling around each event loop of an eval (in `inspect eval`, only for a
+run of this package's tasks: the hook is called for every run of the process); a call made
+outside an eval (`rejudge`) arms it itself.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ async def paid_call() -> AsyncIterator[None]:
             signals.call_ended()
 
 
+TASK_PREFIX = "bedside_bench/"  # how Inspect names the tasks of this package
 HOOK_NAME = "bedside_bench_calls_in_flight"
 HOOK_DESCRIPTION = (
     "On a first Ctrl-C or SIGTERM, starts no new answer or judge call and lets the calls "
@@ -62,7 +64,11 @@ class InFlightCalls(Hooks):
     """Counts and holds this suite's paid calls (see the module's docstring)."""
 
     async def on_run_start(self, data: RunStart) -> None:
-        signals.arm()
+        # before Inspect's control server takes the signals (it hands them on to what it found);
+        # a run of no task of ours (the hook is process-wide once registered) keeps Inspect's
+        # own Ctrl-C
+        ours = any(name.startswith(TASK_PREFIX) for name in data.task_names)
+        signals.arm(standalone=ours)
 
     async def on_task_start(self, data: TaskStart) -> None:
         timeout = data.plan.config.attempt_timeout

@@ -165,11 +165,12 @@ def stopping_on_signals(grace: float | None = None) -> Iterator[list[int]]:
             signal.signal(signal.SIGINT, previous_int)
 
 
-def arm(cap: float | None = None) -> None:
+def arm(cap: float | None = None, standalone: bool = False) -> None:
     """From inside a running event loop of the command: take over the loop's SIGINT handler,
     so a first signal drains (see the module's docstring). `cap`: a limit on the grace (the
-    attempt timeout). Does nothing outside `stopping_on_signals`, off the main thread, or when
-    the loop installed no handler of its own."""
+    attempt timeout). Outside `stopping_on_signals` only if `standalone` (an eval of our tasks:
+    a drain of its own for this loop); never off the main thread, or when the loop installed
+    no handler of its own."""
     global _stop
     if threading.current_thread() is not threading.main_thread():
         return
@@ -180,7 +181,9 @@ def arm(cap: float | None = None) -> None:
     current = signal.getsignal(signal.SIGINT)
     stop = _stop
     if stop is None:
-        if not callable(current) or current in (signal.default_int_handler, _on_signal):
+        if not standalone or not callable(current):
+            return
+        if current in (signal.default_int_handler, _on_signal):
             return
         # `inspect eval` of these tasks: the same drain, for this run's loop only; SIGTERM too
         # unless someone else handles it (Python's default would end the process at once)
