@@ -93,6 +93,7 @@ def stop_grace(args: argparse.Namespace) -> float:
 
 def interrupted_line(ex: KeyboardInterrupt, received: list[int], command: str) -> str:
     """The last line after a stop: what is kept, what is left, the command that resumes."""
+    # imported here, as the handler's imports are: parsing the command line needs no Inspect
     from bedside_bench.sweep.run import SweepInterrupted
 
     kept = ""
