@@ -87,7 +87,7 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
                 time.sleep(IN_TRANSIT)
             else:
                 wait_for(lambda start=seen: provider_double.count() > start, 120, process)
-            out, err = stop(process, how)
+            out, err = stop(process, how, timeout=300)  # generous: a loaded machine
         finally:
             stop(process)
         assert process.returncode == 128 + how, f"{out}\n{err}"
