@@ -26,6 +26,7 @@ import anyio
 from inspect_ai.hooks import BeforeModelGenerate, Hooks, RunEnd, RunStart, TaskStart
 
 from bedside_bench.core import signals
+from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 
 
 @dataclass
@@ -52,7 +53,8 @@ async def paid_call() -> AsyncIterator[None]:
             signals.call_ended()
 
 
-TASK_PREFIX = "bedside_bench/"  # how Inspect names the tasks of this package
+# the names Inspect gives this package's tasks in a run (each task is named after its benchmark)
+OUR_TASKS = frozenset(BENCHMARK_NAMES) | {"judge_check"}
 HOOK_NAME = "bedside_bench_calls_in_flight"
 HOOK_DESCRIPTION = (
     "On a first Ctrl-C or SIGTERM, starts no new answer or judge call and lets the calls "
@@ -67,7 +69,7 @@ class InFlightCalls(Hooks):
         # before Inspect's control server takes the signals (it hands them on to what it found);
         # a run of no task of ours (the hook is process-wide once registered) keeps Inspect's
         # own Ctrl-C
-        ours = any(name.startswith(TASK_PREFIX) for name in data.task_names)
+        ours = any(name.rpartition("/")[2] in OUR_TASKS for name in data.task_names)
         signals.arm(standalone=ours)
 
     async def on_task_start(self, data: TaskStart) -> None:
