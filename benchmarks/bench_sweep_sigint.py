@@ -80,6 +80,7 @@ def one_try(
     dump_every: float = 0.0,
     task_dumps: Path | None = None,
     how: signal.Signals = signal.SIGINT,
+    stop_grace: float = 0.0,
 ) -> dict[str, object]:
     folder = root / f"try{n}"
     folder.mkdir()
@@ -92,6 +93,10 @@ def one_try(
         "--max-connections",
         "4",
         "--no-report",
+        # every request is held: a drain could only wait out its grace (bench_ctrlc_ledger.py
+        # measures the drain); what is timed here is the cancellation after it
+        "--stop-grace",
+        str(stop_grace),
         data_dir=root / "release",
     )
     double.reset()
@@ -167,6 +172,12 @@ def main() -> int:
         help="the signal sent (SIGTERM: `kill`, a CI job cancelled, `docker stop`)",
     )
     parser.add_argument(
+        "--stop-grace",
+        type=float,
+        default=0.0,
+        help="the sweep's --stop-grace (default 0: the requests are held, a drain would wait)",
+    )
+    parser.add_argument(
         "--dump-every",
         type=float,
         default=0.0,
@@ -199,7 +210,15 @@ def main() -> int:
         with ProviderDouble() as double:
             for n in range(1, args.tries + 1):
                 result = one_try(
-                    n, root, double, args.after, args.timeout, args.dump_every, args.task_dumps, how
+                    n,
+                    root,
+                    double,
+                    args.after,
+                    args.timeout,
+                    args.dump_every,
+                    args.task_dumps,
+                    how,
+                    args.stop_grace,
                 )
                 results.append(result)
                 shown = {k: v for k, v in result.items() if k not in ("dump",) and v != ""}

@@ -149,7 +149,8 @@ def test_an_interrupted_rejudge_says_what_is_kept_and_exits_128_plus_the_signal(
     assert (code, out) == (128 + signum, [])
     assert err == [
         f"{PROG}: interrupted (SIGINT); every case judged so far is kept in out; run the same "
-        "command again to judge the rest"
+        # the command as typed comes from the dispatcher (tests/test_rejudge_signals.py)
+        "command again to judge the rest: bedside-bench rejudge"
     ]
 
 

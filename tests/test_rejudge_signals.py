@@ -6,10 +6,12 @@ the mode Inspect gives its own."""
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import signal
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +20,10 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.signals import GRACE_ENV
 from bedside_bench.doubles import ProviderDouble, RecordedRequest
 from tests.e2e_helpers import (
+    BEDSIDE_BENCH,
     eval_one,
     expected_scores,
     local_path,
@@ -112,8 +116,10 @@ def test_interrupted_rejudge_keeps_every_judged_case_and_resumes(
     double = source.double
     since = last_seq(double)
     double.configure(latency=0.5, stall_seconds=3600)
+    # the stalled call never comes back: the drain ends at its grace
+    env = {**source.env, GRACE_ENV: "3"}
     process = start_tool(
-        "bedside-bench", "rejudge", *rejudge_args(logs, out), env=source.env, cwd=tmp_path
+        "bedside-bench", "rejudge", *rejudge_args(logs, out), env=env, cwd=tmp_path
     )
     try:
         # the first checkpoint's five answered: the next judge answer to go out stalls
@@ -130,7 +136,9 @@ def test_interrupted_rejudge_keeps_every_judged_case_and_resumes(
         double.configure(latency=0.0)
     assert process.returncode == 128 + how, f"{out_}\n{err}"
     assert f"interrupted ({how.name})" in err and "run the same command again" in err
-    assert len(err.strip().splitlines()[-1]) < 300 and "Traceback" not in err
+    command = shlex.join(["bedside-bench", "rejudge", *rejudge_args(logs, out)])
+    assert err.strip().splitlines()[-1].endswith(f"to judge the rest: {command}")
+    assert "Traceback" not in err
     assert judge_calls(double, since) == first  # nothing more was asked after the signal
     # every answered case is in the log (the last checkpoint held only five)
     assert len(judged_prompts(out)) == 9
@@ -237,3 +245,62 @@ def test_a_rejudge_killed_between_checkpoints_buys_no_judge_call_twice(
         score = (sample.scores or {})["rubric_judge"]
         assert score.value == pytest.approx(expected[(ANSWER_MODEL, str(sample.id))], abs=1e-12)
     assert [p for p in (tmp_path / "cache").rglob("*") if p.is_file()] == []
+
+
+# what a first signal logs when it starts a drain (short: a display wraps long lines)
+DRAIN_LINE = "no new call is started"
+
+
+def test_a_first_signal_lets_the_judge_calls_in_flight_come_back_and_keeps_them(
+    tmp_path: Path, source: Source
+) -> None:
+    """Five judge calls answered, then every reply held; Ctrl-C while they are held: the
+    re-judge starts no new call, and once it says it drains the held replies go. The double
+    bills a call its client abandons, as a provider does, so a call cancelled in flight would
+    be bought again by the same command run after: here each case's judge call is bought
+    once over both runs."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(source.log, logs)
+    out = tmp_path / "rejudged"
+    env = {**source.env, "INSPECT_CACHE_DIR": str(tmp_path / "cache")}
+    double = source.double
+    since = last_seq(double)
+    out_path, err_path = tmp_path / "stdout", tmp_path / "stderr"
+    double.configure(latency=0.2, bill_abandoned=True)
+    try:
+        with out_path.open("w") as out_file, err_path.open("w") as err_file:
+            process = subprocess.Popen(
+                [str(BEDSIDE_BENCH), "rejudge", *rejudge_args(logs, out)],
+                env=env,
+                cwd=tmp_path,
+                text=True,
+                stdout=out_file,
+                stderr=err_file,
+            )
+        try:
+            wait_for(lambda: len(ok(judge_calls(double, since))) >= 5, 120, process)
+            double.configure(latency=3600)
+            wait_for(lambda: double.in_flight >= 1, 120, process)
+            process.send_signal(signal.SIGINT)
+            wait_for(
+                lambda: any(DRAIN_LINE in p.read_text() for p in (out_path, err_path)),
+                120,
+                process,
+                "the re-judge did not announce its drain",
+            )
+            double.configure(latency=0.0)  # the held replies come back
+            process.wait(timeout=120)
+        finally:
+            stop(process)
+        err = err_path.read_text()
+        assert process.returncode == 130, f"{out_path.read_text()}\n{err}"
+        command = shlex.join(["bedside-bench", "rejudge", *rejudge_args(logs, out)])
+        assert err.strip().splitlines()[-1].endswith(f"to judge the rest: {command}")
+
+        again = run_tool("bedside-bench", "rejudge", *rejudge_args(logs, out), env=env)
+        assert again.returncode == 0, output(again)
+        bought = Counter(r.request.judge.prompt for r in ok(judge_calls(double, since)))
+        assert len(bought) == CASES and set(bought.values()) == {1}, bought
+    finally:
+        double.configure(latency=0.0, bill_abandoned=False)

@@ -15,17 +15,19 @@ import pytest
 
 from bedside_bench.calls.credentials import CredentialError
 from bedside_bench.core import exit_codes
+from bedside_bench.core.signals import GRACE_ENV
 from bedside_bench.judging.failures import JudgeFailureCount
 from bedside_bench.scoring.scorer import TaskOptionError
 from bedside_bench.sweep.command import (
     configure_parser,
     options_from_args,
     run_sweep_command,
+    stop_grace,
     sweep_log_dir,
 )
 from bedside_bench.sweep.lock_holder import Holder
 from bedside_bench.sweep.options import PROG, SweepError, SweepOptions
-from bedside_bench.sweep.run import SweepResult, Timings, prepare
+from bedside_bench.sweep.run import SweepInterrupted, SweepResult, Timings, prepare
 from bedside_bench.sweep.shard import Shard
 from tests.log_factory import ANSWER_MODEL, eval_log, sample, write
 
@@ -523,7 +525,27 @@ def test_a_bad_model_or_task_argument_is_refused_before_the_sweep(
     )
 
 
-def test_ctrl_c_is_exit_130_with_the_way_to_resume(
+def test_ctrl_c_is_exit_130_with_what_is_kept_and_the_command_that_resumes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(options: SweepOptions) -> SweepResult:
+        raise SweepInterrupted(kept=212, total=500)
+
+    argv = ["--model", f"{ANSWER_MODEL},{OTHER_MODEL}", "--log-dir", "my logs"]
+    monkeypatch.setattr("bedside_bench.sweep.run.run_sweep", lambda options: interrupted(options))
+    args = parse(*argv)
+    args.command_line = ["bedside-bench", "sweep", *argv]  # as the dispatcher gives it
+    code = run_sweep_command(args)
+    out, err = capsys.readouterr()
+    assert (code, out) == (exit_codes.INTERRUPTED, "")
+    assert err.splitlines() == [
+        f"{PROG}: interrupted: 212 of 500 cases kept, 288 to go; run the same command again "
+        f"to resume: bedside-bench sweep --model {ANSWER_MODEL},{OTHER_MODEL} --log-dir "
+        "'my logs'"
+    ]
+
+
+def test_a_stop_the_logs_cannot_count_still_names_the_command(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def interrupted(options: SweepOptions) -> SweepResult:
@@ -532,6 +554,34 @@ def test_ctrl_c_is_exit_130_with_the_way_to_resume(
     code, out, err = handled(monkeypatch, capsys, ["--model", ANSWER_MODEL], interrupted)
     assert (code, out) == (exit_codes.INTERRUPTED, [])
     assert err == [
-        f"{PROG}: error: interrupted; run the same command again to resume (completed cases "
-        "are kept)"
+        f"{PROG}: interrupted; run the same command again to resume: bedside-bench sweep"
     ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "environment", "grace"),
+    [
+        ([], None, 30.0),
+        ([], "12.5", 12.5),
+        (["--stop-grace", "5"], "12.5", 5.0),
+        (["--stop-grace", "45", "--attempt-timeout", "20"], None, 20.0),
+        (["--stop-grace", "0"], None, 0.0),
+    ],
+)
+def test_the_grace_of_a_first_signal_is_never_past_the_attempt_timeout(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], environment: str | None, grace: float
+) -> None:
+    if environment is None:
+        monkeypatch.delenv(GRACE_ENV, raising=False)
+    else:
+        monkeypatch.setenv(GRACE_ENV, environment)
+    assert stop_grace(parse("--model", ANSWER_MODEL, *argv)) == grace
+
+
+@pytest.mark.parametrize("text", ["-1", "nan", "inf", "soon"])
+def test_a_grace_that_is_not_seconds_is_refused(
+    capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    assert refused(capsys, "--model", ANSWER_MODEL, "--stop-grace", text).endswith(
+        f"argument --stop-grace: {text!r} is not a number of seconds >= 0"
+    )

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bedside_bench.core.signals import GRACE_ENV
 from bedside_bench.doubles import FAULTS, ProviderDouble
 from tests.e2e_helpers import (
     asked_again,
@@ -88,7 +89,8 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
     args = sweep_args(
         MODELS, logs, "--judge", "openai/gpt-4.1", "--max-connections", "4", data_dir=release
     )
-    env = sweep_env(provider_double, tmp_path)
+    # the held requests never come back: the drain of the SIGINT ends at its grace
+    env = {**sweep_env(provider_double, tmp_path), GRACE_ENV: "2"}
     done: set[tuple[str, str]] = set()  # (model, case) judged before the run being started
     for how, judged in ((signal.SIGINT, 20), (signal.SIGKILL, 40)):
         seen = provider_double.count()

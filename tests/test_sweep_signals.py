@@ -6,6 +6,8 @@ benchmarks/bench_sweep_sigint.py (`--signal SIGTERM` for SIGTERM)."""
 
 from __future__ import annotations
 
+import random
+import shlex
 import signal
 import subprocess
 import time
@@ -14,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from bedside_bench.core.signals import GRACE_ENV
 from bedside_bench.doubles import ProviderDouble
 from tests.e2e_helpers import (
     BEDSIDE_BENCH,
     asked_again,
+    assert_bought_once,
     assert_scored_once,
     expected_scores,
     judged_cases,
@@ -55,7 +59,8 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
     write_release(release, per_benchmark=4)  # 40 cases
     logs = tmp_path / "logs"
     args = sweep_args(MODELS, logs, "--judge", "openai/gpt-4.1", "--no-report", data_dir=release)
-    env = sweep_env(provider_double, tmp_path)
+    # the held requests never come back: the drain of the first signal ends at its grace
+    env = {**sweep_env(provider_double, tmp_path), GRACE_ENV: "2"}
     done: set[tuple[str, str]] = set()
     for how in (signal.SIGINT, signal.SIGTERM):
         seen = provider_double.count()
@@ -82,11 +87,12 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
                 time.sleep(IN_TRANSIT)
             else:
                 wait_for(lambda start=seen: provider_double.count() > start, 120, process)
-            out, err = stop(process, how)
+            out, err = stop(process, how, timeout=300)  # generous: a loaded machine
         finally:
             stop(process)
         assert process.returncode == 128 + how, f"{out}\n{err}"
-        assert f"interrupted{'' if how == signal.SIGINT else ' (SIGTERM)'}; run the same" in err
+        assert f"interrupted{'' if how == signal.SIGINT else ' (SIGTERM)'}: " in err
+        assert "; run the same command again to resume: bedside-bench sweep --model" in err
         assert asked_again(provider_double.requests()[seen:], done) == []
         done = judged_cases(provider_double.requests())
         # what finished is in the logs the signal left (cancelled, not "started"); cases in
@@ -108,3 +114,104 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
     ]
     assert len(answers) == len(set(answers)) == 40
     assert_scored_once(read_logs(logs), expected_scores(release, MODELS), cases=40)
+
+
+TWO_MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
+# what the sweep logs when a first signal starts a drain (short: a display wraps long lines)
+DRAIN_LINE = "no new call is started"
+
+
+def scored(logs: Path) -> set[tuple[str, str, int]]:
+    """(model, case id, epoch) of every case some log holds scored without an error."""
+    return {
+        (log.eval.model, str(sample.id), sample.epoch)
+        for log in read_logs(logs)
+        for sample in log.samples or []
+        if sample.error is None and sample.scores
+    }
+
+
+@pytest.mark.slow
+def test_a_first_signal_keeps_the_calls_in_flight_and_the_rerun_buys_each_call_once(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """Two stops at random points of a two-model sweep, each while calls are on the wire (the
+    judge's replies held, then every reply held): the first SIGINT, then a SIGTERM. The double
+    bills a request its client abandons, as a provider does, so a call cancelled in flight
+    would be bought twice; here the held replies are let go once the sweep says it drains,
+    and over both stops and the same command run again every answer and judge call is bought
+    once. Each stopped run ends 130 / 143 with one last line: the cases kept, the cases to
+    go, the command that resumes; nothing it printed says the tasks completed."""
+    release = tmp_path / "release"
+    cases = write_release(release, per_benchmark=2)  # 20 cases per model
+    provider_double.configure(bill_abandoned=True)
+    logs = tmp_path / "logs"
+    args = sweep_args(
+        TWO_MODELS,
+        logs,
+        "--judge",
+        "openai/gpt-4.1",
+        "--max-connections",
+        "4",
+        "--no-report",
+        # the drain waits for the test to let the replies go: no grace may end it first
+        "--stop-grace",
+        "600",
+        data_dir=release,
+    )
+    env = sweep_env(provider_double, tmp_path)
+    rng = random.Random(29)
+    for how, held in (
+        (signal.SIGINT, {"judge_latency": 3600}),
+        (signal.SIGTERM, {"latency": 3600}),
+    ):
+        provider_double.configure(latency=0.05, judge_latency=None)
+        judged = len(ok(provider_double.requests(kind="judge")))
+        out_path, err_path = tmp_path / f"{how.name}.out", tmp_path / f"{how.name}.err"
+        with out_path.open("w") as out_file, err_path.open("w") as err_file:
+            # streams to files, read while it runs: the drain is announced in its log
+            process = subprocess.Popen(
+                [str(BEDSIDE_BENCH), "sweep", *args],
+                env=env,
+                cwd=tmp_path,
+                text=True,
+                stdout=out_file,
+                stderr=err_file,
+            )
+
+        def announced(paths: tuple[Path, ...] = (out_path, err_path)) -> bool:
+            return any(DRAIN_LINE in path.read_text() for path in paths)
+
+        try:
+            wait_for(judged_since_count(provider_double, judged + rng.randint(1, 8)), 180, process)
+            provider_double.configure(**held)
+            wait_for(lambda: provider_double.in_flight >= 1, 120, process)
+            process.send_signal(how)
+            wait_for(announced, 120, process, "the sweep did not announce its drain")
+            provider_double.configure(latency=0.0, judge_latency=None)  # the replies come back
+            process.wait(timeout=300)
+        finally:
+            stop(process)
+        out, err = out_path.read_text(), err_path.read_text()
+        assert process.returncode == 128 + how, f"{out}\n{err}"
+        kept = len(scored(logs))
+        note = "" if how == signal.SIGINT else " (SIGTERM)"
+        command = shlex.join(["bedside-bench", "sweep", *args])
+        last = (out + err).strip().splitlines()[-1]
+        assert last == (
+            f"bedside-bench sweep: interrupted{note}: {kept} of 40 cases kept, {40 - kept} to "
+            f"go; run the same command again to resume: {command}"
+        )
+        assert "completed all tasks" not in (out + err).lower()
+        assert "successfully" not in (out + err).lower()
+
+    provider_double.configure(latency=0.0, judge_latency=None)
+    result = run_sweep_cli(args, env, tmp_path)
+    assert result.returncode == 0, output(result)
+    assert_bought_once(provider_double, cases, TWO_MODELS)
+    assert_scored_once(read_logs(logs), expected_scores(release, TWO_MODELS), cases=40)
+
+
+def judged_since_count(double: ProviderDouble, count: int) -> Callable[[], bool]:
+    """The double has answered `count` judge calls in all."""
+    return lambda: len(ok(double.requests(kind="judge"))) >= count

@@ -37,7 +37,7 @@ from inspect_ai.model import cache_path
 from inspect_ai.util import registry_info
 from pydantic import BaseModel, ValidationError
 
-from bedside_bench.calls import running_tasks
+from bedside_bench.calls import in_flight, running_tasks
 from bedside_bench.calls.running_tasks import running_task
 from bedside_bench.core.inspect_private import active_sample_key
 
@@ -199,6 +199,9 @@ def release_kept_calls(keeper: object) -> None:
             description="Releases the answers and judge replies kept for a retry once their "
             "cases are in the written log.",
         )(ReleaseKeptCalls)
+        hooks(name=in_flight.HOOK_NAME, description=in_flight.HOOK_DESCRIPTION)(
+            in_flight.InFlightCalls
+        )
         _registered = True
 
 

@@ -28,6 +28,7 @@ from bedside_bench.calls.cache import (
     forget,
     remember_temperature,
 )
+from bedside_bench.calls.in_flight import paid_call
 from bedside_bench.calls.kept_calls import keep
 
 if TYPE_CHECKING:
@@ -177,17 +178,19 @@ async def generate_with_temperature(
     if policy is None:
         policy, kept = call_policy(model, {"call": "answer", **(scope or {})})
     cache: CachePolicy | bool = policy if policy is not None else False
-    try:
-        output = await model.generate(
-            messages, config=GenerateConfig(temperature=temperature), cache=cache
-        )
-    except Exception as ex:
-        if not is_temperature_refusal(ex) or not _failed_call_sent_temperature():
-            raise
-        output = await model.generate(messages, cache=cache)
-        result = _result(model, policy, output, refused=True)
-    else:
-        result = _result(model, policy, output, refused=False)
-    if kept:
-        keep(result.cache_entry)
+    # held when a first Ctrl-C or SIGTERM came; once sent, given time to come back (in_flight)
+    async with paid_call():
+        try:
+            output = await model.generate(
+                messages, config=GenerateConfig(temperature=temperature), cache=cache
+            )
+        except Exception as ex:
+            if not is_temperature_refusal(ex) or not _failed_call_sent_temperature():
+                raise
+            output = await model.generate(messages, cache=cache)
+            result = _result(model, policy, output, refused=True)
+        else:
+            result = _result(model, policy, output, refused=False)
+        if kept:
+            keep(result.cache_entry)
     return result

@@ -119,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the command is the process (console script, reading sys.argv); given an argv it was
     # called from Python, which goes on after it
     args.owns_process = argv is None
+    args.command_line = ["bedside-bench", *words]  # what resumes a stopped command
     handler: Callable[[argparse.Namespace], int] = args.handler
     return handler(args)
 

@@ -124,6 +124,10 @@ class ProviderDouble:
       A test of concurrency can then wait for an event instead of timing a run.
     - `batch_latency`: seconds a provider batch (OpenAI Batches, Anthropic Message Batches)
       stays in progress before its lines are answered; `inject_batch` makes lines fail.
+    - `bill_abandoned`: an answer or judge request whose client goes away while it waits for
+      its reply (a Ctrl-C that cancels it) is billed, as a provider bills a generation it
+      started: recorded with status 200 and outcome "abandoned", so the ledger counts it.
+      Off by default; requests cut when the double stops are never billed.
 
     Batched lines are recorded like direct calls (one `RecordedRequest` each, with its
     `batch_id`) when their batch is created, and answered by the same script when it ends,
@@ -147,6 +151,7 @@ class ProviderDouble:
         record_path: str | os.PathLike[str] | None = None,
         hold_until_in_flight: int = 0,
         batch_latency: float = 0.0,
+        bill_abandoned: bool = False,
         host: str = "127.0.0.1",
     ) -> None:
         if host not in ("127.0.0.1", "localhost"):
@@ -164,6 +169,7 @@ class ProviderDouble:
         self.record_path = record_path
         self.hold_until_in_flight = hold_until_in_flight
         self.batch_latency = batch_latency
+        self.bill_abandoned = bill_abandoned
         self._batch_injected: list[tuple[str, str | None, str | None]] = []
         self.batches = BatchApi(self)
         self._released: asyncio.Event | None = None
@@ -233,6 +239,7 @@ class ProviderDouble:
             "record_path",
             "hold_until_in_flight",
             "batch_latency",
+            "bill_abandoned",
         }
         unknown = set(options) - allowed
         if unknown:
@@ -499,6 +506,9 @@ class ProviderDouble:
         record.duration = time.monotonic() - started
         if record.outcome == "pending":
             record.outcome = "cancelled"
+            stopping = self._stop_event is not None and self._stop_event.is_set()
+            if self.bill_abandoned and record.kind in ("answer", "judge") and not stopping:
+                record.status, record.outcome = 200, "abandoned"
         with self._lock:
             if record.batch_id is None:
                 self._in_flight -= 1

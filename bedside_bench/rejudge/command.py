@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shlex
 import sys
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from bedside_bench.core.arguments import (
 )
 from bedside_bench.core.ranges import JUDGE_PASSES, ranged
 from bedside_bench.core.safe_text import printable
-from bedside_bench.core.signals import stopped_by, stopping_on_signals
+from bedside_bench.core.signals import stop_began, stopped_by, stopping_on_signals
 from bedside_bench.rejudge.options import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
 
 if TYPE_CHECKING:
@@ -90,6 +91,8 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         with stopping_on_signals() as received, package.errors_said_by_caller():
             outcomes = rejudge(options)
+            if stop_began():  # the work ended during the drain: still stopped, not done
+                raise KeyboardInterrupt
     except (RejudgeError, FileNotFoundError) as ex:
         print(f"{PROG}: error: {printable(str(ex))}", file=sys.stderr)
         return EXIT_ERROR
@@ -99,9 +102,11 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     except (KeyboardInterrupt, asyncio.CancelledError):
         signum = stopped_by(received)
+        command = shlex.join(getattr(args, "command_line", None) or ["bedside-bench", "rejudge"])
         print(
             f"{PROG}: interrupted ({signum.name}); every case judged so far is "
-            f"kept in {options.output_dir}; run the same command again to judge the rest",
+            f"kept in {options.output_dir}; run the same command again to judge the rest: "
+            f"{command}",
             file=sys.stderr,
         )
         return 128 + signum

@@ -56,6 +56,7 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
     from bedside_bench.sweep.run import EXIT_INTERRUPTED as EXIT_INTERRUPTED
     from bedside_bench.sweep.run import EXIT_OK as EXIT_OK
     from bedside_bench.sweep.run import EXIT_REFUSED as EXIT_REFUSED
+    from bedside_bench.sweep.run import SweepInterrupted as SweepInterrupted
     from bedside_bench.sweep.run import SweepResult as SweepResult
     from bedside_bench.sweep.run import Timings as Timings
     from bedside_bench.sweep.run import run_sweep as run_sweep
@@ -67,6 +68,7 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
 # (PEP 562), so that importing the package, as `bedside-bench sweep` does to parse its command
 # line, imports no Inspect
 _EXPORTS: dict[str, str] = {
+    "SweepInterrupted": "run",
     "DatasetError": "bedside_bench.release.case",
     "PrerequisiteError": "bedside_bench.core.inspect_private",
     "TaskOptionError": "bedside_bench.scoring.scorer",

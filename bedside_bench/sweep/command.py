@@ -13,7 +13,9 @@ import argparse
 import atexit
 import contextlib
 import dataclasses
+import math
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
@@ -38,7 +40,14 @@ from bedside_bench.core.entry import entry_point
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.ranges import ranged
 from bedside_bench.core.safe_text import printable
-from bedside_bench.core.signals import stop_exit_code, stop_note, stopping_on_signals
+from bedside_bench.core.signals import (
+    DEFAULT_GRACE,
+    GRACE_ENV,
+    grace_from_environment,
+    stop_exit_code,
+    stop_note,
+    stopping_on_signals,
+)
 from bedside_bench.judging.failures import judge_failure_sentence
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
 from bedside_bench.sweep.cost import add_cost_arguments, cost_options
@@ -74,6 +83,32 @@ def _batch(text: str) -> bool | int | BatchConfig | None:
         return parse_batch(text)
     except BatchOptionError as ex:
         raise argparse.ArgumentTypeError(str(ex)) from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds >= 0")
+    return value
+
+
+def stop_grace(args: argparse.Namespace) -> float:
+    """The drain of a first signal: --stop-grace, else the environment's, else 30 s; never
+    past --attempt-timeout (a call sent ends by then, replied or timed out)."""
+    grace = grace_from_environment() if args.stop_grace is None else args.stop_grace
+    return grace if args.attempt_timeout is None else min(grace, float(args.attempt_timeout))
+
+
+def interrupted_line(ex: KeyboardInterrupt, received: list[int], command: str) -> str:
+    """The last line after a stop: what is kept, what is left, the command that resumes."""
+    kept = ""
+    if isinstance(ex, sweep.SweepInterrupted) and ex.kept is not None:
+        kept = f": {ex.kept} of {ex.total} cases kept, {max(0, ex.total - ex.kept)} to go"
+    resume = f"run the same command again to resume: {command}"
+    return f"{PROG}: interrupted{stop_note(received)}{kept}; {resume}"
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -169,6 +204,14 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         type=ranged(ranges.ATTEMPT_TIMEOUT),
         metavar="SECONDS",
         help="abandon one attempt of a call after this long and retry it",
+    )
+    parser.add_argument(
+        "--stop-grace",
+        type=_seconds,
+        metavar="SECONDS",
+        help="after a first Ctrl-C or SIGTERM, how long the calls already sent get to come "
+        f"back and be kept (default ${GRACE_ENV}, else {DEFAULT_GRACE:g}; never past "
+        "--attempt-timeout; 0 stops at once); a second signal stops at once",
     )
     parser.add_argument(
         "--batch",
@@ -350,7 +393,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             # SIGTERM too, and stopping is not bound by rendering tracebacks (see both
             # docstrings; for this command only, never inside a plain `inspect eval`)
             with (
-                stopping_on_signals() as received,
+                stopping_on_signals(stop_grace(args)) as received,
                 sweep.plain_cancellation_tracebacks(),
                 progress() if progress else contextlib.nullcontext(),
             ):
@@ -361,9 +404,9 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     except sweep.TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
         _error(str(ex).removeprefix("bedside-bench: "))
         return exit_codes.ERROR
-    except KeyboardInterrupt:
-        resume = "run the same command again to resume (completed cases are kept)"
-        _error(f"interrupted{stop_note(received)}; {resume}")
+    except KeyboardInterrupt as ex:
+        command = shlex.join(getattr(args, "command_line", None) or ["bedside-bench", "sweep"])
+        _say(interrupted_line(ex, received, command), sys.stderr)
         return stop_exit_code(received)  # EXIT_INTERRUPTED for Ctrl-C
     if result.taken_over is not None:
         _say(
@@ -449,4 +492,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_parser(parser)
     args = parser.parse_args(argv)
     args.owns_process = argv is None  # `python -m bedside_bench.sweep`, reading sys.argv
+    words = sys.argv[1:] if argv is None else list(argv)
+    args.command_line = ["python", "-m", "bedside_bench.sweep", *words]
     return sweep_and_exit(args)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import psutil
 from fsspec.core import url_to_fs
-from inspect_ai.log import list_eval_logs, read_eval_log
+from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
 
 from bedside_bench.core import inspect_private
 
@@ -100,3 +100,17 @@ def was_interrupted(log_dir: str, logs: Sequence[EvalLog], runs: set[tuple[str, 
         if header.status == "cancelled" and run_key(header) in runs:
             return True
     return False
+
+
+def scored_cases(log_dir: str, runs: set[tuple[str, str]]) -> set[tuple[str, str, str, int]]:
+    """(model, benchmark, case id, epoch) of every case of `runs` some log in `log_dir` holds
+    scored without an error, whatever the log's status: what a stopped sweep keeps."""
+    found = set()
+    for info in list_eval_logs(log_dir):
+        run = run_key(read_eval_log(info, header_only=True))
+        if run not in runs:
+            continue
+        for summary in read_eval_log_sample_summaries(info):
+            if summary.error is None and summary.scores:
+                found.add((*run, str(summary.id), summary.epoch))
+    return found

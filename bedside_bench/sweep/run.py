@@ -16,6 +16,7 @@ failed, and the sweep points to `bedside-bench rejudge --failed-only` with anoth
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import re
@@ -31,7 +32,7 @@ from inspect_ai.log import read_eval_log
 
 from bedside_bench import report
 from bedside_bench.calls.credentials import apply_aliases, check_credentials
-from bedside_bench.core import exit_codes, inspect_private
+from bedside_bench.core import exit_codes, inspect_private, signals
 from bedside_bench.core.arguments import load_dotenv_as_inspect
 from bedside_bench.core.contracts import GRADER_ROLE
 from bedside_bench.core.owned_output import OutputError, check_owned
@@ -61,6 +62,7 @@ from bedside_bench.sweep.options import (
 from bedside_bench.sweep.recovery import (
     complete_runs,
     remove_superseded_crash_logs,
+    scored_cases,
     was_interrupted,
 )
 from bedside_bench.sweep.shard import all_runs, shard_runs
@@ -266,13 +268,39 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
         )
     except inspect_private.PrerequisiteError as ex:
         raise SweepError(_inspect_message(ex)) from None
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        raise interrupted(options, work) from None
     runs = set(work.runs)
-    if was_interrupted(options.run_log_dir, logs, runs):
-        raise KeyboardInterrupt
+    # a drain that outlived the work ends the sweep as interrupted too: the signal said stop
+    if signals.stop_began() or was_interrupted(options.run_log_dir, logs, runs):
+        raise interrupted(options, work)
     complete = runs <= complete_runs(logs)
     if complete:
         remove_superseded_crash_logs(options.run_log_dir, logs)
     return complete, list(logs)
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM stopped the eval set; what it kept (None: the logs could not be
+    read)."""
+
+    def __init__(self, kept: int | None, total: int) -> None:
+        super().__init__(kept, total)
+        self.kept = kept
+        self.total = total
+
+
+def interrupted(options: SweepOptions, work: Plan) -> SweepInterrupted:
+    """How many of the plan's cases the log directory holds scored, after a stop."""
+    per_benchmark: dict[str, int] = {}
+    for task in work.tasks:
+        per_benchmark[task.name.rsplit("/", 1)[-1]] = len(task.dataset) * (task.epochs or 1)
+    total = sum(per_benchmark.get(benchmark, 0) for _, benchmark in work.runs)
+    try:
+        kept: int | None = len(scored_cases(options.run_log_dir, set(work.runs)))
+    except Exception:  # an unreadable log must not hide that the sweep was stopped
+        kept = None
+    return SweepInterrupted(kept, total)
 
 
 def case_judge_failure(sample: EvalSample) -> tuple[JudgeFailure, int] | None:
