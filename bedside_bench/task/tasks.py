@@ -19,10 +19,16 @@ from bedside_bench.core.benchmarks import get_benchmark
 from bedside_bench.core.contracts import TaskMetadata
 from bedside_bench.core.listing import task_version
 from bedside_bench.judging.grading import grading_strategy
-from bedside_bench.release.dataset import Release, benchmark_dataset, load_release_cached
+from bedside_bench.release.dataset import (
+    Release,
+    benchmark_dataset,
+    case_sha256,
+    load_release_cached,
+)
 from bedside_bench.release.sources import resolve_source
 from bedside_bench.scoring.metrics import case_mean
 from bedside_bench.scoring.scorer import preflight_judge, rubric_judge
+from bedside_bench.task.case_check import check_cases_at_task_end
 from bedside_bench.task.signature import (  # noqa: F401  (CASE_OPTIONS, ...: API)
     CASE_OPTIONS,
     SCORER_OPTIONS,
@@ -37,6 +43,7 @@ from bedside_bench.task.solver import physician_answer
 
 def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> TaskMetadata:
     """The log's `eval.metadata`: what this run is, for the report to group like with like."""
+    cases = release.cases[benchmark][:1] if options.smoke else release.cases[benchmark]
     return {
         "benchmark": benchmark,
         "grading_method": get_benchmark(benchmark).grading_method,
@@ -45,6 +52,7 @@ def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> Tas
         "data_source": release.source.label,
         "release": release.name,  # a known release's name, or "unrecognised"
         "release_case_counts": release.case_counts,
+        "case_sha256": {c["case_id"]: case_sha256(c) for c in cases},
         "smoke": options.smoke,
         "severe_gate": options.severe_gate,
         "judge_passes": options.judge_passes,
@@ -60,6 +68,7 @@ def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
     """
     get_benchmark(benchmark)
     opts = task_options(options)
+    check_cases_at_task_end()  # a retry's reused answers must be to the cases as they are now
     scorer = rubric_judge(**opts.scorer_options().model_dump())
     preflight_judge(opts.judge_model)
     release = load_release_cached(resolve_source(opts.data_dir, opts.revision))
