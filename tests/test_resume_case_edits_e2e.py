@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai.log import read_eval_log, write_eval_log
 
 from bedside_bench import sweep
 from bedside_bench.doubles import (
@@ -33,10 +34,12 @@ from tests.e2e_helpers import (
     assert_scored_once,
     eval_args,
     expected_scores,
+    local_path,
     output,
     read_logs,
     run_cli,
     run_sweep_cli,
+    run_tool,
     sweep_args,
     sweep_env,
 )
@@ -129,6 +132,25 @@ def test_eval_retry_after_case_edits_asks_the_edited_cases_afresh(
     assert_bought_once(provider_double, [now[0]], [ANSWER_MODEL])  # the edited case, afresh
     expected = expected_scores(tmp_path / "release", [ANSWER_MODEL], [BENCHMARK])
     assert_scored_once([final], expected, 3)
+
+    # the report reads the final log as written, and refuses a score edited by hand (in range)
+    # by log, case and field
+    location = str(local_path(final.location))
+    report = ["report", location, "--resamples", "200", "-o"]
+    honest = run_tool("bedside-bench", *report, str(tmp_path / "honest"), env=env, cwd=tmp_path)
+    assert honest.returncode == 0, output(honest)
+    assert "report: failed" not in honest.stderr, output(honest)
+    edited = read_eval_log(location)
+    target = next(s for s in edited.samples or [] if str(s.id) == now[1]["case_id"])
+    score = target.scores["rubric_judge"]
+    true_value = float(score.value)  # type: ignore[arg-type]
+    score.value = 0.5 if abs(true_value - 0.5) > 0.1 else 0.9
+    write_eval_log(edited, location)
+    checked = run_tool("bedside-bench", *report, str(tmp_path / "edited"), env=env, cwd=tmp_path)
+    assert (
+        f"report: failed {location}: case {now[1]['case_id']}: score value: {score.value!r} is "
+        f"not the score its stored decisions give ({true_value!r})" in checked.stderr
+    ), output(checked)
 
 
 def test_the_sweep_run_again_after_case_edits_asks_the_edited_cases_afresh(
