@@ -12,6 +12,8 @@ answer kept; every sample of the final log is its case as the release holds it n
 from __future__ import annotations
 
 import hashlib
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from bedside_bench.doubles import (
     invalid_judge_always,
 )
 from bedside_bench.release.dataset import case_sha256
+from bedside_bench.task import case_check
 from tests.e2e_helpers import (
     ANSWER_MODEL,
     JUDGE_MODEL,
@@ -34,14 +37,18 @@ from tests.e2e_helpers import (
     assert_scored_once,
     eval_args,
     expected_scores,
+    judged_at_least,
     local_path,
     output,
     read_logs,
     run_cli,
     run_sweep_cli,
     run_tool,
+    start_sweep,
+    stop,
     sweep_args,
     sweep_env,
+    wait_for,
 )
 from tests.release_factory import case_path, write_case, write_release
 
@@ -49,6 +56,7 @@ pytestmark = pytest.mark.slow  # Inspect evals against a provider double
 
 BENCHMARK = "drug_safety"
 ASKS = 3  # a failing judge: the first ask and two re-asks
+IN_TRANSIT = 0.5  # seconds for a reply already sent to reach a loaded client
 
 
 def edited(case: dict[str, Any]) -> dict[str, Any]:
@@ -189,3 +197,47 @@ def test_the_sweep_run_again_after_case_edits_asks_the_edited_cases_afresh(
     assert_bought_once(provider_double, [now[0], now[2]], [ANSWER_MODEL])
     expected = expected_scores(tmp_path / "release", [ANSWER_MODEL], [BENCHMARK])
     assert_scored_once(final, expected, 3)
+
+
+def test_a_killed_sweep_resumed_after_case_edits_asks_every_edited_case_afresh(
+    tmp_path: Path, provider_double: ProviderDouble, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SIGKILL half-way (cases judged and in Inspect's sample buffer), every case file edited,
+    then the same command: the cases recovered from the killed run are not kept as answers,
+    and every case's new question is bought once."""
+    cases = write_release(tmp_path / "release", per_benchmark=6)[BENCHMARK]
+    env = sweep_env(provider_double, tmp_path)
+    logs = tmp_path / "logs"
+    args = sweep_args(
+        [ANSWER_MODEL],
+        logs,
+        "--judge",
+        JUDGE_MODEL,
+        "--benchmarks",
+        BENCHMARK,
+        "--max-connections",
+        "2",
+        data_dir=tmp_path / "release",
+    )
+    provider_double.configure(latency=0.25)
+    process = start_sweep(args, env, tmp_path)
+    try:
+        wait_for(judged_at_least(provider_double, 3), 120, process)
+        provider_double.configure(latency=3600)  # nothing more completes before the kill
+        time.sleep(IN_TRANSIT)
+        stop(process, signal.SIGKILL)
+    finally:
+        stop(process)
+    assert process.returncode == -signal.SIGKILL
+
+    now = edit(tmp_path, cases, list(range(len(cases))))
+    provider_double.reset()
+    provider_double.configure(latency=0.02)
+    again = run_sweep_cli(args, env, tmp_path)
+    assert again.returncode == 0, output(again)
+    # cases of the killed run were recovered and refused as answers to the old questions
+    refusals = [r.getMessage() for r in caplog.records if r.name == case_check.__name__]
+    assert refusals and "were answered when their case file said something else" in refusals[0]
+    (final,) = [log for log in read_logs(logs) if log.status == "success"]
+    assert_no_old_answers(final, now)
+    assert_bought_once(provider_double, now, [ANSWER_MODEL])

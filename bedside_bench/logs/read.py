@@ -532,14 +532,18 @@ def checked_case(
     return CaseRecord(case_id=case.case_id, score=None, error=problem, refused=True)
 
 
-def to_check(summaries: Iterable[EvalSampleSummary], cases: EpochCases) -> list[tuple[str, int]]:
+def to_check(
+    summaries: Iterable[EvalSampleSummary], cases: EpochCases, record: LogRecord
+) -> list[tuple[str, int]]:
     """(case, epoch) of every scored sample there is something to check (`checked_case`): all
-    of a log whose header lists its cases' digests, else those whose sample metadata holds a
+    of a log whose header lists its cases' digests (a summary may lack the sample's metadata:
+    one recovered from a killed run's buffer has none), else those whose summary shows a
     rubric (a log from before digests were recorded; a log of another shape has none)."""
     return [
         (str(s.id), s.epoch)
         for s in summaries
-        if cases[(str(s.id), s.epoch)].completed and "rubric_items" in (s.metadata or {})
+        if cases[(str(s.id), s.epoch)].completed
+        and (record.case_sha256 is not None or "rubric_items" in (s.metadata or {}))
     ]
 
 
@@ -581,27 +585,9 @@ async def read_record(location: str) -> list[Outcome] | str:
     for r in [record, *appended_records(record, summaries)]:
         cases = base_cases if r.scorer == SCORER else _summary_cases(summaries, r.scorer, required)
         reread = needs_full_read(r, cases, bool(header.invalidated))
-        if record.case_sha256 is not None:
-            # every sample's own digest against the header's, before any full read
-            cases = {
-                key: checked_digest(c, record, s.metadata)
-                for (key, c), s in zip(cases.items(), summaries, strict=True)
-            }
-        reread = list(dict.fromkeys([*reread, *to_check(summaries, cases)]))
+        reread = list(dict.fromkeys([*reread, *to_check(summaries, cases, record)]))
         outcomes.append((r, cases, reread))
     return outcomes
-
-
-def checked_digest(
-    case: CaseRecord, record: LogRecord, metadata: Mapping[str, object] | None
-) -> CaseRecord:
-    """`checked_case`'s digest comparison alone, from a summary (its digest is not thinned)."""
-    if not case.completed:
-        return case
-    problem = case_problem(case.case_id, record.case_sha256, None, metadata)
-    if problem is None:
-        return case
-    return CaseRecord(case_id=case.case_id, score=None, error=problem, refused=True)
 
 
 def finish_record(
@@ -613,8 +599,7 @@ def finish_record(
         reread_cases = full_cases(
             record.location, reread, record.scorer, required_of(record), record
         )
-        # a refusal read from the summary stands: the full sample says the same
-        cases = {**cases, **{k: c for k, c in reread_cases.items() if not cases[k].refused}}
+        cases = {**cases, **reread_cases}
     reduced = reduce_epochs(cases, record.epochs)
     judges = case_judges(reduced.values())
     judge = case_judge(reduced.values()) or record.judge_model

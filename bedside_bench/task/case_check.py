@@ -21,10 +21,13 @@ on a log whose header has the case digests.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import (
     EvalError,
+    EvalLog,
+    EvalSample,
     EvalSampleSummary,
     ProvenanceData,
     invalidate_samples,
@@ -42,15 +45,26 @@ HOOK_NAME = "bedside_bench_case_check"
 SHOWN_CASES = 10  # cases named in the log's error; the log's invalidations name every one
 
 
-def stale_samples(
-    digests: dict[str, str], summaries: list[EvalSampleSummary]
-) -> list[EvalSampleSummary]:
-    """Samples holding an answer to a case other than the one the log's release has under its
-    id (or with no digest to tell); errored samples hold no answer and are redone anyway."""
+def differs(digests: dict[str, str], sample_id: object, metadata: dict[str, Any] | None) -> bool:
+    """Whether the sample's recorded case digest is not its case's in the log's release (no
+    digest: not proven the same)."""
+    return (metadata or {}).get(CASE_DIGESTS_KEY) != digests.get(str(sample_id))
+
+
+def suspect(digests: dict[str, str], summaries: list[EvalSampleSummary]) -> bool:
+    """Whether any answered sample's summary does not show its case's digest: then the full
+    samples decide (a summary may lack the metadata: one recovered from a killed run's sample
+    buffer has none). Errored samples hold no answer and are redone anyway."""
+    return any(s.error is None and differs(digests, s.id, s.metadata) for s in summaries)
+
+
+def stale_samples(digests: dict[str, str], log: EvalLog) -> list[EvalSample]:
+    """Answered samples holding an answer to a case other than the one the log's release has
+    under its id (or with no digest to tell)."""
     return [
         s
-        for s in summaries
-        if s.error is None and (s.metadata or {}).get(CASE_DIGESTS_KEY) != digests.get(str(s.id))
+        for s in log.samples or []
+        if s.error is None and s.invalidation is None and differs(digests, s.id, s.metadata)
     ]
 
 
@@ -71,12 +85,14 @@ class CaseCheck(Hooks):
         digests = (log.eval.metadata or {}).get(CASE_DIGESTS_KEY)
         if not isinstance(digests, dict) or not log.location:
             return
-        stale = stale_samples(digests, await read_eval_log_sample_summaries_async(log.location))
+        if not suspect(digests, await read_eval_log_sample_summaries_async(log.location)):
+            return
+        full = await read_eval_log_async(log.location)
+        stale = stale_samples(digests, full)
         if not stale:
             return
         cases = sorted({str(s.id) for s in stale})
         message = stale_message(log.location, cases)
-        full = await read_eval_log_async(log.location)
         full = invalidate_samples(
             full,
             [s.uuid for s in stale if s.uuid is not None],
