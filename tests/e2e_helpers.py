@@ -505,16 +505,19 @@ def _uncaught(tool: str, error: Exception) -> int:
 def forget_inspect_process_state() -> None:
     """Forget what Inspect keeps for the rest of a process after its first command, so that
     each command run in this process starts as a new process would: the models (and their
-    clients, bound to a double's port), the log handler (made once, writing to the stderr,
+    clients, bound to a double's port), the prices a `--model-cost-config` registered, the log
+    handler (made once, writing to the stderr,
     display level and trace file of the command that made it), the display (chosen once, by
     the first command's `--display`), rich's console (`--display none` leaves it quiet).
     Private names of Inspect, read from its source."""
     import rich
     from inspect_ai._display.core import active
     from inspect_ai._util import logger as inspect_logger
+    from inspect_ai.model._model_info import clear_model_info_cache
     from inspect_ai.util import _display
 
     reset_inspect_model_cache()
+    clear_model_info_cache()
     handler = inspect_logger._logHandler["handler"]
     if handler is not None:
         for logger in [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]:

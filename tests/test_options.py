@@ -27,7 +27,9 @@ from bedside_bench.core.options import (
     check_option_values,
 )
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.ranges import JUDGE_PASSES, JUDGE_RETRIES
 from bedside_bench.rejudge.run import planned_scorers, scorer_options
+from bedside_bench.scoring.joint import MAX_PASSES
 from bedside_bench.scoring.scorer import rubric_judge
 from bedside_bench.task import tasks as bedside_tasks
 from bedside_bench.task.judge_check.task import JudgeCheckOptions, judge_check
@@ -96,7 +98,8 @@ def test_the_judge_check_shares_the_judge_s_judge_retries() -> None:
 YAML_VALUES = st.one_of(
     st.none(),
     st.booleans(),
-    st.integers(min_value=-3, max_value=5),
+    st.integers(min_value=-3, max_value=20),
+    st.sampled_from([1_000, 10**9, 10**30]),  # `1_000` and `1000000000` as YAML reads them
     st.floats(allow_nan=False, min_value=-3, max_value=5),
     st.sampled_from(["binary", "three_level", "two", "", "true", DEFAULT_JUDGE_MODEL]),
     st.lists(st.integers(), max_size=2),
@@ -152,6 +155,27 @@ def test_the_s_checks_refuse_exactly_what_the_model_refuses(name: str, value: ob
         # before the options were one model, -S took these as they came (`maybe` was true)
         ({"severe_gate": "maybe"}, "severe_gate must be true or false, got 'maybe'"),
         ({"judge_model": 3}, "judge_model must be text, got 3"),
+        # the ceilings (core/ranges.py): `-T judge_passes=1_000` was 1,001 paid calls a case,
+        # `judge_passes=1000000000` ran out of memory after the answer was bought
+        (
+            {"judge_passes": 10**9},
+            "judge_passes must be <= 15 (the report's interval over judge passes is computed "
+            "for up to 15; each is a paid call), got 1000000000",
+        ),
+        (
+            {"judge_retries": 11},
+            "judge_retries must be <= 10 (each is a paid call; a judge invalid 11 times in a "
+            "row is broken), got 11",
+        ),
+        # YAML reads full-width digits as text: refused as a flag refuses them
+        ({"judge_passes": "\uff13"}, "judge_passes must be a whole number, got '\uff13'"),
+        # a value is shown as one printable, bounded line
+        (
+            {"grading": "\x1b[2J" + "x" * 5000},
+            "grading must be one of binary, three_level, got '\\x1b[2J"
+            + "x" * 92
+            + "... (5009 characters in all)",
+        ),
     ],
 )
 def test_a_bad_s_value_is_refused_in_one_line(given: dict[str, Any], problem: str) -> None:
@@ -166,6 +190,24 @@ def test_a_t_range_error_reads_as_before() -> None:
     assert str(refused.value) == (
         "bedside-bench: judge_passes must be >= 1, got 0 (-T or -S option); no case was run"
     )
+
+
+def test_the_judge_s_ceilings_are_those_of_core_ranges_and_the_report() -> None:
+    """One place states them; the report's interval over passes is computed for as many."""
+    fields = ScorerOptions.model_fields
+    bounds = {
+        name: (
+            next(m.ge for m in fields[name].metadata if hasattr(m, "ge")),
+            next(m.le for m in fields[name].metadata if hasattr(m, "le")),
+        )
+        for name in ("judge_passes", "judge_retries")
+    }
+    assert bounds == {
+        "judge_passes": (JUDGE_PASSES.least, JUDGE_PASSES.most),
+        "judge_retries": (JUDGE_RETRIES.least, JUDGE_RETRIES.most),
+    }
+    assert JUDGE_PASSES.most == MAX_PASSES
+    assert task_options({"judge_passes": 15, "judge_retries": 10}).judge_passes == 15
 
 
 def _source(options: dict[str, object] | None, metadata: dict[str, object]) -> Any:

@@ -211,7 +211,7 @@ def test_a_write_that_fails_leaves_the_previous_log_and_no_temporary(
         Path(location).write_bytes(b"half a log")
         raise OSError("disk full")
 
-    monkeypatch.setattr("inspect_ai.log.write_eval_log", half_written)
+    monkeypatch.setattr("bedside_bench.rejudge.output.write_eval_log", half_written)
     with pytest.raises(OSError, match="disk full"):
         write_log(assemble(judged_header(), [sample("new", judge=JUDGE_B)], 0), str(target))
     assert target.read_bytes() == before

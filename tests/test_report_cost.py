@@ -17,7 +17,7 @@ from bedside_bench.documents.estimate import (
 from bedside_bench.documents.summary import CostSummary, RunSummary
 from bedside_bench.logs.records import TokenUsage
 from bedside_bench.report.cost_section import cost_headline, cost_lines, estimate_section
-from bedside_bench.report.document import Paragraph, ReportContext, Table
+from bedside_bench.report.document import Heading, Paragraph, ReportContext, Table
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.usage import (
     batch_rates,
@@ -170,22 +170,36 @@ def test_the_headline_shows_cost_per_model_and_per_full_run() -> None:
         "prices": {},
         "batch": {"answer": True, "judge": False},
         "per_full_run": {"cases": 250, "answer": 37.5, "judge": 6.25, "total": 43.75},
+        "sources": {"answer": "Inspect cost config", "judge": "genai-prices 0.2.3"},
+        "price_data": "genai-prices 0.2.3 (bundled data)",
     }
     context = ReportContext(
         summaries=[summary("a", cost), summary("b", None)], labels=["a", "b"], files=[]
     )
-    [table] = cost_headline(context)
+    [heading, table, sources] = cost_headline(context)
+    assert heading == Heading(2, "Cost")  # its own heading, not under the verdict's
     assert isinstance(table, Table)
     assert table.rows == (
         ("a (batch: answer)", "$1.5000", "$0.2500", "$1.7500", "$43.7500 (250 cases)"),
         ("b", "n/a", "n/a", "n/a", "n/a"),
     )
+    # each model named with the source that priced it, and the price data's version
+    assert isinstance(sources, Paragraph)
+    answer_model, judge_model = context.summaries[0].answer_model, context.summaries[0].judge_model
+    assert sources.text.startswith(
+        f"Prices from: {answer_model}: Inspect cost config; {judge_model}: genai-prices 0.2.3. "
+        "Price data: genai-prices 0.2.3 (bundled data), at the rates in force when each run "
+        "started"
+    )
     assert cost_lines(context.summaries, context.labels) == [
-        "cost a: answers $1.5000 + judge $0.2500 = $1.7500; a full run: $43.7500 (250 cases)"
+        "cost a: answers $1.5000 + judge $0.2500 = $1.7500; a full run: $43.7500 (250 cases) "
+        "(answers: Inspect cost config, judge: genai-prices 0.2.3)"
     ]
     none = ReportContext(summaries=[summary("a", None)], labels=["a"], files=[])
-    [line] = cost_headline(none)
-    assert isinstance(line, Paragraph) and "--prices" in line.text
+    [heading, line] = cost_headline(none)
+    assert heading == Heading(2, "Cost")
+    assert isinstance(line, Paragraph)
+    assert "--model-cost-config" in line.text and "--prices" in line.text
 
 
 def test_the_estimate_stands_beside_what_the_logs_after_it_spent() -> None:
@@ -245,10 +259,11 @@ def test_the_estimate_stands_beside_what_the_logs_after_it_spent() -> None:
     # answers: (100 x 1000 + 20 x 1000 + 10 x 2000) / 1e6 = 0.14
     # judge: (1000 x 500 + 20 x 500 + 10 x 1000) / 1e6 = 0.52
     assert table.rows == (
-        ("a", "answer input tokens", "132", "120", "+10.0%"),
-        ("a", "answer output tokens", "10", "10", "+0.0%"),
-        ("a", "judge input tokens", "900", "1,020", "-11.8%"),
-        ("a", "judge output tokens", "12", "10", "+20.0%"),
+        # input: fresh plus cached (100 + 20, 1000 + 20), as the estimate counts it
+        ("a", "answer input tokens (fresh + cached)", "132", "120", "+10.0%"),
+        ("a", "answer output tokens (reasoning included)", "10", "10", "+0.0%"),
+        ("a", "judge input tokens (fresh + cached)", "900", "1,020", "-11.8%"),
+        ("a", "judge output tokens (reasoning included)", "12", "10", "+20.0%"),
         ("a", "cost (USD)", "$2.0000", "$0.6600", "+203.0%"),
     )
     # without prices the actual cost is n/a, never $0

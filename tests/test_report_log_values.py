@@ -99,7 +99,12 @@ def _share(v: object) -> bool:
 
 
 def _text(v: object) -> bool:
-    return isinstance(v, str) and v != ""
+    # a stored string comes back without its surrounding blanks: blanks alone are no text
+    return isinstance(v, str) and v.strip() != ""
+
+
+def _stripped(v: object) -> object:
+    return v.strip() if isinstance(v, str) else v
 
 
 def _decisions(v: object) -> bool:
@@ -141,7 +146,7 @@ SCORE_KEYS: dict[str, Check] = {
     "recall": (_share, "recall", _as_float),
     "precision": (lambda v: v is None or _share(v), "precision", _as_float),
     "severe_rate": (_share, "severe_rate", _as_float),
-    "judge_model": (_text, "judge_model", lambda v: v),
+    "judge_model": (_text, "judge_model", _stripped),
     "judge_temperature": (
         lambda v: v is None or (_number(v) and v >= 0),  # type: ignore[operator]
         "judge_temperature",
@@ -170,7 +175,7 @@ SCORE_KEYS: dict[str, Check] = {
         lambda v: tuple(float(x) for x in v),
     ),
     "judge_usage": (_usage, "judge_usage", _usage_total),
-    "answer_stop_reason": (_text, "answer_stop_reason", lambda v: v),
+    "answer_stop_reason": (_text, "answer_stop_reason", _stripped),
     "answer_condition": (lambda v: v in ANSWER_CONDITIONS, "answer_condition", lambda v: v),
     # written by the scorer, not read by the report: any value leaves the result as it was
     "grading_method": (lambda v: True, None, lambda v: v),

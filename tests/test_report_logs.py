@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import genai_prices
 import numpy as np
 import pytest
 from inspect_ai import Task
@@ -218,6 +219,33 @@ def test_usage_counts_each_call_once_despite_retry_logs(runs: Runs, both: Report
 
 
 @pytest.mark.slow
+def test_the_usage_table_names_each_kind_of_token_in_the_ranking_order(
+    both: ReportResult,
+) -> None:
+    """report.md's token table in one vocabulary (fresh input, cached input, output, reasoning),
+    from the scripted calls' usage times the calls counted above, best overall mean first."""
+    means = {m: summary_of(both, m)["overall"]["mean"] for m in (A, B)}
+    calls = {A: (30, 32), B: (30, 30)}  # answers, judge calls (A's retry judged 2 again)
+    rows = []
+    for model in sorted((A, B), key=lambda m: (-means[m], m)):
+        answers, judged = calls[model]
+        for part, usage, n in (
+            ("answers", helpers.ANSWER_USAGE, answers),
+            ("judge", helpers.JUDGE_USAGE, judged),
+        ):
+            fresh = (usage.input_tokens + (usage.input_tokens_cache_write or 0)) * n
+            cached = (usage.input_tokens_cache_read or 0) * n
+            reasoning = (usage.reasoning_tokens or 0) * n
+            rows.append(
+                f"| {model} | {part} | {fresh:,} | {cached:,} | {usage.output_tokens * n:,} | "
+                f"{reasoning:,} |"
+            )
+    text = (out_dir(both) / "report.md").read_text()
+    header = "| model | calls | fresh input | cached input | output | reasoning (in output) |"
+    assert "\n".join([header, "|---|---|---|---|---|---|", *rows]) in text
+
+
+@pytest.mark.slow
 def test_cost_with_a_prices_file(runs: Runs, tmp_path: Path) -> None:
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({A: {"input": 0.25, "output": 2.0, "cached_input": 0.025}}))
@@ -233,8 +261,9 @@ def test_cost_with_a_prices_file(runs: Runs, tmp_path: Path) -> None:
     assert cost["judge"] is None and cost["total"] is None
     assert cost["prices"] == {A: {"input": 0.25, "output": 2.0, "cached_input": 0.025}}
     assert (
-        f"no price for {helpers.JUDGE} in the prices file: cost.judge is null"
-        in summary_of(result, A)["notes"]
+        f"no price for {helpers.JUDGE} (not in the prices file nor in genai-prices "
+        f"{genai_prices.__version__}), and the logs record no Inspect cost for it "
+        "(--model-cost-config at run time): cost.judge is null" in summary_of(result, A)["notes"]
     )
 
 

@@ -69,6 +69,7 @@ def test_the_sections_come_in_the_documented_order() -> None:
     assert headings == [
         "BedsideBench report",
         "Verdict",
+        "Cost",  # its own heading (no --prices: a line saying how to get it)
         "Benchmark scores",
         "Pairwise differences",
         "Forest plot",

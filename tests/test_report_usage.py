@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import genai_prices
 import pytest
 
 from bedside_bench.logs.records import TokenUsage, split_usage
@@ -101,8 +102,21 @@ def test_a_model_missing_from_prices_is_null_never_zero() -> None:
     assert cost is not None
     assert cost.judge is None and cost.total is None
     assert cost.answer == pytest.approx(160 / 1e6)
-    assert notes == ["no price for test/judge in the prices file: cost.judge is null"]
-    assert cost_json("test/a", "test/judge", usage, None) == (None, [])
+    assert notes == [
+        f"no price for test/judge (not in the prices file nor in genai-prices "
+        f"{genai_prices.__version__}), and the logs record no Inspect cost for it "
+        "(--model-cost-config at run time): cost.judge is null"
+    ]
+    # without a prices file, models no source knows: no cost object, a note naming each
+    version = genai_prices.__version__
+    assert cost_json("test/a", "test/judge", usage, None) == (
+        None,
+        [
+            f"no price for {model} (not in genai-prices {version}), and the logs record no "
+            f"Inspect cost for it (--model-cost-config at run time): cost.{part} is null"
+            for model, part in (("test/a", "answer"), ("test/judge", "judge"))
+        ],
+    )
 
 
 def test_prices_are_matched_with_or_without_provider_prefix() -> None:

@@ -253,9 +253,58 @@ def test_a_reviewer_is_one_person_however_the_name_is_written(logs: Path, tmp_pa
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "scripts"),
+    [
+        ("Dr \u0391dv", "Latin and Greek"),  # Greek capital alpha
+        ("\u0414r \u0410dv", "Latin and Cyrillic"),  # Cyrillic De and A
+        ("\u0410\u03b1a", "Latin and Greek and Cyrillic"),
+    ],
+)
+def test_a_name_mixing_lookalike_scripts_is_refused(
+    logs: Path, tmp_path: Path, name: str, scripts: str
+) -> None:
+    """ "Dr Adv" and "Dr \u0391dv" look the same and would be counted as two reviewers."""
+    labels = write(tmp_path / "l.json", labels_doc(name, rows_of(ANSWERS)))
+    assert refusal(score(logs, tmp_path / "out", labels)) == (
+        f"{labels}: field reviewer: '{name}' mixes {scripts} letters, which look alike (a "
+        "Greek \u0391 for a Latin A would count one person twice); write the name in one of "
+        "them"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_names_wholly_in_one_script_are_counted_as_written(logs: Path, tmp_path: Path) -> None:
+    rows = rows_of(ANSWERS)
+    page = [dict(r) for r in rows]
+    files = [
+        write(tmp_path / f"{n}.json", labels_doc(name, [rows[n]], page))
+        for n, name in enumerate(
+            ["\u0394\u03c1 \u0391", "\u03b4\u03c1 \u03b1", "\u738b \u533b\u751f"]
+        )
+    ]
+    result = score(logs, tmp_path / "out", *files)
+    assert result.returncode == 0, result.stderr
+    document = json.loads((tmp_path / "out" / "review.json").read_text())
+    assert sorted(document["reviewers"]) == sorted(["\u0394\u03c1 \u0391", "\u738b \u533b\u751f"])
+
+
+def test_one_answer_is_said_in_the_singular(logs: Path, tmp_path: Path) -> None:
+    rows = rows_of(ANSWERS)
+    one = [r for r in rows if r["case_id"] == rows[0]["case_id"]]
+    labels = write(tmp_path / "l.json", labels_doc("Dr A", one, rows))
+    result = score(logs, tmp_path / "out", labels)
+    assert result.returncode == 0, result.stderr
+    judged = [line for line in result.stdout.splitlines() if ": accuracy " in line]
+    assert judged and all(line.endswith(f" on {len(one)} items (1 answer)") for line in judged)
+    review = (tmp_path / "out" / "review.md").read_text()
+    assert f"{len(one)} rubric items of 1 answer reviewed by 1 reviewer (Dr A);" in review
+
+
 def test_the_scores_are_written_whole_or_not_at_all(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from bedside_bench.cli import review as review_cli
     from bedside_bench.core import owned_output
 
     labels = write(tmp_path / "labels.json", base())
@@ -272,7 +321,7 @@ def test_the_scores_are_written_whole_or_not_at_all(
             raise OSError(28, "No space left on device", str(path))
         return real(path, data)
 
-    monkeypatch.setattr(owned_output, "write_file", full_disk)
+    monkeypatch.setattr(review_cli, "write_file", full_disk)
     doc = base()
     doc["labels"][0]["matched"] = False
     assert refusal(score(logs, out, write(labels, doc))) == (
@@ -313,6 +362,31 @@ def test_an_export_replaces_the_earlier_export_whole(logs: Path, tmp_path: Path)
     assert sorted(p.name for p in out.iterdir()) == ["review.html", "review_items.json"]
     assert "<title>Second</title>" in (out / "review.html").read_text()
     assert len(json.loads((out / "review_items.json").read_text())["items"]) == 2
+
+
+def test_labels_of_items_the_exported_page_never_showed_are_refused(
+    logs: Path, tmp_path: Path
+) -> None:
+    """Given the export's review_items.json, the labels must be of that page: a labels file
+    listing every item of both answers (its id the digest of that list, as a careful forger
+    would make it) is refused against a page that showed two of them."""
+    whole, small = tmp_path / "whole", tmp_path / "small"
+    for out, more in ((whole, []), (small, ["--items", "2"])):
+        page = bedside_bench_in_process("review", "export", str(logs), "-o", str(out), *more)
+        assert page.returncode == 0, page.stderr
+    labels = write(tmp_path / "labels.json", base())
+    accepted = score(logs, tmp_path / "out", labels, whole / "review_items.json")
+    assert accepted.returncode == 0, accepted.stderr
+    document = json.loads((tmp_path / "out" / "review.json").read_text())
+    assert document["review_id"] == base()["review_id"]
+    exported = json.loads((small / "review_items.json").read_text())["review_id"]
+    refused = score(logs, tmp_path / "out2", small / "review_items.json", labels)
+    assert refusal(refused) == (
+        f"{small / 'review_items.json'}: field review_id: the review page exported review "
+        f"{exported}, but the labels are of review {base()['review_id']}: they list items "
+        "that page never showed"
+    )
+    assert not (tmp_path / "out2").exists()
 
 
 def test_a_missing_log_is_named_with_why(logs: Path, tmp_path: Path) -> None:

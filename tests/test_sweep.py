@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import genai_prices
 import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
@@ -438,7 +439,20 @@ def test_two_provider_sweep_reports_and_compares_the_two_models(
         if REAL_RELEASE:  # the whole public release: a complete (publishable) run
             assert summary["complete"] is True and summary["scope"]["full"] is True
         assert summary["judge_model"] == "openai/gpt-5.6-sol"
-        assert summary["cost"] is None  # no prices given: never 0
+        # no prices file: both models priced from the genai-prices database, each part its
+        # tokens at the rates the summary lists
+        cost, source = summary["cost"], f"genai-prices {genai_prices.__version__}"
+        assert cost["sources"] == {"answer": source, "judge": source}
+        assert cost["price_data"] == f"{source} (bundled data)"
+        for part, model in (("answer", summary["answer_model"]), ("judge", "openai/gpt-5.6-sol")):
+            rates, tokens = cost["prices"][model], summary["usage"][part]
+            expected = (
+                tokens["input_tokens"] * rates["input"]
+                + tokens["input_tokens_cache_read"] * rates.get("cached_input", rates["input"])
+                + tokens["input_tokens_cache_write"] * rates.get("cache_write", rates["input"])
+                + tokens["output_tokens"] * rates["output"]
+            ) / 1e6
+            assert cost[part] == pytest.approx(expected, rel=1e-12) and expected > 0
         assert summary["usage"]["answer"]["input_tokens"] > 0
     comparison = json.loads((report_dir / "comparison.json").read_text())
     assert comparison["like_for_like"] is True

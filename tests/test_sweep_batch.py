@@ -14,6 +14,7 @@ from inspect_ai.model import BatchConfig, GenerateConfig
 from inspect_ai.model._generate_config import normalized_batch_config
 
 from bedside_bench import sweep
+from bedside_bench.core.ranges import BATCH_SIZE
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
 
 INSPECT_DEFAULT_SIZE = 100  # inspect_ai._util.constants.DEFAULT_BATCH_SIZE (0.3.285)
@@ -33,12 +34,26 @@ def parsed(argv: list[str]) -> sweep.SweepOptions:
 @given(
     st.one_of(
         st.sampled_from(["true", "TRUE", "yes", "1", "false", "no", "0", "Yes", "No"]),
-        st.integers(min_value=1, max_value=10**6).map(str),
+        st.integers(min_value=1, max_value=BATCH_SIZE.most).map(str),
     )
 )
 def test_sizes_and_words_mean_what_they_mean_to_inspect(text: str) -> None:
     inspect_value = int_bool_or_str_value(text, INSPECT_DEFAULT_SIZE, None)
     assert effective(parse_batch(text)) == effective(inspect_value)
+
+
+@given(st.integers(min_value=BATCH_SIZE.most + 1, max_value=10**12))
+def test_a_size_past_the_ceiling_is_refused(size: int) -> None:
+    with pytest.raises(BatchOptionError, match=f"got {size:,}$"):
+        parse_batch(str(size))
+
+
+def test_a_size_in_other_digits_is_not_a_size() -> None:
+    """Python's int() reads full-width digits and underscores; a flag does not (a `-T`
+    option, read as YAML, would take the full-width ones as text)."""
+    for text in ("\uff12\uff15\uff10", "2_50"):
+        with pytest.raises(BatchOptionError, match="does not exist"):
+            parse_batch(text)
 
 
 def test_bare_flag_and_values_through_the_command_line() -> None:

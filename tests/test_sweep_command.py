@@ -23,7 +23,7 @@ from bedside_bench.sweep.command import (
     run_sweep_command,
     sweep_log_dir,
 )
-from bedside_bench.sweep.lock import Holder
+from bedside_bench.sweep.lock_holder import Holder
 from bedside_bench.sweep.options import PROG, SweepError, SweepOptions
 from bedside_bench.sweep.run import SweepResult, Timings, prepare
 from bedside_bench.sweep.shard import Shard
@@ -162,8 +162,35 @@ def test_defaults_follow_inspects_environment(monkeypatch: pytest.MonkeyPatch) -
         (["--batch", "-5"], "argument --batch: batch size -5 is not a positive number"),
         (["--batch", "none.yaml"], "argument --batch: batch config file none.yaml does not exist"),
         (["--max-connections", "0"], "argument --max-connections: must be at least 1, got 0"),
-        (["--retry-attempts", "-1"], "argument --retry-attempts: must be non-negative, got -1"),
-        (["--judge-retries", "x"], "argument --judge-retries: invalid non_negative_int value: 'x'"),
+        (["--retry-attempts", "-1"], "argument --retry-attempts: must be at least 0, got -1"),
+        (
+            ["--judge-retries", "x"],
+            "argument --judge-retries: 'x' is not a whole number written with the digits 0-9",
+        ),
+        # the ceilings of core/ranges.py, and digits as a -T option reads them (ASCII only)
+        (
+            ["--retry-attempts", "1000"],
+            "argument --retry-attempts: must be at most 10 (each re-runs every failed case of "
+            "a task at full price), got 1,000",
+        ),
+        (
+            ["--judge-retries", "\uff11\uff10"],
+            "argument --judge-retries: '\uff11\uff10' is not a whole number written with the "
+            "digits 0-9",
+        ),
+        (
+            ["--max-retries", "1_000"],
+            "argument --max-retries: '1_000' is not a whole number written with the digits 0-9",
+        ),
+        (
+            ["--attempt-timeout", "0"],
+            "argument --attempt-timeout: must be at least 1, got 0",
+        ),
+        (
+            ["--batch", "100000"],
+            "argument --batch: batch size must be at most 50,000 (the largest batch a provider "
+            "accepts), got 100,000",
+        ),
         (
             ["--display", "fancy"],
             "argument --display: invalid choice: 'fancy' "
@@ -219,7 +246,11 @@ def test_batch_values(text: str | None, batch: bool | int | None) -> None:
             "provider doubles: `bedside-bench demo`, or `bedside-bench doubles serve` "
             "(docs/doubles.md)",
         ),
-        ({"prices": "no-prices.json"}, "prices file no-prices.json does not exist"),
+        (
+            {"prices": "no-prices.json"},
+            "prices file no-prices.json does not exist; nothing was run",
+        ),
+        ({"prices": "."}, "prices file . is not a regular file; nothing was run"),
     ],
 )
 def test_inputs_a_sweep_cannot_use_are_refused_before_any_call(
@@ -230,6 +261,78 @@ def test_inputs_a_sweep_cannot_use_are_refused_before_any_call(
     with pytest.raises(SweepError) as raised:
         prepare(options)
     assert str(raised.value) == error
+
+
+def test_a_log_directory_that_cannot_be_one_is_one_line(tmp_path: Path) -> None:
+    """Its lock is the first thing written, before the eval set starts."""
+    from bedside_bench.sweep.lock import holding
+
+    (tmp_path / "afile").write_text("")
+    for log_dir, reason in (("afile", "a file, not a folder"), ("afile/sub", "Not a directory")):
+        with pytest.raises(SweepError) as raised, holding(str(tmp_path / log_dir), Shard(1, 1)):
+            pass
+        assert str(raised.value) == (
+            f"cannot use {tmp_path / log_dir} as the log directory ({reason}); nothing was run"
+        )
+
+
+def test_a_report_folder_the_report_would_refuse_is_refused_before_any_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report owns its folder and refuses one holding other files: checked before the
+    credentials (none are set here), not after every case was paid for. An earlier report,
+    an empty folder, a missing one, `--no-report` and a shard (which writes no report) pass
+    this check and go on to the credentials."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    with pytest.raises(SweepError) as raised:
+        prepare(SweepOptions(models=[ANSWER_MODEL], report_dir=str(busy)))
+    assert str(raised.value) == (
+        f"--report-dir: {busy} holds 'notes.txt', which the report does not write; the report "
+        "replaces its whole folder, so give an empty or new folder; nothing was run"
+    )
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    (earlier / "report.md").write_text("an earlier report")
+    (tmp_path / "empty").mkdir()
+    passing = [
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(earlier)),
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(tmp_path / "empty")),
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(tmp_path / "missing")),
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(busy), report=False),
+        SweepOptions(models=[ANSWER_MODEL], report_dir=str(busy), shard=Shard(1, 2)),
+    ]
+    for options in passing:
+        with pytest.raises(CredentialError):
+            prepare(options)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"openai/gpt-4.1-mini": {"input": 0.4}}',
+        "input: 0.4\n",
+        '{"m": {"input": -1, "output": 1}}',
+    ],
+)
+def test_a_prices_file_the_report_would_refuse_is_refused_before_any_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: str
+) -> None:
+    """Read with the report's own reader before the credentials are even looked at (none are
+    set here), `--no-report` or not: the report would refuse it after every case was paid."""
+    monkeypatch.chdir(tmp_path)
+    Path("prices.json").write_text(content)
+    for report in (True, False):
+        options = SweepOptions(models=[ANSWER_MODEL], prices="prices.json", report=report)
+        with pytest.raises(SweepError) as raised:
+            prepare(options)
+        message = str(raised.value)
+        assert message.startswith("cannot use prices file prices.json: "), message
+        assert message.endswith("; nothing was run") and "\n" not in message
 
 
 # --------------------------------------------------------------------------------------------

@@ -26,7 +26,8 @@ import pytest
 
 from bedside_bench.core.exit_codes import ERROR as EXIT_ERROR
 from bedside_bench.doubles import ProviderDouble
-from bedside_bench.sweep.lock import Holder, LocalLock, LogDirBusy, dir_lock
+from bedside_bench.sweep.lock import LocalLock, dir_lock
+from bedside_bench.sweep.lock_holder import Holder, LogDirBusy
 from bedside_bench.sweep.s3_lock import S3Lock
 from bedside_bench.sweep.shard import Shard
 from tests.e2e_helpers import (

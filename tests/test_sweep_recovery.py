@@ -221,7 +221,11 @@ def test_a_failed_log_without_failed_cases_counts_under_its_own_error(tmp_path: 
     long.location = write(long, tmp_path / "long.eval")
     fine = eval_log([sample("c1")])
     fine.location = str(tmp_path / "never-read.eval")  # a success is not read at all
-    assert failed_case_errors([crashed, long, fine]) == {
+    # a model's or a provider's text: shown escaped, moving no cursor, reordering nothing
+    hostile = eval_log([sample("c1", judge=None, error="\x1b[2J\u202eevig TON")], status="error")
+    hostile.location = write(hostile, tmp_path / "hostile.eval")
+    assert failed_case_errors([crashed, long, fine, hostile]) == {
         "Boom:": 1,
         "E" * (MAX_CHARS - 3) + "...": 1,
+        "\\x1b[2J\\u202eevig TON": 1,
     }

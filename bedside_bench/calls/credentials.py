@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from dotenv import find_dotenv, load_dotenv
+
 OPENAI_API_KEY = "OPENAI_API_KEY"
 # the reference runner (`evaluation/run_benchmark.py`) reads this name; Inspect does not
 OPENAI_ACCESS_TOKEN = "OPENAI_ACCESS_TOKEN"
@@ -129,7 +131,6 @@ def load_dotenv_as_inspect() -> None:
     variables already set, as Inspect does when it starts an eval set: the sweep checks
     credentials before that, and a key kept in `.env` must count there too. Inspect loads it
     again later, which changes nothing."""
-    from dotenv import find_dotenv, load_dotenv
 
     found = find_dotenv(usecwd=True)
     if found:

@@ -71,7 +71,8 @@ def _causes(ex: BaseException) -> Iterator[BaseException]:
 
 
 def _refuses_temperature(error: BaseException) -> bool:
-    # imported here: only a failed call needs the SDKs' error classes, and they are slow to load
+    # lazy: only a failed call needs the SDKs' error classes, and every `inspect eval` of a
+    # task imports this module (the SDKs take about a second to load)
     import anthropic
     import openai
 

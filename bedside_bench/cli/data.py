@@ -19,16 +19,16 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bedside_bench import logs, release
 from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import Subcommands, add_command, inspect_log_dir
+from bedside_bench.core.extras import MissingExtra, require
+from bedside_bench.core.owned_output import OutputError
 from bedside_bench.core.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from bedside_bench.release.hub import DATA_ENV_VAR, cached_snapshot
 from bedside_bench.release.known import KNOWN_RELEASES
-
-if TYPE_CHECKING:
-    from bedside_bench.release.sources import DataSource
 
 PROG = "bedside-bench data"
 EXIT_OK = exit_codes.OK
@@ -120,15 +120,13 @@ def run_path(args: argparse.Namespace) -> int:
 # check
 
 
-def check_document(source: DataSource, origin: str) -> tuple[dict[str, Any], bool]:
+def check_document(source: release.DataSource, origin: str) -> tuple[dict[str, Any], bool]:
     """What `check` reports, and whether the tree is valid."""
-    from bedside_bench.release.case import DatasetError
-    from bedside_bench.release.dataset import load_release
 
     document: dict[str, Any] = {"path": str(source.root), "source": source.label, "origin": origin}
     try:
-        release = load_release(source)
-    except DatasetError as ex:
+        loaded = release.load_release(source)
+    except release.DatasetError as ex:
         document["valid"] = False
         document["violations"] = [
             {
@@ -141,25 +139,23 @@ def check_document(source: DataSource, origin: str) -> tuple[dict[str, Any], boo
             for v in ex.violations
         ]
         return document, False
-    digest = release.dataset_sha256
+    digest = loaded.dataset_sha256
     document["valid"] = True
     document["benchmarks"] = {
         name: {"cases": len(cases), "rubric_items": sum(len(c["rubric_items"]) for c in cases)}
-        for name, cases in release.cases.items()
+        for name, cases in loaded.cases.items()
     }
-    document["cases"] = len(release.all_cases)
+    document["cases"] = len(loaded.all_cases)
     document["dataset_sha256"] = digest
-    document["release"] = release.name
-    document["release_case_counts"] = release.case_counts
-    document["known_release"] = known_release_description(release.name)
+    document["release"] = loaded.name
+    document["release_case_counts"] = loaded.case_counts
+    document["known_release"] = known_release_description(loaded.name)
     return document, True
 
 
 def print_check(document: dict[str, Any]) -> None:
     if not document["valid"]:
-        from bedside_bench.release.case import Violation
-
-        violations = [Violation(**v) for v in document["violations"]]
+        violations = [release.Violation(**v) for v in document["violations"]]
         print(
             f"{PROG} check: {document['path']} is not a valid release "
             f"({len(violations)} problem{'s' if len(violations) != 1 else ''}):",
@@ -180,20 +176,19 @@ def print_check(document: dict[str, Any]) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from bedside_bench.release.sources import DataSource
 
     if args.path is not None:
         root = Path(args.path).expanduser().resolve()
         if not root.is_dir():
             raise DataCommandError(f"{args.path} is not a directory")
         origin = "argument"
-        source = DataSource(root=root, label=str(root))
+        source = release.DataSource(root=root, label=str(root))
     else:
         found = resolve(None, args.revision)
         if found.root is None:
             raise DataCommandError(found.reason)
         origin = found.origin
-        source = DataSource(root=found.root, label=found.label)
+        source = release.DataSource(root=found.root, label=found.label)
     document, valid = check_document(source, origin)
     if args.json:
         print(json.dumps(document, indent=2))
@@ -207,11 +202,10 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_pull(args: argparse.Namespace) -> int:
-    from bedside_bench.release.sources import hugging_face_source
 
     revision = args.revision or HF_DATASET_REVISION
     try:
-        source = hugging_face_source(revision)
+        source = release.hugging_face_source(revision)
     except RuntimeError as ex:
         raise DataCommandError(str(ex)) from None
     print(f"{source.label} is in the Hugging Face cache at {source.root}")
@@ -224,23 +218,20 @@ def run_pull(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from bedside_bench.core.extras import MissingExtra, require
-    from bedside_bench.core.owned_output import OutputError
-    from bedside_bench.logs.export import ExportError, check_out_dir, collect, write_parquet
 
     args.log_paths = args.log_paths or [inspect_log_dir()]
     try:
         require("datasets", "export", "the Parquet export")  # before any log is read
-        check_out_dir(args.out_dir)
-        export = collect(args.log_paths)
-    except (ExportError, OutputError, MissingExtra) as ex:
+        logs.check_out_dir(args.out_dir)
+        export = logs.collect(args.log_paths)
+    except (logs.ExportError, OutputError, MissingExtra) as ex:
         raise DataCommandError(str(ex)) from None
     for location, reason in export.skipped:
         print(f"{PROG} export: skipped {location}: {reason}", file=sys.stderr)
     if not export.rows:
         raise DataCommandError(f"no scored BedsideBench cases in {', '.join(args.log_paths)}")
     try:
-        path = write_parquet(export.rows, args.out_dir)
+        path = logs.write_parquet(export.rows, args.out_dir)
     except OutputError as ex:
         raise DataCommandError(str(ex)) from None
     print(

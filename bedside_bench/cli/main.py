@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from bedside_bench.core.arguments import Subcommands
+from bedside_bench.core.benchmarks import BENCHMARKS
 from bedside_bench.core.entry import entry_point
 
 # name -> (help in the command list, "module:function" that registers its full parser)
@@ -57,8 +58,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def run_list_command(args: argparse.Namespace) -> int:
-    from bedside_bench.core.benchmarks import BENCHMARKS
-
     width = max(len(b.name) for b in BENCHMARKS)
     for b in BENCHMARKS:
         print(f"bedside_bench/{b.name:<{width}}  {b.grading_method:<18}  {b.scope}")

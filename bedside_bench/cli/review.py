@@ -15,9 +15,13 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from bedside_bench import report, review
 from bedside_bench.core.arguments import Subcommands, non_negative_int, positive_int
-from bedside_bench.core.safe_text import printable
-from bedside_bench.review.inputs import PROG, score_inputs
+from bedside_bench.core.owned_output import OutputError, check_owned, replacing_folder, write_file
+from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.core.ranges import RESAMPLES, ranged
+from bedside_bench.core.safe_text import encodable, printable
+from bedside_bench.review.select import DEFAULT_ITEMS, DEFAULT_PER_ANSWER, DEFAULT_SEED
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -27,23 +31,20 @@ SCORE_FILE = "review.json"
 SCORE_FILES = (SCORE_FILE, "review.md", "review_section.html")
 EXPORT_FILES = (PAGE_FILE, ITEMS_FILE)
 # the bootstrap holds resamples x answers draws in memory; ten times the protocol's 10,000
-MAX_RESAMPLES = 100_000
 MESSAGE_CHARS = 2_000
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from bedside_bench.review.logs import read_source
-    from bedside_bench.review.page import page_data, render_page
-    from bedside_bench.review.select import select_items
 
     out = owned(args.output, "review page", EXPORT_FILES)
-    source = read_source(args.log_paths)
+    source = review.read_source(args.log_paths)
     for location, reason in source.skipped:
         print(
-            f"{PROG}: skipped {printable(location, 300)}: {printable(reason, 500)}", file=sys.stderr
+            f"{review.PROG}: skipped {printable(location, 300)}: {printable(reason, 500)}",
+            file=sys.stderr,
         )
-    selection = select_items(source, args.items, args.seed, args.per_answer)
-    data = page_data(source, selection.items, args.title)
+    selection = review.select_items(source, args.items, args.seed, args.per_answer)
+    data = review.page_data(source, selection.items, args.title)
     manifest = {
         "review_id": data.review_id,
         "seed": args.seed,
@@ -59,7 +60,7 @@ def run_export(args: argparse.Namespace) -> int:
         out,
         "review page",
         EXPORT_FILES,
-        {PAGE_FILE: render_page(data), ITEMS_FILE: json.dumps(manifest, indent=2) + "\n"},
+        {PAGE_FILE: review.render_page(data), ITEMS_FILE: json.dumps(manifest, indent=2) + "\n"},
     )
     print(
         f"{len(selection.items)} items of {selection.answers} "
@@ -71,12 +72,10 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from bedside_bench.report.render import to_html, to_markdown
-    from bedside_bench.report.review_section import review_blocks
 
     out = owned(args.output, "review score", SCORE_FILES)
-    document = score_inputs(args.inputs, args.resamples, args.seed)
-    blocks = review_blocks(document)
+    document = review.score_inputs(args.inputs, args.resamples, args.seed)
+    blocks = report.review_blocks(document)
     write_owned(
         out,
         "review score",
@@ -84,13 +83,16 @@ def run_score(args: argparse.Namespace) -> int:
         {
             SCORE_FILE: json.dumps(document.model_dump(mode="json"), indent=2, allow_nan=False)
             + "\n",
-            "review.md": to_markdown(blocks),
-            "review_section.html": to_html(blocks, title="Judge vs physicians"),
+            "review.md": report.to_markdown(blocks),
+            "review_section.html": report.to_html(blocks, title="Judge vs physicians"),
         },
     )
     for judge, entry in document.judges.items():
         acc = "n/a" if entry.accuracy is None else f"{entry.accuracy:.3f}"
-        print(f"{printable(judge, 200)}: accuracy {acc} on {entry.n} items ({entry.cases} answers)")
+        print(
+            f"{printable(judge, 200)}: accuracy {acc} on {counted(entry.n, 'item')} "
+            f"({counted(entry.cases, 'answer')})"
+        )
     print(f"-> {printable(str(out / SCORE_FILE), 300)}")
     return EXIT_OK
 
@@ -98,7 +100,6 @@ def run_score(args: argparse.Namespace) -> int:
 def owned(output: str, what: str, names: tuple[str, ...]) -> Path:
     """The output folder, checked before any log is read: missing, empty, or holding only
     what this command writes (it replaces the folder whole)."""
-    from bedside_bench.core.owned_output import check_owned
 
     out = Path(os.path.abspath(output))
     check_owned(out, what, names.__contains__)
@@ -108,13 +109,16 @@ def owned(output: str, what: str, names: tuple[str, ...]) -> Path:
 def write_owned(out: Path, what: str, names: tuple[str, ...], texts: Mapping[str, str]) -> None:
     """Every file at once, then one swap. A text that cannot be encoded (a lone surrogate a
     log held) is written with that character escaped rather than losing the output."""
-    from bedside_bench.core.owned_output import replacing_folder, write_file
-    from bedside_bench.core.safe_text import encodable
 
     data = {name: encodable(text).encode("utf-8") for name, text in texts.items()}
     with replacing_folder(out, what, names.__contains__) as stage:
         for name, content in data.items():
             write_file(stage / name, content)
+
+
+def counted(n: int, noun: str) -> str:
+    """`n` and its noun, singular for one ("1 answer", "2 answers")."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def page_title(text: str) -> str:
@@ -129,20 +133,13 @@ def page_title(text: str) -> str:
     return text
 
 
-def resamples(text: str) -> int:
-    value = positive_int(text)
-    if value > MAX_RESAMPLES:
-        raise argparse.ArgumentTypeError(
-            f"must be at most {MAX_RESAMPLES} (the protocol uses 10000), got {value}"
-        )
-    return value
+resamples = ranged(RESAMPLES)
 
 
 def configure_export(parser: argparse.ArgumentParser) -> None:
     """Pick rubric items for physicians to review from scored logs, and write a self-contained
     review page (review.html) that keeps its marks in the browser and downloads the
     reviewer's labels."""
-    from bedside_bench.review.select import DEFAULT_ITEMS, DEFAULT_PER_ANSWER, DEFAULT_SEED
 
     parser.add_argument("log_paths", nargs="+", metavar="LOG_PATH")
     parser.add_argument(
@@ -174,14 +171,14 @@ def configure_export(parser: argparse.ArgumentParser) -> None:
 
 def configure_score(parser: argparse.ArgumentParser) -> None:
     """Each judge's accuracy against reviewers' labels (review.json, review.md)."""
-    from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
     parser.add_argument(
         "inputs",
         nargs="+",
         metavar="LABELS_OR_LOG",
         help="labels files from the review page (one or more per reviewer) and the logs they "
-        "were exported from",
+        "were exported from; with the export's review_items.json, labels of items that page "
+        "never showed are refused",
     )
     parser.add_argument(
         "-o",
@@ -200,13 +197,11 @@ def guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.
     """A refusal or an unwritable output ends the command in one printable line."""
 
     def run(args: argparse.Namespace) -> int:
-        from bedside_bench.core.owned_output import OutputError
-        from bedside_bench.review.logs import ReviewInputError
 
         try:
             return handler(args)
-        except (ReviewInputError, OutputError, OSError) as ex:
-            print(f"{PROG}: error: {printable(str(ex), MESSAGE_CHARS)}", file=sys.stderr)
+        except (review.ReviewInputError, OutputError, OSError) as ex:
+            print(f"{review.PROG}: error: {printable(str(ex), MESSAGE_CHARS)}", file=sys.stderr)
             return EXIT_ERROR
 
     return run

@@ -7,6 +7,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from bedside_bench.core.ranges import ANY_COUNT_MOST, Range, ranged
+
 Subcommands = Any  # argparse's _SubParsersAction is private
 
 
@@ -25,18 +27,9 @@ def add_command(
     parser.set_defaults(handler=handler)
 
 
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
-    return value
+# a flag with no range of its own in core/ranges.py: a whole number in ASCII digits up to this
+positive_int = ranged(Range(1, ANY_COUNT_MOST, "no count of this package needs more"))
+non_negative_int = ranged(Range(0, ANY_COUNT_MOST, "no count of this package needs more"))
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,6 +6,11 @@ interpreter's last flush of a buffered stdout, raises BrokenPipeError. Every ent
 then as `ls | head` does: exit code 128 + SIGPIPE (`exit_codes.PIPE_CLOSED`), no traceback and
 no "Exception ignored" line. `tests/test_entry_points.py` finds every entry point (console
 scripts, `__main__` modules and blocks) and fails on one that does not use this guard.
+
+A remote store that refuses or cannot be reached (an `s3://` log directory without
+credentials) ends any command in one line naming the store's error, exit 1, wherever the
+command first touched the store (reading logs, writing them, a lock): the store is an input
+of the user's, and its library's traceback says nothing a user can act on.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import Callable
 from typing import ParamSpec
 
 from bedside_bench.core import exit_codes
+from bedside_bench.core.safe_text import printable
 
 P = ParamSpec("P")
 
@@ -48,5 +54,36 @@ def entry_point(main: Callable[P, int]) -> Callable[P, int]:
         except BrokenPipeError:
             _stdout_to_devnull()
             return exit_codes.PIPE_CLOSED
+        except Exception as ex:
+            if not store_error(ex):
+                raise
+            print(store_error_line(ex), file=sys.stderr, flush=True)
+            return exit_codes.ERROR
 
     return guarded
+
+
+# the libraries through which logs and locks reach a remote store (s3:// through s3fs)
+STORE_LIBRARIES = ("botocore", "aiobotocore", "boto3", "s3fs")
+
+
+def store_error(ex: BaseException) -> bool:
+    """An error a remote store's library raised (no credentials, no bucket, no network):
+    an input of the user's (the store named, its credentials), never a fault of the package."""
+    return any(cls.__module__.split(".")[0] in STORE_LIBRARIES for cls in type(ex).__mro__)
+
+
+def store_error_line(ex: BaseException) -> str:
+    """One printable line: what the store said, its kind, and what to check."""
+    said = printable(" ".join(str(ex).split()) or type(ex).__name__, 300)
+    name = type(ex).__name__
+    check = (
+        "set credentials for the store (for s3://: AWS_ACCESS_KEY_ID and "
+        "AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or an instance role)"
+        if "Credentials" in name
+        else "check the path, the credentials and the endpoint of the store"
+    )
+    return (
+        f"bedside-bench: error: a remote store refused or could not be reached: {said} "
+        f"({name}); {check}"
+    )

@@ -27,6 +27,7 @@ import traceback
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,8 +189,6 @@ def degraded(feature: str, message: str) -> None:
 
 def _inspect_version() -> str:
     try:
-        from importlib.metadata import version
-
         return version("inspect-ai")
     except Exception:  # pragma: no cover - not installed as a distribution
         return "(unknown version)"

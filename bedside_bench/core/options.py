@@ -14,11 +14,13 @@ from __future__ import annotations
 import difflib
 import sys
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal, TypeVar, Union, get_args, get_origin
 
-from annotated_types import Ge
+from annotated_types import Ge, Le
 from inspect_ai.util import display_type
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
@@ -26,6 +28,8 @@ from typing_extensions import TypedDict
 from bedside_bench.core.contracts import Grading
 from bedside_bench.core.inspect_private import PrerequisiteError
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.ranges import JUDGE_PASSES, JUDGE_RETRIES
+from bedside_bench.core.safe_text import printable
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -36,12 +40,50 @@ class TaskOptionError(PrerequisiteError):
     scorer into "the scorer couldn't be loaded", hiding the reason."""
 
 
+# the most lines of one error printed under --display none (a list of dataset violations)
+SAID_LINES = 50
+# set while a command of ours that prints its own errors (sweep, rejudge) builds tasks
+_CALLER_SAYS_ERRORS: ContextVar[bool] = ContextVar("caller_says_errors", default=False)
+
+
+@contextmanager
+def errors_said_by_caller() -> Iterator[None]:
+    """While inside, `stop_run` prints nothing: the command catches the error and says it in
+    its own words (so it is said once, whatever `--display` or `$INSPECT_DISPLAY` is)."""
+    token = _CALLER_SAYS_ERRORS.set(True)
+    try:
+        yield
+    finally:
+        _CALLER_SAYS_ERRORS.reset(token)
+
+
 def stop_run(error: PrerequisiteError) -> PrerequisiteError:
     """`error`, to raise: Inspect prints a PrerequisiteError as one message without a
-    traceback, but nothing at all under --display none, so there it is printed here."""
-    if display_type() == "none":
-        print(error, file=sys.stderr, flush=True)
+    traceback, but nothing at all under --display none (its console is quiet), so there it is
+    printed here, once however often it passes through (the task and the scorer both guard)."""
+    if (
+        display_type() == "none"
+        and not _CALLER_SAYS_ERRORS.get()
+        and not getattr(error, "_bedside_bench_said", False)
+    ):
+        lines = str(getattr(error, "message", None) or error).splitlines() or [repr(error)]
+        shown = [printable(line) for line in lines[:SAID_LINES]]
+        if len(lines) > SAID_LINES:
+            shown.append(f"... ({len(lines) - SAID_LINES} more lines)")
+        print("\n".join(shown), file=sys.stderr, flush=True)
+        error._bedside_bench_said = True  # type: ignore[attr-defined]
     return error
+
+
+@contextmanager
+def said_when_stopped() -> Iterator[None]:
+    """Around building a task: a PrerequisiteError raised inside (a data folder that is not
+    there, an invalid release, a judge that cannot be used) is said under --display none too."""
+    try:
+        yield
+    except PrerequisiteError as ex:
+        stop_run(ex)
+        raise
 
 
 _CONFIG = ConfigDict(frozen=True, strict=True, extra="forbid")
@@ -55,11 +97,11 @@ class ScorerOptions(BaseModel):
     # the judge when no `grader` model role is given
     judge_model: str = DEFAULT_JUDGE_MODEL
     # how many times an invalid judge reply is asked again
-    judge_retries: int = Field(default=2, ge=0)
+    judge_retries: int = Field(default=2, ge=JUDGE_RETRIES.least, le=JUDGE_RETRIES.most)
     # zero an F1 case with a missed +3 or a matched -3 (earlier revision)
     severe_gate: bool = False
     # independent judge calls per answer; an item needs a strict majority
-    judge_passes: int = Field(default=1, ge=1)
+    judge_passes: int = Field(default=1, ge=JUDGE_PASSES.least, le=JUDGE_PASSES.most)
     # "binary" (the reference protocol) or "three_level" (a non-reference variant)
     grading: Grading = "binary"
 
@@ -103,6 +145,17 @@ SCORER_OPTIONS: tuple[str, ...] = tuple(ScorerOptions.model_fields)
 CASE_OPTIONS: tuple[str, ...] = tuple(CaseOptions.model_fields)
 OPTION_NAMES: tuple[str, ...] = tuple(TaskOptions.model_fields)
 SCORER_DEFAULTS = ScorerOptions()
+# why each ceiling is where it is (core/ranges.py), said when a value is past it
+RANGE_REASONS: dict[str, str] = {
+    "judge_passes": JUDGE_PASSES.why,
+    "judge_retries": JUDGE_RETRIES.why,
+}
+
+
+def _shown(value: object) -> str:
+    """A given value as a message shows it: its repr, one printable bounded line."""
+    return printable(repr(value), 100)
+
 
 # --------------------------------------------------------------------------------------------
 # what each option accepts, read from the models
@@ -112,11 +165,12 @@ TYPE_WORDS: dict[type, str] = {bool: "true or false", int: "a whole number", str
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """What one option accepts: its types, its least value, its choices."""
+    """What one option accepts: its types, its least and most values, its choices."""
 
     types: tuple[type, ...]
     minimum: int | None = None
     choices: tuple[str, ...] | None = None
+    maximum: int | None = None
 
     def type_problem(self, value: object) -> str | None:
         """Why `value` is of the wrong type ("must be a whole number"), or None."""
@@ -128,14 +182,16 @@ class OptionSpec:
 
 def _spec(annotation: object, metadata: Sequence[object]) -> OptionSpec:
     minimum = next((int(m.ge) for m in metadata if isinstance(m, Ge)), None)  # type: ignore[call-overload]
+    maximum = next((int(m.le) for m in metadata if isinstance(m, Le)), None)  # type: ignore[call-overload]
     origin = get_origin(annotation)
     if origin is Literal:
         choices = tuple(str(c) for c in get_args(annotation))
-        return OptionSpec((str,), minimum, choices)
+        return OptionSpec((str,), minimum, choices, maximum)
     if origin in (Union, types.UnionType):
-        return OptionSpec(tuple(a for a in get_args(annotation) if isinstance(a, type)), minimum)
+        kinds = tuple(a for a in get_args(annotation) if isinstance(a, type))
+        return OptionSpec(kinds, minimum, maximum=maximum)
     if isinstance(annotation, type):
-        return OptionSpec((annotation,), minimum)
+        return OptionSpec((annotation,), minimum, maximum=maximum)
     raise TypeError(f"an option's type must be a class, a union or a Literal: {annotation!r}")
 
 
@@ -179,7 +235,7 @@ def check_option_types(
         if problem is not None:
             raise stop_run(
                 TaskOptionError(
-                    f"bedside-bench: {flag} {name} {problem}, got {value!r}; no case was run"
+                    f"bedside-bench: {flag} {name} {problem}, got {_shown(value)}; no case was run"
                 )
             )
 
@@ -187,13 +243,16 @@ def check_option_types(
 def _value_problem(name: str, value: object, spec: OptionSpec) -> str | None:
     if spec.choices is not None:  # the choices say the type too
         if value not in spec.choices:
-            return f"{name} must be one of {', '.join(spec.choices)}, got {value!r}"
+            return f"{name} must be one of {', '.join(spec.choices)}, got {_shown(value)}"
         return None
     problem = spec.type_problem(value)
     if problem is not None:
-        return f"{name} {problem}, got {value!r}"
+        return f"{name} {problem}, got {_shown(value)}"
     if spec.minimum is not None and isinstance(value, int) and value < spec.minimum:
         return f"{name} must be >= {spec.minimum}, got {value}"
+    if spec.maximum is not None and isinstance(value, int) and value > spec.maximum:
+        why = RANGE_REASONS.get(name)
+        return f"{name} must be <= {spec.maximum}{f' ({why})' if why else ''}, got {value}"
     return None
 
 

@@ -12,10 +12,12 @@ import webbrowser
 from pathlib import Path
 from typing import TextIO
 
+from bedside_bench import demo
 from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import Subcommands, add_command, positive_int
+from bedside_bench.core.owned_output import OutputError
 from bedside_bench.core.signals import stop_exit_code, stop_note, stopping_on_signals
-from bedside_bench.demo.run import (
+from bedside_bench.demo.settings import (
     ANSWER_MODELS,
     DEFAULT_OUT,
     SCRIPTED,
@@ -103,11 +105,6 @@ def open_report(path: Path) -> str:
 
 def run_demo_command(args: argparse.Namespace) -> int:
     """The handler: the first line before any work, the last after all of it."""
-    from bedside_bench.core.owned_output import OutputError
-    from bedside_bench.demo.run import run_demo
-    from bedside_bench.release.case import DatasetError
-    from bedside_bench.report import ReportError
-
     _say(f"{PROG}: {SCRIPTED}; no key is used and nothing leaves 127.0.0.1")
     options = DemoOptions(
         out=args.out, cases=args.cases, synthetic=args.synthetic, display=args.display
@@ -115,8 +112,8 @@ def run_demo_command(args: argparse.Namespace) -> int:
     received: list[int] = []
     try:
         with stopping_on_signals() as received:
-            result = run_demo(options, sys.stdout)
-    except (DemoError, DatasetError, OutputError, ReportError) as ex:
+            result = demo.run_demo(options, sys.stdout)
+    except (DemoError, demo.DatasetError, OutputError, demo.ReportError) as ex:
         _say(f"{PROG}: error: {ex}", sys.stderr)
         return exit_codes.ERROR
     except KeyboardInterrupt:

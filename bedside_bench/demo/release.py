@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 from bedside_bench.core.benchmarks import BENCHMARKS
 from bedside_bench.core.owned_output import write_text
 from bedside_bench.core.protocol import HF_DATASET_REVISION
+from bedside_bench.release.dataset import load_release
 from bedside_bench.release.hub import DATA_ENV_VAR, cached_snapshot
+from bedside_bench.release.sources import DataSource, resolve_source
 
 if TYPE_CHECKING:
     from bedside_bench.release.dataset import Release
@@ -64,7 +66,6 @@ def shipped_synthetic_release() -> Path:
 
 def found_source(synthetic_only: bool) -> tuple[DataSource, str, bool]:
     """(the release, how it was found, whether it is the synthetic one), without a download."""
-    from bedside_bench.release.sources import DataSource, resolve_source
 
     if not synthetic_only:
         env = os.environ.get(DATA_ENV_VAR)
@@ -80,7 +81,6 @@ def demo_cases(folder: Path, cases: int | None, synthetic_only: bool) -> DemoCas
     """The demo's cases; with `cases` below a benchmark's count, the first `cases` of each
     benchmark written to `folder` (which must not exist yet). Raises `DatasetError` naming
     every problem of a release that does not load."""
-    from bedside_bench.release.dataset import load_release
 
     source, origin, synthetic = found_source(synthetic_only)
     release = load_release(source)

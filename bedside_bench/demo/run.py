@@ -20,91 +20,68 @@ import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from inspect_ai import eval_set
+from inspect_ai.model import get_model
+
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import DEMO_TAG, GRADER_ROLE
 from bedside_bench.core.owned_output import write_text
-from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.demo.release import DemoCases, demo_cases
+from bedside_bench.demo.settings import (
+    ANSWER_MODELS as ANSWER_MODELS,
+)
+from bedside_bench.demo.settings import (
+    DEFAULT_OUT as DEFAULT_OUT,
+)
+from bedside_bench.demo.settings import (
+    DEMO_ENTRIES as DEMO_ENTRIES,
+)
+from bedside_bench.demo.settings import (
+    JUDGE_MODEL as JUDGE_MODEL,
+)
+from bedside_bench.demo.settings import (
+    LOGS as LOGS,
+)
+from bedside_bench.demo.settings import (
+    MARKER as MARKER,
+)
+from bedside_bench.demo.settings import (
+    MARKER_TEXT as MARKER_TEXT,
+)
+from bedside_bench.demo.settings import (
+    RELEASE as RELEASE,
+)
+from bedside_bench.demo.settings import (
+    REPORT as REPORT,
+)
+from bedside_bench.demo.settings import (
+    SCRIPTED as SCRIPTED,
+)
+from bedside_bench.demo.settings import (
+    DemoError as DemoError,
+)
+from bedside_bench.demo.settings import (
+    DemoOptions as DemoOptions,
+)
+from bedside_bench.demo.settings import (
+    DemoResult as DemoResult,
+)
+from bedside_bench.demo.settings import (
+    Requests as Requests,
+)
+from bedside_bench.doubles import CONFLICTING_ENV, provider_doubles
+from bedside_bench.report import ReportOptions, build_report
+from bedside_bench.task import tasks as registered
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
     from inspect_ai.model import Model
-    from inspect_ai.util import DisplayType
 
     from bedside_bench.doubles import Endpoints
-    from bedside_bench.report import ReportResult
-
-# one model of each provider API the doubles speak, and the protocol's judge
-ANSWER_MODELS = ("openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6")
-JUDGE_MODEL = DEFAULT_JUDGE_MODEL
-DEFAULT_OUT = "bedside-bench-demo"
-MARKER = "DEMO.txt"
-LOGS = "logs"
-REPORT = "report"
-RELEASE = "release"
-# everything a demo folder holds: a folder holding anything else is not replaced
-DEMO_ENTRIES = frozenset({MARKER, LOGS, REPORT, RELEASE})
-SCRIPTED = (
-    "every answer and judge decision is a scripted stand-in from local provider doubles, "
-    "not model output"
-)
-MARKER_TEXT = """\
-bedside-bench demo ({written})
-
-Every answer and judge decision in this folder is a scripted stand-in from the provider
-doubles (local stand-ins of the OpenAI and Anthropic APIs on 127.0.0.1, bedside_bench.doubles),
-not model output: the scores say nothing about any model. The logs carry the eval tag
-"{tag}".
-
-  logs/     the Inspect logs: inspect view --log-dir {logs}
-  report/   the report: report.html (open it in a browser), report.md, one summary per model
-  release/  (with --cases) the cases the demo ran
-
-`bedside-bench demo` replaces this folder when it runs again with the same --out.
-"""
-
-
-class DemoError(RuntimeError):
-    """A problem with the demo's inputs (its folder, the release): one line for the user."""
-
-
-@dataclass(frozen=True)
-class DemoOptions:
-    out: Path = Path(DEFAULT_OUT)
-    cases: int | None = None  # per benchmark; None: every case of the release
-    synthetic: bool = False  # the shipped synthetic release even when a real one is at hand
-    display: DisplayType | None = None
-
-    @property
-    def logs(self) -> Path:
-        return self.out / LOGS
-
-    @property
-    def report_dir(self) -> Path:
-        return self.out / REPORT
-
-
-@dataclass(frozen=True)
-class Requests:
-    """What the doubles answered (HTTP 200) over the demo."""
-
-    answers: int
-    judge: int
-    total: int
-
-
-@dataclass(frozen=True)
-class DemoResult:
-    complete: bool  # every case of every run scored
-    cases: DemoCases
-    report: ReportResult | None
-    requests: Requests
-    seconds: float
 
 
 def prepare_folder(out: Path) -> None:
@@ -149,9 +126,6 @@ def environment_restored() -> Iterator[None]:
 
 def doubled_models(endpoints: Endpoints) -> tuple[list[Model], Model]:
     """The answer models and the judge, each bound to the doubles by its own arguments."""
-    from inspect_ai.model import get_model
-
-    from bedside_bench.doubles import CONFLICTING_ENV
 
     for name in CONFLICTING_ENV:  # read when a client is made; restored by the caller
         os.environ.pop(name, None)
@@ -165,9 +139,6 @@ def doubled_models(endpoints: Endpoints) -> tuple[list[Model], Model]:
 def evaluate(options: DemoOptions, cases: DemoCases, endpoints: Endpoints) -> list[EvalLog]:
     """One eval set: every benchmark for both answer models, judged by the one judge. Raises
     KeyboardInterrupt when Ctrl-C stopped it (Inspect may return the cancelled logs instead)."""
-    from inspect_ai import eval_set
-
-    from bedside_bench.task import tasks as registered
 
     args = {} if cases.data_dir is None else {"data_dir": str(cases.data_dir)}
     tasks = [getattr(registered, name)(**args) for name in BENCHMARK_NAMES]
@@ -204,8 +175,6 @@ def every_case_scored(logs: list[EvalLog]) -> bool:
 def run_demo(options: DemoOptions, out: TextIO) -> DemoResult:
     """The whole demo; the report's table goes to `out`. Raises `DemoError` (its folder) or
     `DatasetError` (the release) before any eval, KeyboardInterrupt when interrupted."""
-    from bedside_bench.doubles import provider_doubles
-    from bedside_bench.report import ReportOptions, build_report
 
     started = time.monotonic()
     prepare_folder(options.out)

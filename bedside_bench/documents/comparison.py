@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import ConfigDict, Field
@@ -80,10 +81,19 @@ class OverallScore(Document):
     n: int
 
 
-class Pair(Document):
-    """A minus B on the cases both completed."""
+def negated(ci: list[float] | None) -> list[float] | None:
+    """The interval of the opposite difference, [-hi, -lo], exactly (`0.0 - x`: never -0.0)."""
+    return None if ci is None else [0.0 - ci[1], 0.0 - ci[0]]
 
-    a: str
+
+class Pair(Document):
+    """A minus B on the cases both completed; A is the one the report lists first (ranked
+    higher: `Comparison.models` is in the report's order)."""
+
+    a: str = Field(
+        description="label of the model the report lists first: ranked higher, or, when "
+        "neither is ranked, listed first among the groups not ranked"
+    )
     b: str
     n: int = Field(ge=0, description="cases both completed")
     difference: float | None = Field(description="mean of a minus b (overall: macro-average)")
@@ -98,6 +108,33 @@ class Pair(Document):
         description="why excludes_zero is null although an interval exists (fewer than 10 "
         "paired cases, a smoke or partial group), or why there is no interval"
     )
+
+    def reversed(self) -> Pair:
+        """B minus A: this very computation read the other way, every number exactly
+        negated. A pair is computed once, in the report's order; drawing B minus A again
+        would give an interval that is not the mirror image of this one."""
+        difference = self.difference
+        return self.model_copy(
+            update={
+                "a": self.b,
+                "b": self.a,
+                "difference": None if difference is None else 0.0 - difference,
+                "ci95": negated(self.ci95),
+                "ci95_cases_and_judge": negated(self.ci95_cases_and_judge),
+                "ci95_cases_and_epochs": negated(self.ci95_cases_and_epochs),
+            }
+        )
+
+
+def oriented(pairs: Sequence[Pair], a: str, b: str) -> Pair:
+    """`a` minus `b` from `pairs`: the pair itself, or the pair `b` minus `a` read the other way
+    (`Pair.reversed`, exact negation); never drawn again."""
+    for pair in pairs:
+        if (pair.a, pair.b) == (a, b):
+            return pair
+        if (pair.a, pair.b) == (b, a):
+            return pair.reversed()
+    raise KeyError(f"the comparison has no pair of {a} and {b}")
 
 
 class BenchmarkComparison(Document):
@@ -136,8 +173,9 @@ class Verdict(Document):
 class Comparison(Document):
     """Written by `bedside-bench report` when two or more run groups are compared: whether
     they are like for like, each group's scores, and the paired differences (A minus B on the
-    cases both completed) per benchmark and overall, and the verdicts between ranked full
-    runs."""
+    cases both completed, A ranked above B) per benchmark and overall, and the verdicts between
+    ranked full runs. Every list and map of models is in the report's order: the ranked full
+    runs best first, then the groups not ranked as the report lists them."""
 
     model_config = ConfigDict(title="BedsideBench comparison of run groups (bedside-bench report)")
 
@@ -147,7 +185,11 @@ class Comparison(Document):
     )
     mismatches: list[Mismatch]
     bootstrap: BootstrapSettings
-    models: list[ComparedModel] = Field(min_length=2)
+    models: list[ComparedModel] = Field(
+        min_length=2,
+        description="in the report's order: the ranked full runs best first, then the rest as "
+        "the report lists them; every pair is a minus b with a listed before b",
+    )
     benchmarks: dict[BenchmarkName, BenchmarkComparison]
     overall: OverallComparison
     verdicts: list[Verdict] = Field(

@@ -66,6 +66,11 @@ class ModelEstimate(BaseModel):
     judge_output: OutputBasis
     cost_usd: CostRange | None
     cost_notes: list[str] = Field(default_factory=list)
+    price_sources: dict[str, str] = Field(
+        default_factory=dict,
+        description="where each model's price is from: prices file, Inspect cost config, or "
+        "genai-prices X.Y.Z",
+    )
 
 
 class EstimateDocument(BaseModel):
@@ -93,6 +98,9 @@ class EstimateDocument(BaseModel):
     models: dict[str, ModelEstimate]
     cost_usd: CostRange | None = Field(description="all models together; null if any is")
     notes: list[str] = Field(default_factory=list)
+    price_data: str | None = Field(
+        default=None, description="the price database's version when it priced a model"
+    )
 
 
 def read_estimate(log_dir: str) -> EstimateDocument | None:

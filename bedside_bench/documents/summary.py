@@ -204,17 +204,34 @@ class FullRunCost(Document):
     total: float | None
 
 
+class PriceSources(Document):
+    """Where each part's price is from: "prices file" (`--prices`), "Inspect cost config"
+    (the `total_cost` Inspect recorded) or "genai-prices X.Y.Z"; null: the part has none."""
+
+    answer: str | None
+    judge: str | None
+
+
 class CostSummary(OnlyWhenSet):
     """USD; a part is None (never 0) when its model has no price."""
 
-    OPTIONAL: ClassVar[tuple[str, ...]] = ("batch", "per_full_run")
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("batch", "per_full_run", "sources", "price_data")
 
     answer: float | None
     judge: float | None
     total: float | None
-    prices: dict[str, dict[str, NonNegativeFloat]]
+    prices: dict[str, dict[str, NonNegativeFloat]] = Field(
+        description="the rates used (USD per million tokens), by the name their source knows "
+        "the model by; none for a part priced from Inspect's recorded cost"
+    )
     batch: BatchUse | None = None
     per_full_run: FullRunCost | None = None
+    sources: PriceSources | None = None
+    price_data: str | None = Field(
+        default=None,
+        description="the price database's version when it priced a part, e.g. "
+        '"genai-prices 0.2.3 (bundled data)"',
+    )
 
 
 class BenchmarkScope(Document):

@@ -35,6 +35,7 @@ from aiohttp import web
 
 from bedside_bench.doubles import wire
 from bedside_bench.doubles.script import Api, Stop
+from bedside_bench.doubles.wire import ErrorReply
 
 if TYPE_CHECKING:
     from bedside_bench.doubles.server import ProviderDouble, RecordedRequest
@@ -149,7 +150,6 @@ class BatchApi:
 
     def _end(self, job: Job) -> None:
         """Answer every line (the provider works through the batch and bills it), then end."""
-        from bedside_bench.doubles.server import ErrorReply
 
         output: list[str] = []
         errors: list[str] = []

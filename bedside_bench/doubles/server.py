@@ -41,6 +41,7 @@ from bedside_bench.doubles.script import (
     is_reasoning_model,
     scripted_usage,
 )
+from bedside_bench.doubles.wire import ErrorReply
 
 Fault = Literal["500", "429", "stall", "drop"]
 FAULTS: tuple[Fault, ...] = ("500", "429", "stall", "drop")
@@ -96,16 +97,6 @@ class RecordedRequest:
             "duration": self.duration,
             "batch_id": self.batch_id,
         }
-
-
-@dataclass(frozen=True)
-class ErrorReply:
-    """An error the double answers a model request with (HTTP status and provider body)."""
-
-    status: int
-    body: dict[str, Any]
-    outcome: str
-    retry_after: float | None = None
 
 
 class ProviderDouble:
@@ -389,7 +380,13 @@ class ProviderDouble:
         anthropic_api_key: str = DEFAULT_ANTHROPIC_KEY,
     ) -> dict[str, str]:
         """Variables that point the OpenAI and Anthropic SDKs (and Inspect) at this double."""
-        no_proxy = ",".join(p for p in (os.environ.get("NO_PROXY", ""), _LOCAL_HOSTS) if p)
+        # both spellings count (Python reads either), so both keep every host either names
+        hosts = [
+            h.strip()
+            for name in ("NO_PROXY", "no_proxy")
+            for h in os.environ.get(name, "").split(",")
+        ]
+        no_proxy = ",".join(dict.fromkeys(h for h in [*hosts, *_LOCAL_HOSTS.split(",")] if h))
         return {
             "OPENAI_BASE_URL": self.openai_base_url,
             "OPENAI_API_KEY": openai_api_key,

@@ -13,9 +13,21 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bedside_bench.doubles.script import Api, ParsedRequest, Stop, Usage, text_blocks
+
+
+@dataclass(frozen=True)
+class ErrorReply:
+    """An error the double answers a model request with (HTTP status and provider body)."""
+
+    status: int
+    body: dict[str, Any]
+    outcome: str
+    retry_after: float | None = None
+
 
 STREAM_CHUNK_CHARS = 16
 

@@ -22,12 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from inspect_ai.log import read_eval_log, read_eval_log_samples
+
 from bedside_bench.core.contracts import RUBRIC_ITEMS_KEY, SCORER_NAME, ScoreMetadata, TaskMetadata
 from bedside_bench.core.owned_output import check_owned, replacing_folder, write_file
+from bedside_bench.judging.three_level import MATCH_VALUE
 from bedside_bench.logs.read import (
     benchmark_of,
     display_location,
     judge_of,
+    resolve_locations,
     skip_reason,
     unreadable,
 )
@@ -82,7 +86,7 @@ class Export:
 
 
 def features() -> Features:
-    from datasets import Features, Value
+    from datasets import Features, Value  # lazy: the `export` extra, needed by this command only
 
     return Features({name: Value(dtype) for name, dtype in COLUMNS})
 
@@ -90,7 +94,6 @@ def features() -> Features:
 def _decision(value: Any, where: str) -> tuple[str, float]:
     if isinstance(value, bool):
         return ("matched" if value else "not_matched"), (1.0 if value else 0.0)
-    from bedside_bench.judging.three_level import MATCH_VALUE
 
     if value in MATCH_VALUE:
         return str(value), MATCH_VALUE[value]
@@ -159,9 +162,6 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
 
 def collect(log_paths: Sequence[str]) -> Export:
     """Rows from every BedsideBench log under `log_paths` (files or directories)."""
-    from inspect_ai.log import read_eval_log
-
-    from bedside_bench.logs.read import resolve_locations
 
     locations = asyncio.run(resolve_locations(log_paths))
     export = Export()
@@ -205,7 +205,6 @@ def _log_rows(
 ) -> dict[tuple[str, str, int], list[dict[str, Any]] | None]:
     """The rows of every sample of one log not scored by a newer log (None: no score); read
     whole before any is kept, so a log that fails half-way gives no rows at all."""
-    from inspect_ai.log import read_eval_log_samples
 
     taken: dict[tuple[str, str, int], list[dict[str, Any]] | None] = {}
     samples = read_eval_log_samples(
@@ -227,7 +226,7 @@ def _row_order(row: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def to_dataset(rows: Iterable[dict[str, Any]]) -> Dataset:
-    from datasets import Dataset
+    from datasets import Dataset  # lazy: the `export` extra, needed by this command only
 
     rows = list(rows)
     return Dataset.from_dict(

@@ -13,7 +13,12 @@ from bedside_bench.logs.records import LogRecord
 KeyValue = str | int | bool | None  # a group key field's value
 # group-key fields added after the first release; left out of the digest at these values, so
 # the file names of groups that existed before keep their digest
-_DIGEST_DEFAULTS: dict[str, KeyValue] = {"epochs": 1, "release": None, "generation": DEFAULTS_TEXT}
+_DIGEST_DEFAULTS: dict[str, KeyValue] = {
+    "epochs": 1,
+    "release": None,
+    "generation": DEFAULTS_TEXT,
+    "demo": False,
+}
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,9 @@ class GroupKey:
     release: str | None = None
     # the answer model's answer-changing generate settings, as one line (`settings_text`)
     generation: str = DEFAULTS_TEXT
+    # scripted stand-ins (`bedside-bench demo`): never pooled with, nor compared to, real runs
+    # of the same model and judge
+    demo: bool = False
 
     @classmethod
     def of(cls, log: LogRecord) -> GroupKey:
@@ -46,6 +54,7 @@ class GroupKey:
             epochs=log.epochs,
             release=log.release,
             generation=settings_text(log.generation),
+            demo=log.demo,
         )
 
     def as_json(self) -> dict[str, KeyValue]:

@@ -48,6 +48,7 @@ from bedside_bench.logs.records import (
     CaseRecord,
     LogRecord,
     TokenUsage,
+    split_cost,
     split_usage,
 )
 from bedside_bench.logs.scorers import (
@@ -346,6 +347,13 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         judge_model,
         GRADER_ROLE,
     )
+    answer_cost, judge_cost = split_cost(
+        {k: v.total_cost for k, v in header.stats.model_usage.items()},
+        {k: v.total_cost for k, v in header.stats.role_usage.items()},
+        answer_model,
+        judge_model,
+        GRADER_ROLE,
+    )
     # the answers' own run, for a rejudge log
     answer_source = metadata.rejudge["source_task_id"] if metadata.rejudge else ""
     config = header.eval.config
@@ -384,6 +392,9 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         answer_batch=answer_uses_batch(header),
         judge_batch=judge_uses_batch(header),
         demo=DEMO_TAG in (header.eval.tags or ()),
+        answer_cost=answer_cost,
+        judge_cost=judge_cost,
+        cost_limit=config.cost_limit,
     )
 
 
@@ -580,7 +591,11 @@ async def read_record(location: str) -> list[Outcome] | str:
         return foreign_scores_reason(foreign) + " (re-score it with this suite's judge)"
     required = required_of(record)
     base_cases = _summary_cases(summaries, SCORER, required)
-    record = replace(record, usage_by_epoch=_epoch_usage(summaries, record))
+    record = replace(
+        record,
+        usage_by_epoch=_epoch_usage(summaries, record),
+        cost_limited=tuple(sorted({str(s.id) for s in summaries if s.limit == "cost"})),
+    )
     outcomes: list[Outcome] = []
     for r in [record, *appended_records(record, summaries)]:
         cases = base_cases if r.scorer == SCORER else _summary_cases(summaries, r.scorer, required)
@@ -604,13 +619,17 @@ def finish_record(
     judges = case_judges(reduced.values())
     judge = case_judge(reduced.values()) or record.judge_model
     shown = display_location(record.location)
+    judge_usage = rescored_judge_usage(record, judge, reduced.values())
+    # Inspect's recorded judge cost is the header judge's: it stands only for its own tokens
+    own_judge = record.scorer == SCORER and judge_usage == record.judge_usage
     return replace(
         record,
         cases=reduced,
         sample_ids=record.sample_ids or tuple(reduced),
         judge_model=judge,
         judges_seen=tuple(judges) if len(judges) > 1 else (),
-        judge_usage=rescored_judge_usage(record, judge, reduced.values()),
+        judge_usage=judge_usage,
+        judge_cost=record.judge_cost if own_judge and judge == record.judge_model else None,
         location=shown if record.scorer == SCORER else f"{shown}#{record.scorer}",
     )
 

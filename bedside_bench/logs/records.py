@@ -147,6 +147,14 @@ class LogRecord:
     judge_batch: bool = False
     # the eval carries `DEMO_TAG`: scripted answers and judge decisions, not model output
     demo: bool = False
+    # USD Inspect recorded for the answers / the judge (`total_cost` of the usage records, set
+    # only when the run had a cost config: `--model-cost-config`, `set_model_cost`); None
+    # when it recorded none, or when the judge tokens are not the log's own judge's
+    answer_cost: float | None = None
+    judge_cost: float | None = None
+    # `--cost-limit` (USD per sample) and the cases a sample of which it stopped
+    cost_limit: float | None = None
+    cost_limited: tuple[str, ...] = ()
 
 
 def parse_time(value: str | None) -> datetime | None:
@@ -188,4 +196,24 @@ def split_usage(
         return (answer - judge, judge) if judge is not None else (answer, None)
     if judge is None:
         judge = model_usage.get(judge_model, TokenUsage())
+    return answer, judge
+
+
+def split_cost(
+    model_cost: Mapping[str, float | None],
+    role_cost: Mapping[str, float | None],
+    answer_model: str,
+    judge_model: str,
+    grader_role: str,
+) -> tuple[float | None, float | None]:
+    """(answer, judge) USD Inspect recorded in one log, split as `split_usage` splits tokens;
+    None where it recorded none (no cost config for that model)."""
+    judge = role_cost.get(grader_role)
+    answer = model_cost.get(answer_model)
+    if judge_model == answer_model:
+        if grader_role not in role_cost:
+            return answer, None
+        return (None if answer is None or judge is None else answer - judge), judge
+    if grader_role not in role_cost:
+        judge = model_cost.get(judge_model)
     return answer, judge

@@ -43,6 +43,8 @@ def appended_records(record: LogRecord, summaries: Sequence[EvalSampleSummary]) 
             scorer=key,
             task_id=f"{record.task_id}#{key}",
             answer_usage=TokenUsage(),
+            answer_cost=None,
+            judge_cost=None,
             usage_by_epoch=(),
         )
         for key in appended_keys(summaries)

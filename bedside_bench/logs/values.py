@@ -18,6 +18,7 @@ this reader cannot drift apart unnoticed (`tests/test_report_log_values.py`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Annotated, Literal, get_args
 
@@ -227,6 +228,9 @@ def negative_usage(usage: Mapping[str, object], where: str) -> str | None:
             value = getattr(counts, name, None)
             if isinstance(value, int) and value < 0:
                 return f"{where} usage of {model}: {name} must be >= 0, got {value}"
+        cost = getattr(counts, "total_cost", None)
+        if isinstance(cost, float | int) and not (math.isfinite(cost) and cost >= 0):
+            return f"{where} usage of {model}: total_cost must be a finite USD >= 0, got {cost}"
     return None
 
 

@@ -6,7 +6,9 @@ import argparse
 import asyncio
 import os
 import sys
+from typing import TYPE_CHECKING
 
+from bedside_bench import rejudge as package
 from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
@@ -15,9 +17,13 @@ from bedside_bench.core.arguments import (
     inspect_log_dir,
     positive_int,
 )
+from bedside_bench.core.ranges import JUDGE_PASSES, ranged
+from bedside_bench.core.safe_text import printable
 from bedside_bench.core.signals import stopped_by, stopping_on_signals
-from bedside_bench.rejudge.plan import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
-from bedside_bench.rejudge.run import rejudge
+from bedside_bench.rejudge.options import CHECKPOINT_SAMPLES, PROG, RejudgeError, RejudgeOptions
+
+if TYPE_CHECKING:
+    from bedside_bench.rejudge.plan import LogOutcome
 
 EXIT_OK = exit_codes.OK
 EXIT_ERROR = exit_codes.ERROR
@@ -35,7 +41,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge", required=True, help="the judge model, e.g. openai/gpt-5.6-sol")
     parser.add_argument(
         "--judge-passes",
-        type=positive_int,
+        type=ranged(JUDGE_PASSES),
         default=None,
         help="independent judge calls per answer (default: as the source log)",
     )
@@ -61,6 +67,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def rejudge(options: RejudgeOptions) -> list[LogOutcome]:
+    """The re-judge itself (`run.py`), imported when first called."""
+    return package.rejudge(options)
+
+
 def run_command(args: argparse.Namespace) -> int:
     log_paths = args.log_paths or ([os.environ[LOG_DIR_ENV]] if os.environ.get(LOG_DIR_ENV) else [])
     if not log_paths:
@@ -77,10 +88,14 @@ def run_command(args: argparse.Namespace) -> int:
     )
     received: list[int] = []
     try:
-        with stopping_on_signals() as received:
+        with stopping_on_signals() as received, package.errors_said_by_caller():
             outcomes = rejudge(options)
     except (RejudgeError, FileNotFoundError) as ex:
-        print(f"{PROG}: error: {ex}", file=sys.stderr)
+        print(f"{PROG}: error: {printable(str(ex))}", file=sys.stderr)
+        return EXIT_ERROR
+    except package.TaskOptionError as ex:  # a source log's option out of range: one line, no call
+        said = printable(str(ex).removeprefix("bedside-bench: "))
+        print(f"{PROG}: error: {said}", file=sys.stderr)
         return EXIT_ERROR
     except (KeyboardInterrupt, asyncio.CancelledError):
         signum = stopped_by(received)
@@ -93,21 +108,22 @@ def run_command(args: argparse.Namespace) -> int:
     failed = 0
     for o in outcomes:
         if o.skipped:
-            print(f"{PROG}: skipped {o.source}: {o.skipped}", file=sys.stderr)
+            print(
+                f"{PROG}: skipped {printable(o.source, 300)}: {printable(o.skipped)}",
+                file=sys.stderr,
+            )
             continue
         print(
             f"{o.source}: judged {o.judged}, already judged {o.already_done}, "
             f"failed {len(o.failed)} -> {o.output}"
         )
         for line in o.failed:
-            print(f"  failed: {line}", file=sys.stderr)
+            print(f"  failed: {printable(line)}", file=sys.stderr)  # a judge's text, maybe
         failed += len(o.failed)
     return EXIT_INCOMPLETE if failed else EXIT_OK
 
 
 def register(subcommands: Subcommands) -> None:
-    from bedside_bench import rejudge as package  # loaded by now; its docstring describes it
-
     doc = package.__doc__
     add_command(
         subcommands,

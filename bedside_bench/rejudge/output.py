@@ -9,8 +9,14 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
+import shortuuid
+from inspect_ai.log import EvalError, recompute_metrics, write_eval_log
+from inspect_ai.model import GenerateConfig, ModelConfig, ModelUsage
+
 from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME, RejudgeSource
+from bedside_bench.core.owned_output import pid_alive
 from bedside_bench.core.safe_text import printable
+from bedside_bench.logs.read import display_location
 from bedside_bench.rejudge.plan import METADATA_KEY
 
 if TYPE_CHECKING:
@@ -25,8 +31,6 @@ def utc_now() -> str:
 
 
 def _sum_usage(parts: Sequence[dict[str, ModelUsage]]) -> dict[str, ModelUsage]:
-    from inspect_ai.model import ModelUsage
-
     total: dict[str, ModelUsage] = {}
     for part in parts:
         for model, u in part.items():
@@ -48,7 +52,6 @@ def finish_sample(
 ) -> EvalSample:
     """The judged sample as the new log keeps it: its error (if the judge failed) and the
     tokens this judging spent (the answer's tokens belong to the source log)."""
-    from inspect_ai.log import EvalError
 
     total = sum(usage.values(), start=_empty_usage())
     sample.model_usage = dict(usage)
@@ -63,8 +66,6 @@ def finish_sample(
 
 
 def _empty_usage() -> ModelUsage:
-    from inspect_ai.model import ModelUsage
-
     return ModelUsage()
 
 
@@ -82,10 +83,6 @@ def new_header(
     started_at: str,
 ) -> EvalLog:
     """The source header with a new identity, the new judge and the provenance of answers."""
-    import shortuuid
-    from inspect_ai.model import GenerateConfig, ModelConfig
-
-    from bedside_bench.logs.read import display_location
 
     header = source.model_copy(deep=True, update={"samples": None})
     header.eval.eval_id = shortuuid.uuid()
@@ -120,7 +117,6 @@ def new_header(
 def assemble(header: EvalLog, samples: list[EvalSample], failed: int) -> EvalLog:
     """Header plus samples, with usage, metrics and status recomputed from the samples (the
     header names the scorers whose metrics are recomputed)."""
-    from inspect_ai.log import EvalError, recompute_metrics
 
     log = header.model_copy(update={"samples": samples})
     usage = _sum_usage([s.model_usage for s in samples])
@@ -159,7 +155,6 @@ def temp_location(location: str) -> str:
 
 def remove_dead_temps(folder: str) -> list[str]:
     """Temporary logs left in `folder` by a re-judge that is gone (killed with SIGKILL)."""
-    from bedside_bench.core.owned_output import pid_alive
 
     removed: list[str] = []
     if "://" in folder or not os.path.isdir(folder):
@@ -178,7 +173,6 @@ def remove_dead_temps(folder: str) -> list[str]:
 def write_log(log: EvalLog, location: str) -> None:
     """Local files are replaced atomically, so a kill never leaves half a log behind. Inspect
     creates the file itself, so it gets the mode Inspect's own logs get (the umask's)."""
-    from inspect_ai.log import write_eval_log
 
     if "://" in location:
         write_eval_log(log, location)

@@ -8,31 +8,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspect_ai.log import read_eval_log_async
+
 from bedside_bench.core.contracts import SCORER_NAME
+from bedside_bench.logs.read import display_location, resolve_locations
+from bedside_bench.rejudge.options import (
+    CHECKPOINT_SAMPLES as CHECKPOINT_SAMPLES,
+)
+from bedside_bench.rejudge.options import (
+    METADATA_KEY as METADATA_KEY,
+)
+from bedside_bench.rejudge.options import (
+    PROG as PROG,
+)
+from bedside_bench.rejudge.options import (
+    RejudgeError as RejudgeError,
+)
+from bedside_bench.rejudge.options import (
+    RejudgeOptions as RejudgeOptions,
+)
+from bedside_bench.rejudge.options import (
+    SampleKey as SampleKey,
+)
+from bedside_bench.report.groups import slug
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
     from inspect_ai.scorer import Score
-
-PROG = "bedside-bench rejudge"
-METADATA_KEY = "rejudge"
-CHECKPOINT_SAMPLES = 25
-SampleKey = tuple[str, int]
-
-
-class RejudgeError(RuntimeError):
-    """A problem with the inputs, reported as one line."""
-
-
-@dataclass(frozen=True)
-class RejudgeOptions:
-    log_paths: Sequence[str]
-    judge: str
-    judge_passes: int | None = None  # None: as the source log was judged
-    failed_only: bool = False
-    output_dir: str = "logs/rejudge"
-    checkpoint: int = CHECKPOINT_SAMPLES
-    display: str = "none"
 
 
 @dataclass
@@ -73,7 +75,6 @@ def judge_failed(sample: EvalSample) -> bool:
 
 def output_name(source: str, judge: str, passes: int, failed_only: bool) -> str:
     """One output file per (source log, judge, passes, mode): what makes a rerun resume."""
-    from bedside_bench.report.groups import slug
 
     stem = Path(source.rstrip("/").rsplit("/", 1)[-1]).stem
     tail = f"-p{passes}" if passes > 1 else ""
@@ -102,10 +103,6 @@ def newest_per_task(headers: Sequence[tuple[str, EvalLog]]) -> list[str]:
 
 
 async def source_logs(options: RejudgeOptions) -> list[str]:
-    from inspect_ai.log import read_eval_log_async
-
-    from bedside_bench.logs.read import display_location, resolve_locations
-
     # never the output's own logs (`$INSPECT_LOG_DIR/rejudge` lies inside `$INSPECT_LOG_DIR`):
     # a log Inspect lists as a file:// URL is compared as the path it names
     out = os.path.abspath(options.output_dir) if "://" not in options.output_dir else None

@@ -3,13 +3,33 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+import anyio
+from fsspec.core import url_to_fs
+from inspect_ai import score_async
+from inspect_ai.log import read_eval_log_async, transcript
+from inspect_ai.model import get_model
+from inspect_ai.scorer import Target
+from inspect_ai.solver import TaskState
+from inspect_ai.util import registry_info
+
+from bedside_bench.calls.credentials import (
+    CredentialError,
+    apply_aliases,
+    check_credentials,
+    redact,
+)
+from bedside_bench.calls.kept_calls import kept_run, release
 from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
+from bedside_bench.core.inspect_private import init_display_type
+from bedside_bench.core.options import SCORER_DEFAULTS, ScorerOptions, checked
+from bedside_bench.logs.read import display_location, skip_reason
 from bedside_bench.rejudge.output import (
     assemble,
     carried,
@@ -33,6 +53,7 @@ from bedside_bench.rejudge.plan import (
     source_logs,
     to_judge,
 )
+from bedside_bench.scoring.scorer import rubric_judge, usage_by_model
 
 if TYPE_CHECKING:
     from inspect_ai.event import Event
@@ -76,12 +97,6 @@ def capturing(inner: Scorer, judging: Judging) -> Scorer:
     """`inner`, but a judge that fails ends only its own case (Inspect's `score_async` would
     stop every case on the first exception); every call's tokens are kept, failed or not, and
     every score as soon as it is there."""
-    from inspect_ai.log import transcript
-    from inspect_ai.scorer import Target
-    from inspect_ai.solver import TaskState
-    from inspect_ai.util import registry_info
-
-    from bedside_bench.scoring.scorer import usage_by_model
 
     async def score(state: TaskState, target: Target) -> Score | None:
         key = (str(state.sample_id), state.epoch)
@@ -133,7 +148,6 @@ def planned_scorers(entries: Sequence[Entry], options: ScorerOptions) -> list[En
 def scorer_options(source: EvalLog, judge: str, passes: int | None) -> ScorerOptions:
     """The source run's scorer options (as its scorer entry recorded them, else its task
     metadata, else the default), with the new judge (and passes, when given)."""
-    from bedside_bench.core.options import SCORER_DEFAULTS, ScorerOptions, checked
 
     recorded: dict[str, object] = {}
     for entry in source.eval.scorers or []:
@@ -159,10 +173,6 @@ async def judge_samples(
     judging: Judging,
 ) -> EvalLog:
     """Score `samples` (copies) with Inspect's `score_async`, overwriting their scores."""
-    from inspect_ai import score_async
-
-    from bedside_bench.core.inspect_private import init_display_type
-    from bedside_bench.scoring.scorer import rubric_judge
 
     judging.work = header.model_copy(update={"samples": [deepcopy(s) for s in samples]})
     init_display_type(display)
@@ -179,7 +189,6 @@ async def judge_samples(
 def _exists(location: str) -> bool:
     """Whether a log exists, on any store Inspect writes to (local, s3://, ...): fsspec, as
     Inspect opens them, without its listings cache (a log just written must be seen)."""
-    from fsspec.core import url_to_fs
 
     store, path = url_to_fs(location, use_listings_cache=False)
     return bool(store.exists(path))
@@ -188,11 +197,6 @@ def _exists(location: str) -> bool:
 async def rejudge_log(
     location: str, options: RejudgeOptions, judge: Model, say: Callable[[str], None]
 ) -> LogOutcome:
-    from inspect_ai.log import read_eval_log_async
-
-    from bedside_bench.calls.kept_calls import kept_run, release
-    from bedside_bench.logs.read import display_location, skip_reason
-
     shown = display_location(location)
     source = await read_eval_log_async(location)
     reason = skip_reason(source)
@@ -271,15 +275,6 @@ async def rejudge_log(
 async def rejudge_async(
     options: RejudgeOptions, say: Callable[[str], None] | None = None
 ) -> list[LogOutcome]:
-    from inspect_ai.model import get_model
-
-    from bedside_bench.calls.credentials import (
-        CredentialError,
-        apply_aliases,
-        check_credentials,
-        redact,
-    )
-
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
     apply_aliases()
     try:
@@ -303,9 +298,6 @@ async def rejudge_async(
 def rejudge(options: RejudgeOptions) -> list[LogOutcome]:
     """Run as the `inspect` command runs an eval, on Inspect's configured async backend;
     Inspect's platform set-up (hooks, exception hook) runs as the judge model is created."""
-    import os
-
-    import anyio
 
     backend = os.environ.get("INSPECT_ASYNC_BACKEND", "").strip().lower() or "asyncio"
     if backend not in ("asyncio", "trio"):

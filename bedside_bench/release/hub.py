@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from huggingface_hub import constants, snapshot_download
+
 from bedside_bench.core.protocol import HF_DATASET_REPO
 
 DATA_ENV_VAR = "BEDSIDE_BENCH_DATA"
@@ -13,8 +15,6 @@ HF_PATTERNS = ["data/*/cases/*.json", "data/*/manifest.json", "registry.json"]
 
 
 def snapshot(revision: str, local_files_only: bool) -> str:
-    from huggingface_hub import snapshot_download
-
     return snapshot_download(
         repo_id=HF_DATASET_REPO,
         repo_type="dataset",
@@ -29,7 +29,6 @@ def cached_snapshot(revision: str) -> Path | None:
     is not there. Read from the cache's layout (`snapshots/<commit>`, a branch or tag through
     `refs/<name>`), as `snapshot_download(local_files_only=True)` does, without importing the
     download machinery."""
-    from huggingface_hub import constants
 
     repo = Path(constants.HF_HUB_CACHE) / f"datasets--{HF_DATASET_REPO.replace('/', '--')}"
     commit = revision

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
+from huggingface_hub import constants
+
 from bedside_bench.core.inspect_private import PrerequisiteError
 from bedside_bench.core.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from bedside_bench.release.hub import DATA_ENV_VAR as DATA_ENV_VAR
@@ -102,7 +104,6 @@ def hugging_face_source(revision: str) -> DataSource:
     HF_HUB_OFFLINE=1). Before a download the Hub's host gets one short connection attempt, so
     an unreachable Hub fails in seconds with advice instead of after minutes of retries.
     """
-    from huggingface_hub import constants
 
     spec = f"{HF_DATASET_REPO}@{revision}"
     cached = cached_snapshot(revision)

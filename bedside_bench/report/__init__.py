@@ -9,30 +9,37 @@ read by `bedside_bench.logs`.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from bedside_bench.core.lazy import lazy_exports
+
 if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
+    from bedside_bench.report.render import to_html as to_html
+    from bedside_bench.report.render import to_markdown as to_markdown
+    from bedside_bench.report.review_section import review_blocks as review_blocks
     from bedside_bench.report.run import ReportError as ReportError
     from bedside_bench.report.run import ReportOptions as ReportOptions
     from bedside_bench.report.run import ReportResult as ReportResult
     from bedside_bench.report.run import build_report as build_report
+    from bedside_bench.report.run import load_prices as load_prices
+    from bedside_bench.report.run import report_file as report_file
     from bedside_bench.report.summary import BootstrapOptions as BootstrapOptions
 
 # imported when first asked for (PEP 562): `bedside-bench report` parses its command line from
 # `report/command.py`, inside this package, without importing Inspect
 _EXPORTS: dict[str, str] = {
+    "review_blocks": "review_section",
+    "to_html": "render",
+    "to_markdown": "render",
     "BootstrapOptions": "summary",
     "ReportError": "run",
     "ReportOptions": "run",
     "ReportResult": "run",
     "build_report": "run",
+    "load_prices": "run",
+    "report_file": "run",
 }
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -9,15 +9,17 @@ import argparse
 import sys
 from pathlib import Path
 
+from bedside_bench import report
 from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import (
     Subcommands,
     add_command,
     inspect_log_dir,
     non_negative_int,
-    positive_int,
 )
 from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.core.ranges import RESAMPLES, ranged
+from bedside_bench.core.safe_text import printable
 
 
 def configure_report_parser(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +40,7 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--resamples",
-        type=positive_int,
+        type=ranged(RESAMPLES),
         default=BOOTSTRAP_RESAMPLES,
         help=f"bootstrap resamples (protocol: {BOOTSTRAP_RESAMPLES})",
     )
@@ -71,20 +73,19 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def run_report_command(args: argparse.Namespace) -> int:
-    from bedside_bench.report import BootstrapOptions, ReportError, ReportOptions, build_report
-
-    options = ReportOptions(
+    options = report.ReportOptions(
         log_paths=args.log_paths or [inspect_log_dir()],
         out_dir=args.out_dir,
-        bootstrap=BootstrapOptions(resamples=args.resamples, seed=args.seed),
+        bootstrap=report.BootstrapOptions(resamples=args.resamples, seed=args.seed),
         force=args.force,
         prices_file=args.prices,
         labels_files=args.labels or (),
     )
     try:
-        return build_report(options).exit_code
-    except (ReportError, FileNotFoundError) as ex:
-        print(f"bedside-bench report: error: {ex}", file=sys.stderr)
+        return report.build_report(options).exit_code
+    except (report.ReportError, FileNotFoundError) as ex:
+        # a path typed or a text read from a file: one printable, bounded line
+        print(f"bedside-bench report: error: {printable(str(ex))}", file=sys.stderr)
         return exit_codes.ERROR
 
 

@@ -30,6 +30,7 @@ from bedside_bench.documents.comparison import (
     Pair,
     Verdict,
     VerdictWord,
+    oriented,
 )
 from bedside_bench.documents.summary import BenchmarkSummary, RunSummary
 from bedside_bench.documents.summary import OverallScore as SummaryOverall
@@ -277,8 +278,10 @@ def compare(
     options: BootstrapOptions,
     force: bool = False,
 ) -> Comparison:
-    """The comparison of two or more groups (its `verdicts` are added by the caller, which
-    knows the ranking); raises ComparisonRefused unless like for like (or forced)."""
+    """The comparison of two or more groups, given in the report's order (`run.analyse`: the
+    ranked best first): every pair is the earlier minus the later, computed once in that
+    orientation. Its `verdicts` are added by the caller, which knows the ranking; raises
+    ComparisonRefused unless like for like (or forced)."""
     mismatches = find_mismatches(groups, labels)
     if mismatches and not force:
         raise ComparisonRefused(mismatches)
@@ -353,19 +356,18 @@ def verdict_word(pair: Pair) -> VerdictWord | None:
     return AHEAD if lo > 0 else BEHIND if hi < 0 else TIED
 
 
-def ranked_verdicts(
-    groups: Sequence[RunGroup], labels: Sequence[str], options: BootstrapOptions
-) -> list[Verdict]:
-    """The overall paired difference of each verdict pair of `groups` (in ranking order, best
-    first): higher-ranked minus lower-ranked, the protocol's stratified paired bootstrap, and
-    its verdict word."""
+def ranked_verdicts(comparison: Comparison, ranked: Sequence[str]) -> list[Verdict]:
+    """The verdict of each verdict pair of the `ranked` labels (best first): higher-ranked minus
+    lower-ranked, read from the comparison's overall pairs (the protocol's stratified paired
+    bootstrap, computed once), and its verdict word. Every ranked group is in the comparison
+    (`run.analyse`): only full runs are ranked, and then the full runs are compared."""
     found = []
-    for i, j in verdict_positions(len(groups)):
-        pair = overall_pair(groups[i], groups[j], (labels[i], labels[j]), options)
+    for i, j in verdict_positions(len(ranked)):
+        pair = oriented(comparison.overall.pairs, ranked[i], ranked[j])
         found.append(
             Verdict(
-                higher=labels[i],
-                lower=labels[j],
+                higher=ranked[i],
+                lower=ranked[j],
                 n=pair.n,
                 difference=pair.difference,
                 ci95=pair.ci95,

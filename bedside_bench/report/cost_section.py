@@ -11,9 +11,20 @@ from datetime import datetime
 
 from bedside_bench.documents.estimate import EstimateDocument
 from bedside_bench.documents.summary import BatchUse, CostSummary, RunSummary
-from bedside_bench.logs.records import LogRecord, TokenUsage, parse_time
-from bedside_bench.report.document import Block, Paragraph, ReportContext, Table, usd
+from bedside_bench.logs.records import LogRecord, parse_time
+from bedside_bench.report.document import (
+    Block,
+    Heading,
+    Paragraph,
+    ReportContext,
+    Table,
+    Tokens,
+    all_input,
+    in_report_order,
+    usd,
+)
 from bedside_bench.report.groups import RunGroup
+from bedside_bench.report.prices import database_source
 from bedside_bench.report.usage import Prices, chain_heads, cost_json, group_usage
 
 
@@ -26,9 +37,17 @@ def _full_run(cost: CostSummary) -> str:
 
 def cost_headline(context: ReportContext) -> list[Block]:
     """One row per model: answers, judge, total, and the total scaled to a full run."""
-    summaries, labels = context.summaries, context.labels
+    summaries, labels = in_report_order(context)
+    heading = Heading(2, "Cost")
     if all(s.cost is None for s in summaries):
-        return [Paragraph("Cost: not computed (run with `--prices PRICES_JSON`).")]
+        return [
+            heading,
+            Paragraph(
+                f"Not computed: no model here has a price in {database_source()} (see the "
+                "notes); give Inspect's `--model-cost-config` when running, or "
+                "`--prices PRICES_JSON` to the report."
+            ),
+        ]
     rows = []
     for label, s in zip(labels, summaries, strict=True):
         cost = s.cost
@@ -47,11 +66,40 @@ def cost_headline(context: ReportContext) -> list[Block]:
             )
         )
     return [
+        heading,
         Table(
             ("model", "answers (USD)", "judge (USD)", "total (USD)", "per full run (USD)"),
             tuple(rows),
-        )
+        ),
+        Paragraph(price_sources(summaries)),
     ]
+
+
+def price_sources(summaries: Sequence[RunSummary]) -> str:
+    """Which source priced each model (its answers or its judging), and the price data's
+    version when the database priced any."""
+    by_model: dict[str, list[str]] = {}
+    data: list[str] = []
+    for s in summaries:
+        cost = s.cost
+        if cost is None or cost.sources is None:
+            continue
+        for model, source in (
+            (s.answer_model, cost.sources.answer),
+            (s.judge_model, cost.sources.judge),
+        ):
+            if source is not None and source not in by_model.setdefault(model, []):
+                by_model[model].append(source)
+        if cost.price_data and cost.price_data not in data:
+            data.append(cost.price_data)
+    listed = "; ".join(f"{model}: {' and '.join(sources)}" for model, sources in by_model.items())
+    text = f"Prices from: {listed}." if listed else "Prices from: not recorded."
+    if data:
+        text += (
+            f" Price data: {', '.join(data)}, at the rates in force when each run started "
+            "(`--prices` overrides it for the models it lists)."
+        )
+    return text
 
 
 def _since(log: LogRecord, since: datetime) -> bool:
@@ -59,23 +107,34 @@ def _since(log: LogRecord, since: datetime) -> bool:
     return start is not None and start >= since
 
 
-def _input(usage: TokenUsage | None) -> float | None:
-    if usage is None:
-        return None
-    return float(
-        usage.input_tokens + usage.input_tokens_cache_read + usage.input_tokens_cache_write
-    )
+def _input(usage: Tokens | None) -> float | None:
+    """All input, fresh and cached: the estimate counts every input token."""
+    return None if usage is None else float(all_input(usage))
+
+
+# the figures beside the estimate, named in the report's one token vocabulary (TOKEN_COLUMNS)
+ANSWER_INPUT = "answer input tokens (fresh + cached)"
+ANSWER_OUTPUT = "answer output tokens (reasoning included)"
+JUDGE_INPUT = "judge input tokens (fresh + cached)"
+JUDGE_OUTPUT = "judge output tokens (reasoning included)"
+COST = "cost (USD)"
 
 
 def cost_lines(summaries: Sequence[RunSummary], labels: Sequence[str]) -> list[str]:
-    """The cost for the terminal, one line per model priced (none without --prices)."""
+    """The cost for the terminal, one line per model priced, with where its prices are from."""
     lines = []
     for label, s in zip(labels, summaries, strict=True):
         cost = s.cost
         if cost is not None:
+            sources = cost.sources
+            priced = (
+                f" (answers: {sources.answer or 'no price'}, judge: {sources.judge or 'no price'})"
+                if sources is not None
+                else ""
+            )
             lines.append(
                 f"cost {label}: answers {usd(cost.answer)} + judge {usd(cost.judge)} = "
-                f"{usd(cost.total)}; a full run: {_full_run(cost)}"
+                f"{usd(cost.total)}; a full run: {_full_run(cost)}{priced}"
             )
     return lines
 
@@ -85,7 +144,8 @@ def actual_figures(
 ) -> dict[str, float | None]:
     """What one answer model's logs that started after `since` (the estimate) spent, over its
     run groups: the newest log of each task (`usage.chain_heads`). Input tokens include cache
-    reads and writes (the estimate counts every input token); {} when there is no such log."""
+    reads and writes, fresh plus cached (the estimate counts every input token); {} when there
+    is no such log."""
     figures: dict[str, float | None] = {}
     for group in groups:
         if group.key.answer_model != model:
@@ -96,11 +156,11 @@ def actual_figures(
         usage = group_usage(heads)
         cost, _ = cost_json(model, group.key.judge_model, usage, prices)
         part: dict[str, float | None] = {
-            "answer input tokens": _input(usage.answer),
-            "answer output tokens": float(usage.answer.output_tokens),
-            "judge input tokens": _input(usage.judge),
-            "judge output tokens": None if usage.judge is None else usage.judge.output_tokens,
-            "cost (USD)": None if cost is None else cost.total,
+            ANSWER_INPUT: _input(usage.answer),
+            ANSWER_OUTPUT: float(usage.answer.output_tokens),
+            JUDGE_INPUT: _input(usage.judge),
+            JUDGE_OUTPUT: None if usage.judge is None else usage.judge.output_tokens,
+            COST: None if cost is None else cost.total,
         }
         for figure, value in part.items():
             if figure in figures:
@@ -136,14 +196,14 @@ def estimate_section(
         if not actual:
             continue
         estimated: dict[str, float | None] = {
-            "answer input tokens": m.answer_input_tokens,
-            "answer output tokens": m.answer_output_tokens,
-            "judge input tokens": m.judge_input_tokens,
-            "judge output tokens": m.judge_output_tokens,
-            "cost (USD)": m.cost_usd.expected if m.cost_usd else None,
+            ANSWER_INPUT: m.answer_input_tokens,
+            ANSWER_OUTPUT: m.answer_output_tokens,
+            JUDGE_INPUT: m.judge_input_tokens,
+            JUDGE_OUTPUT: m.judge_output_tokens,
+            COST: m.cost_usd.expected if m.cost_usd else None,
         }
         for figure, value in estimated.items():
-            money = figure.startswith("cost")
+            money = figure == COST
             rows.append(
                 (
                     model,

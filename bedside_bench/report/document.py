@@ -10,23 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
-from bedside_bench.documents.comparison import Comparison, Pair, Verdict
+from bedside_bench.documents.comparison import Comparison, Pair, Verdict, oriented
 from bedside_bench.documents.summary import (
     F1_FIELDS,
     BenchmarkSummary,
     OverallScore,
     RunSummary,
     Temperature,
-    TokenCounts,
 )
 from bedside_bench.logs.generation import settings_text
 from bedside_bench.release.known import UNRECOGNISED
 from bedside_bench.report.answers import ANSWERED_AGAIN
 from bedside_bench.report.scope import scope_cell
-from bedside_bench.report.standing import Standing, by_score, rankable, standing
+from bedside_bench.report.standing import Standing, by_score, rankable, report_order, standing
 from bedside_bench.report.summary import DEMO_NOTE
 
 if TYPE_CHECKING:
@@ -139,10 +138,56 @@ def temperature(value: Temperature) -> str:
     return "null (provider default)" if value is None else f"{value:g}"
 
 
-def tokens(part: TokenCounts | None) -> str:
+# One token vocabulary in every table (docs/numbers.md), read the same way for every provider:
+# Inspect (>= 0.3.285, the version required) reports `input_tokens` without the tokens read from
+# or written to the provider's prompt cache, for OpenAI as for Anthropic. Fresh input is what the
+# provider read in full (cache writes included: they are read in full, then kept); cached input
+# is what it read from its cache (`input_tokens_cache_read`, billed at the cached rate); output
+# includes reasoning, which is given apart as the part of output it is.
+TOKEN_COLUMNS = ("fresh input", "cached input", "output", "reasoning (in output)")
+TOKEN_NOTE = (
+    "Tokens: fresh input is what the provider read in full (writes to its prompt cache "
+    "included), cached input what it read from its prompt cache (billed at the cached rate), "
+    "output what it wrote, reasoning the part of output spent reasoning; all input is fresh "
+    "plus cached (docs/numbers.md)."
+)
+
+
+class Tokens(Protocol):
+    """Inspect's counts, as a summary (`TokenCounts`) or a log record (`TokenUsage`) holds them."""
+
+    @property
+    def input_tokens(self) -> int: ...
+    @property
+    def input_tokens_cache_read(self) -> int: ...
+    @property
+    def input_tokens_cache_write(self) -> int: ...
+    @property
+    def output_tokens(self) -> int: ...
+    @property
+    def reasoning_tokens(self) -> int: ...
+
+
+def fresh_input(part: Tokens) -> int:
+    """Input the provider read in full: Inspect's input_tokens plus its cache writes."""
+    return part.input_tokens + part.input_tokens_cache_write
+
+
+def all_input(part: Tokens) -> int:
+    """Every input token, fresh and cached."""
+    return fresh_input(part) + part.input_tokens_cache_read
+
+
+def token_cells(part: Tokens | None) -> tuple[str, str, str, str]:
+    """A part's tokens in `TOKEN_COLUMNS` order."""
     if part is None:
-        return "n/a"
-    return f"{part.input_tokens:,} in / {part.output_tokens:,} out"
+        return ("n/a", "n/a", "n/a", "n/a")
+    return (
+        f"{fresh_input(part):,}",
+        f"{part.input_tokens_cache_read:,}",
+        f"{part.output_tokens:,}",
+        f"{part.reasoning_tokens:,}",
+    )
 
 
 def usd(value: float | None) -> str:
@@ -184,6 +229,14 @@ class ReportContext:
 Section = Callable[[ReportContext], list[Block]]
 
 
+def in_report_order(context: ReportContext) -> tuple[list[RunSummary], list[str]]:
+    """The summaries and labels in the report's order (`standing.report_order`: the ranked best
+    first, then the rest as the report lists them): the order of every table, plot and list
+    of models. `run.analyse` already puts them so; a context built otherwise is ordered here."""
+    order = report_order(context_standing(context))
+    return [context.summaries[i] for i in order], [context.labels[i] for i in order]
+
+
 def benchmark_names(summaries: Sequence[RunSummary]) -> list[str]:
     present = {name for s in summaries for name in s.benchmarks}
     return [name for name in BENCHMARK_NAMES if name in present]
@@ -191,7 +244,9 @@ def benchmark_names(summaries: Sequence[RunSummary]) -> list[str]:
 
 def runs_section(context: ReportContext) -> list[Block]:
     """The protocol's section 6 checklist, one column per run group."""
-    summaries, labels, files = context.summaries, context.labels, context.files
+    summaries, labels = in_report_order(context)
+    order = report_order(context_standing(context))
+    files = [context.files[i] for i in order] if context.files else []
 
     def row(title: str, values: Sequence[str]) -> tuple[str, ...]:
         return (title, *values)
@@ -240,7 +295,7 @@ def release_text(summary: RunSummary) -> str:
 
 
 def scores_section(context: ReportContext) -> list[Block]:
-    summaries, labels = context.summaries, context.labels
+    summaries, labels = in_report_order(context)
     rows = [
         (name, *(score_cell(s.benchmarks.get(name)) for s in summaries))
         for name in benchmark_names(summaries)
@@ -285,7 +340,7 @@ JOINT_INTRO = (
 def joint_blocks(context: ReportContext) -> list[Block]:
     """The intervals over cases and judge passes or epochs beside the protocol's, per
     benchmark and overall, for the groups that have them."""
-    summaries, labels = context.summaries, context.labels
+    summaries, labels = in_report_order(context)
     keys = [
         (key, what, none)
         for key, what, none in JOINT_KEYS
@@ -329,7 +384,7 @@ def entries(summary: RunSummary) -> list[BenchmarkSummary | OverallScore]:
 
 
 def f1_section(context: ReportContext) -> list[Block]:
-    summaries, labels = context.summaries, context.labels
+    summaries, labels = in_report_order(context)
     rows = []
     for name in benchmark_names(summaries):
         entries = [s.benchmarks.get(name) for s in summaries]
@@ -345,7 +400,7 @@ def f1_section(context: ReportContext) -> list[Block]:
 
 
 def agreement_section(context: ReportContext) -> list[Block]:
-    summaries, labels = context.summaries, context.labels
+    summaries, labels = in_report_order(context)
     if all(s.judge_passes_per_answer == 1 for s in summaries):
         return []
     rows = []
@@ -396,17 +451,17 @@ def differences_section(context: ReportContext) -> list[Block]:
         if any(getattr(pair, key) is not None for pair in every)
     ]
     blocks.append(Paragraph(DIFFERENCES_INTRO + (DIFFERENCES_JOINT if keys else "")))
-    for p, first in enumerate(comparison.overall.pairs):
+    for first in report_pairs(context, comparison.overall.pairs):
         rows = []
         for name, pairs in sections:
-            pair = pairs[p]
+            pair = oriented(pairs, first.a, first.b)
             rows.append(
                 (
                     name,
                     str(pair.n),
                     num(pair.difference, signed=True),
-                    interval(pair.ci95),
-                    *(interval(getattr(pair, key)) for key, _ in keys),
+                    signed_interval(pair.ci95),
+                    *(signed_interval(getattr(pair, key)) for key, _ in keys),
                     verdict(pair),
                     cases_needed(pair.cases_needed_for_80_power),
                 )
@@ -425,8 +480,18 @@ def differences_section(context: ReportContext) -> list[Block]:
     return blocks
 
 
+def report_pairs(context: ReportContext, pairs: Sequence[Pair]) -> list[Pair]:
+    """`pairs` each as the earlier in the report's order minus the later (higher-ranked minus
+    lower-ranked), in that order: by the first model's place, then the second's."""
+    place = {label: n for n, label in enumerate(in_report_order(context)[1])}
+    shown = [pair.reversed() if place[pair.a] > place[pair.b] else pair for pair in pairs]
+    return sorted(shown, key=lambda pair: (place[pair.a], place[pair.b]))
+
+
 DIFFERENCES_INTRO = (
-    "A minus B on the cases both completed; 95% paired bootstrap interval (per benchmark: "
+    "Higher-ranked minus lower-ranked, as in the Verdict (models not ranked: the one listed "
+    "first minus the one after it), on the cases both completed; 95% paired bootstrap interval "
+    "(per benchmark: "
     "percentile bootstrap of the differences; overall: stratified over benchmarks). Paired "
     "cases for 80% power: how many paired cases would detect a difference of the observed "
     "size 80% of the time at the two-sided 5% level (normal approximation from the observed "
@@ -462,16 +527,19 @@ def plot_section(context: ReportContext) -> list[Block]:
 
 
 def usage_section(context: ReportContext) -> list[Block]:
-    summaries, labels = context.summaries, context.labels
-    rows = []
+    """Tokens per model and part (answers, judge) in the one vocabulary (`TOKEN_COLUMNS`),
+    then wall time and cost per model."""
+    summaries, labels = in_report_order(context)
+    token_rows = []
+    time_rows = []
     for label, s in zip(labels, summaries, strict=True):
         usage, cost = s.usage, s.cost
         wall = usage.wall_time_seconds
-        rows.append(
+        token_rows.append((label, "answers", *token_cells(usage.answer)))
+        token_rows.append((label, "judge", *token_cells(usage.judge)))
+        time_rows.append(
             (
                 label,
-                tokens(usage.answer),
-                tokens(usage.judge),
                 seconds(wall.sum_over_logs),
                 seconds(wall.first_start_to_last_finish),
                 usd(cost.total) if cost else "no --prices",
@@ -479,22 +547,22 @@ def usage_section(context: ReportContext) -> list[Block]:
         )
     return [
         Heading(2, "Usage and cost"),
+        Paragraph(TOKEN_NOTE),
+        Table(("model", "calls", *TOKEN_COLUMNS), tuple(token_rows)),
         Table(
             (
                 "model",
-                "answer tokens",
-                "judge tokens",
                 "wall time (sum over logs)",
                 "wall time (first start to last finish)",
                 "cost (USD)",
             ),
-            tuple(rows),
+            tuple(time_rows),
         ),
     ]
 
 
 def notes_section(context: ReportContext) -> list[Block]:
-    summaries, labels = context.summaries, context.labels
+    summaries, labels = in_report_order(context)
     blocks: list[Block] = [Heading(2, "Notes")]
     for label, s in zip(labels, summaries, strict=True):
         blocks += [Heading(3, label), Bullets(tuple(s.notes) or ("none",))]
@@ -724,12 +792,13 @@ def answer_condition_warnings(summary: RunSummary) -> list[str]:
 def warnings_section(context: ReportContext) -> list[Block]:
     """What the reader must know before reading any number: in words, at the top. A warning
     that holds for every one of several models is said once."""
-    per_group = [group_warnings(s) for s in context.summaries]
+    summaries, labels = in_report_order(context)
+    per_group = [group_warnings(s) for s in summaries]
     shared = (
         [w for w in per_group[0] if all(w in ws for ws in per_group)] if len(per_group) > 1 else []
     )
     items = [f"every model: {w}" for w in shared]
-    for label, warnings in zip(context.labels, per_group, strict=True):
+    for label, warnings in zip(labels, per_group, strict=True):
         items += [f"{label}: {w}" for w in warnings if w not in shared]
     if context.skipped:
         items.append(

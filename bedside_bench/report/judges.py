@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
+from inspect_ai.log import read_eval_log
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import RUBRIC_ITEMS_KEY
@@ -519,7 +520,6 @@ def read_rubrics(
     """Point value of every rubric item and the items of every case's rubric, from the sample
     metadata of the groups' logs (item ids are unique to their case): logs are read one by one
     until every case of the groups is known. Read only when there is a judge comparison."""
-    from inspect_ai.log import read_eval_log
 
     points: dict[str, int] = {}
     rubrics: dict[tuple[str, str], tuple[str, ...]] = {}

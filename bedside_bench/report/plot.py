@@ -16,7 +16,7 @@ from bedside_bench.report.document import benchmark_names
 
 def matplotlib_available() -> bool:
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401  # lazy: the optional `report` extra
     except ImportError:
         return False
     return True
@@ -40,10 +40,10 @@ def forest_png(summaries: Sequence[RunSummary], labels: Sequence[str]) -> bytes 
     """PNG bytes of the plot, or None when matplotlib is not installed."""
     if not matplotlib_available():
         return None
-    import matplotlib
+    import matplotlib  # lazy: the optional `report` extra
 
     matplotlib.use("Agg")  # no display needed, and no GUI toolkit imported
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: after the backend is chosen
 
     rows = [*benchmark_names(summaries), "overall"]
     k = len(summaries)

@@ -26,6 +26,7 @@ from bedside_bench.report.document import (
     benchmark_names,
     entries,
     headline_rows,
+    in_report_order,
     interval,
     joint_cell,
     num,
@@ -218,6 +219,7 @@ def terminal_table(
     warnings above it give the whole sentence."""
     if context is None:
         context = ReportContext(summaries=summaries, labels=labels, files=(), skipped=skipped)
+    summaries, labels = in_report_order(context)
     blocks = warnings_section(context)
     warnings = [item for b in blocks if isinstance(b, Bullets) for item in b.items]
     ranked_rows = headline_rows(context)

@@ -15,9 +15,11 @@ def _acc(entry: Share | None) -> str:
 
 def coverage_sentence(document: ReviewDocument) -> str:
     labels = document.labels
+    items, cases, reviewers = labels.items, labels.cases, len(document.reviewers)
     return (
-        f"{labels.items} rubric items of {labels.cases} answers reviewed by "
-        f"{len(document.reviewers)} reviewer(s) ({', '.join(document.reviewers)}); "
+        f"{items} rubric item{'' if items == 1 else 's'} of {cases} "
+        f"answer{'' if cases == 1 else 's'} reviewed by {reviewers} "
+        f"reviewer{'' if reviewers == 1 else 's'} ({', '.join(document.reviewers)}); "
         f"{labels.decided} decided, {labels.unsure_or_tied} unsure or tied"
     )
 

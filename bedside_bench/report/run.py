@@ -28,17 +28,31 @@ from bedside_bench.documents.estimate import read_estimate
 from bedside_bench.documents.summary import RunSummary
 from bedside_bench.logs.read import read_records
 from bedside_bench.logs.records import LogRecord
-from bedside_bench.report.comparison import ComparisonRefused, compare, ranked_verdicts
+from bedside_bench.report.comparison import (
+    ComparisonRefused,
+    compare,
+    find_mismatches,
+    ranked_verdicts,
+)
 from bedside_bench.report.cost_section import cost_lines
 from bedside_bench.report.document import PLOT_FILE, Block, ReportContext
 from bedside_bench.report.groups import RunGroup, group_labels, group_records, group_slugs
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
 from bedside_bench.report.plot import forest_png
 from bedside_bench.report.render import terminal_table, to_html, to_markdown
+from bedside_bench.report.review_section import coverage_sentence
 from bedside_bench.report.sections import report_blocks
-from bedside_bench.report.standing import Standing, rankable, standing
+from bedside_bench.report.standing import (
+    Standing,
+    rankable,
+    renumbered,
+    report_order,
+    standing,
+)
 from bedside_bench.report.summary import BootstrapOptions, summarise
 from bedside_bench.report.usage import Prices, check_prices
+from bedside_bench.review.inputs import score_inputs
+from bedside_bench.review.logs import ReviewInputError
 
 if TYPE_CHECKING:
     from bedside_bench.documents.estimate import EstimateDocument
@@ -92,7 +106,7 @@ def load_prices(path: Path) -> dict[str, dict[str, float]]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         return check_prices(raw)
-    except (OSError, json.JSONDecodeError, ValueError) as ex:
+    except (OSError, json.JSONDecodeError, ValueError, RecursionError) as ex:  # nested too deep
         raise ReportError(f"cannot use prices file {path}: {ex}") from ex
 
 
@@ -127,40 +141,52 @@ def analyse(
     skipped: Sequence[tuple[str, str]] = (),
     force: bool = False,
 ) -> Analysis:
-    """Group the records, summarise each group, compare like with like and rank.
+    """Group the records, summarise each group, rank, and compare like with like.
 
     The comparison takes the reference judge's groups; of those, the full runs when there are
     any (a smoke or partial run is never compared with a full run), else all of them, whose
     verdicts are then withheld; `force` compares every group. Only full runs are ranked, and
-    they get a verdict per pair (`comparison.verdicts`)."""
+    they get a verdict per pair (`comparison.verdicts`).
+
+    Everything comes out in the report's order (`standing.report_order`: the ranked best
+    first, then the rest as the report lists them): groups, labels, summaries, the
+    comparison's models and pairs. So every table lists models in that order and every
+    difference is the earlier minus the later, computed once in that orientation."""
     groups = group_records(records)
     labels = group_labels(groups)
     files = [f"{s}.summary.json" for s in group_slugs(groups)]
     summaries = [summarise(g, bootstrap, prices, skipped) for g in groups]
 
-    comparison: Comparison | None = None
-    refused: str | None = None
     # groups that differ only in the judge: the reference judge's (the rest is in judges.json)
     pool = list(range(len(groups))) if force else reference_groups(groups)
     full = [i for i in pool if rankable(summaries[i])]
     picked = pool if force else (full or pool)
-    if len(picked) > 1:
-        try:
-            comparison = compare(
-                [groups[i] for i in picked],
-                [labels[i] for i in picked],
-                [summaries[i] for i in picked],
-                [files[i] for i in picked],
-                bootstrap,
-                force,
-            )
-        except ComparisonRefused as ex:
-            refused = str(ex)
+    refused: str | None = None
+    if len(picked) > 1 and not force:
+        mismatches = find_mismatches([groups[i] for i in picked], [labels[i] for i in picked])
+        refused = str(ComparisonRefused(mismatches)) if mismatches else None
     ranking = standing(summaries, labels, pool, refused is not None and bool(full))
-    if comparison is not None:
-        verdicts = ranked_verdicts(
-            [groups[i] for i in ranking.ranked], [labels[i] for i in ranking.ranked], bootstrap
+
+    order = report_order(ranking)
+    groups = [groups[i] for i in order]
+    labels = [labels[i] for i in order]
+    files = [files[i] for i in order]
+    summaries = [summaries[i] for i in order]
+    place = {old: new for new, old in enumerate(order)}
+    ranking = renumbered(ranking, order)
+    picked = sorted(place[i] for i in picked)
+
+    comparison: Comparison | None = None
+    if len(picked) > 1 and refused is None:
+        comparison = compare(
+            [groups[i] for i in picked],
+            [labels[i] for i in picked],
+            [summaries[i] for i in picked],
+            [files[i] for i in picked],
+            bootstrap,
+            force,
         )
+        verdicts = ranked_verdicts(comparison, [labels[i] for i in ranking.ranked])
         comparison = comparison.model_copy(update={"verdicts": verdicts})
     return Analysis(groups, labels, files, summaries, comparison, refused, ranking)
 
@@ -169,8 +195,6 @@ def review_document(options: ReportOptions) -> ReviewDocument | None:
     """With `--labels`: each judge against the reviewers' labels (`bedside-bench review`)."""
     if not options.labels_files:
         return None
-    from bedside_bench.review.inputs import score_inputs
-    from bedside_bench.review.logs import ReviewInputError
 
     try:
         return score_inputs(
@@ -234,8 +258,6 @@ def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
     analysis = analyse(read.records, options.bootstrap, prices, read.skipped, options.force)
     review = review_document(options)
     if review is not None:
-        from bedside_bench.report.review_section import coverage_sentence
-
         note = f"physician review: {coverage_sentence(review)}"
         analysis = dataclasses.replace(
             analysis, summaries=[s.with_note(note) for s in analysis.summaries]

@@ -19,6 +19,7 @@ from bedside_bench.report.document import (
     differences_section,
     f1_section,
     headline_section,
+    in_report_order,
     intro_section,
     notes_section,
     plot_section,
@@ -31,25 +32,56 @@ from bedside_bench.report.document import (
     warnings_section,
 )
 from bedside_bench.report.judges_section import judges_section
+from bedside_bench.report.review_section import review_blocks
+
+
+def model_places(context: ReportContext) -> dict[str, int]:
+    """Each answer model's first place in the report's order (a model with several groups:
+    its first listed)."""
+    summaries, _ = in_report_order(context)
+    return {s.answer_model: n for n, s in reversed(list(enumerate(summaries)))}
 
 
 def judge_comparison_section(context: ReportContext) -> list[Block]:
-    """How much the scores depend on the judge (`judges.json`)."""
-    return judges_section(context.judges)
+    """How much the scores depend on the judge (`judges.json`), each answer model's table in
+    the report's order."""
+    document = context.judges
+    if document is not None:
+        place = model_places(context)
+        document = document.model_copy(
+            update={
+                "comparisons": [
+                    c.model_copy(
+                        update={
+                            "models": sorted(
+                                c.models, key=lambda m: place.get(m.answer_model, len(place))
+                            )
+                        }
+                    )
+                    for c in document.comparisons
+                ]
+            }
+        )
+    return judges_section(document)
 
 
 def review_section(context: ReportContext) -> list[Block]:
     """Each judge against the physicians' labels (`report --labels`)."""
     if context.review is None:
         return []
-    from bedside_bench.report.review_section import review_blocks
 
     return review_blocks(context.review)
 
 
 def estimate_vs_actual_section(context: ReportContext) -> list[Block]:
-    """The estimate `sweep --estimate` kept, beside what the runs spent."""
-    return estimate_section(context.estimate, context.groups, context.prices)
+    """The estimate `sweep --estimate` kept, beside what the runs spent: its models in the
+    report's order (a model the report does not list last, as the estimate gives them)."""
+    estimate = context.estimate
+    if estimate is not None:
+        place = model_places(context)
+        models = sorted(estimate.models.items(), key=lambda m: place.get(m[0], len(place)))
+        estimate = estimate.model_copy(update={"models": dict(models)})
+    return estimate_section(estimate, context.groups, context.prices)
 
 
 SECTIONS: tuple[Section, ...] = (

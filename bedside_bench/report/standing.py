@@ -83,3 +83,19 @@ def standing(
             (i, _why(summaries[i], i in pool_set, refused and len(full) > 1)) for i in rest
         ),
     )
+
+
+def report_order(ranking: Standing) -> list[int]:
+    """Every group in the order the report lists them: the ranked, best first, then the
+    groups not ranked as the standing lists them. Every table, plot and list of models follows
+    it, and every difference is the earlier minus the later."""
+    return [*ranking.ranked, *(i for i, _ in ranking.unranked)]
+
+
+def renumbered(ranking: Standing, order: Sequence[int]) -> Standing:
+    """`ranking` for the groups put in `order` (group `order[k]` becomes group `k`)."""
+    place = {old: new for new, old in enumerate(order)}
+    return Standing(
+        ranked=tuple(place[i] for i in ranking.ranked),
+        unranked=tuple((place[i], why) for i, why in ranking.unranked),
+    )

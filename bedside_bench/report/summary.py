@@ -41,6 +41,7 @@ from bedside_bench.report.conditions import (
     generation_notes,
     no_answer_notes,
 )
+from bedside_bench.report.cost_limit import cost_limit_notes
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
@@ -353,6 +354,7 @@ def summarise(
     notes += answered_again(group)
     notes += answer_condition_notes(group)
     notes += no_answer_notes(group)
+    notes += cost_limit_notes(group)
     notes += generation_notes(group)
     notes += skipped_notes(skipped)
     answer_temperature = single_value(

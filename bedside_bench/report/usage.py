@@ -20,6 +20,7 @@ from bedside_bench.documents.summary import (
     CostSummary,
     EpochTokens,
     FullRunCost,
+    PriceSources,
     TokenCounts,
     UsageSummary,
     WallTime,
@@ -31,9 +32,17 @@ from bedside_bench.logs.records import (
     parse_time,
     start_key,
 )
+from bedside_bench.report.prices import (
+    SOURCE_FILE,
+    SOURCE_INSPECT,
+    FoundPrice,
+    Pricing,
+    database_label,
+    file_price,
+)
+from bedside_bench.report.prices import Prices as Prices  # re-exported: its old home
 
 PER_MILLION = 1_000_000
-Prices = Mapping[str, Mapping[str, float]]
 RATE_KEYS = ("input", "output", "cached_input", "cache_write")
 # batch rates: each `batch_<rate>` given, else the standard rate less `batch_discount` (a
 # fraction, 0.5 = half price); a batch run of a model with neither has no price (null)
@@ -67,6 +76,14 @@ class GroupUsage:
     # the part of `answer` / `judge` spent by runs that used the batch API (priced apart)
     answer_batch: TokenUsage = field(default_factory=TokenUsage)
     judge_batch: TokenUsage | None = field(default_factory=TokenUsage)
+    # USD Inspect recorded (its cost config) over the counted logs, when every one of them
+    # recorded it; and how many of them did
+    answer_cost: float | None = None
+    judge_cost: float | None = None
+    answer_cost_logs: int = 0
+    judge_cost_logs: int = 0
+    # the newest counted log's start: the time the database's rates are taken at
+    priced_at: datetime | None = None
 
 
 def epoch_usage(heads: Sequence[LogRecord]) -> EpochUsage:
@@ -119,6 +136,9 @@ def group_usage(logs: Sequence[LogRecord]) -> GroupUsage:
     if unfinished:
         notes.append(f"{len(unfinished)} log(s) have no completion time; wall time leaves them out")
     span = (max(ends) - min(starts)).total_seconds() if starts and ends else None
+    answer_costs = [h.answer_cost for h in heads if h.answer_cost is not None]
+    judge_costs = [h.judge_cost for h in heads if h.judge_cost is not None]
+    head_starts = [t for t in (parse_time(h.started_at) for h in heads) if t is not None]
     return GroupUsage(
         answer=answer,
         judge=judge,
@@ -129,6 +149,11 @@ def group_usage(logs: Sequence[LogRecord]) -> GroupUsage:
         by_epoch=epoch_usage(heads),
         answer_batch=answer_batch,
         judge_batch=judge_batch,
+        answer_cost=sum(answer_costs) if heads and len(answer_costs) == len(heads) else None,
+        judge_cost=sum(judge_costs) if heads and len(judge_costs) == len(heads) else None,
+        answer_cost_logs=len(answer_costs),
+        judge_cost_logs=len(judge_costs),
+        priced_at=max(head_starts) if head_starts else None,
     )
 
 
@@ -199,10 +224,8 @@ def check_prices(raw: object) -> dict[str, dict[str, float]]:
 
 def find_price(model: str, prices: Prices) -> tuple[str, Mapping[str, float]] | None:
     """The entry for `model`: its full Inspect name first, then the name without provider."""
-    for key in (model, model.split("/", 1)[-1]):
-        if key in prices:
-            return key, prices[key]
-    return None
+    found = file_price(model, prices)
+    return None if found is None else (found.key, found.rates)
 
 
 def usage_cost(usage: TokenUsage, price: Mapping[str, float]) -> float:
@@ -244,37 +267,96 @@ def part_cost(
     return None if rates is None else standard + usage_cost(batch_tokens, rates)
 
 
+@dataclass(frozen=True)
+class _Part:
+    name: str  # "answer" or "judge"
+    model: str
+    tokens: TokenUsage | None
+    batch_tokens: TokenUsage | None
+    inspect_cost: float | None
+    inspect_logs: int
+
+
+def _part_cost(
+    part: _Part, pricing: Pricing, usage: GroupUsage, notes: list[str]
+) -> tuple[float | None, str | None, FoundPrice | None]:
+    """(USD, source, rates used) of one part, from the first source that prices it: the prices
+    file, Inspect's recorded cost, the database; (None, None, None) with a note when none."""
+    logs = len(usage.counted_logs)
+    found = pricing.file(part.model)
+    if found is None and part.inspect_cost is not None and part.tokens is not None:
+        if part.batch_tokens is None or part.batch_tokens != TokenUsage():
+            notes.append(
+                f"cost.{part.name}: Inspect's cost config priced {part.model}'s batch calls at "
+                "its own rates (Inspect applies no batch discount)"
+            )
+        return part.inspect_cost, SOURCE_INSPECT, None
+    if found is None and 0 < part.inspect_logs < logs:
+        notes.append(
+            f"Inspect recorded a cost for {part.model} in {part.inspect_logs} of the {logs} "
+            f"counted logs only: cost.{part.name} is priced from other prices"
+        )
+    if found is None:
+        found = pricing.find(part.model, usage.priced_at)
+    if found is None:
+        notes.append(
+            f"{pricing.unknown(part.model)}, and the logs record no Inspect cost for it "
+            f"(--model-cost-config at run time): cost.{part.name} is null"
+        )
+        return None, None, None
+    if part.tokens is None or part.batch_tokens is None:
+        notes.append(f"judge tokens are not separable: cost.{part.name} is null")
+        return None, None, None
+    value = part_cost(part.tokens, part.batch_tokens, found.rates)
+    if value is None:
+        notes.append(
+            f"{part.model} ran with the batch API and the {found.source} gives it no batch "
+            f"price (batch_input and batch_output, or batch_discount): cost.{part.name} is null"
+        )
+        return None, None, None
+    return value, found.source, found
+
+
 def cost_json(
     answer_model: str, judge_model: str, usage: GroupUsage, prices: Prices | None
 ) -> tuple[CostSummary | None, list[str]]:
-    """The `cost` object (None without a prices file) and notes on what could not be priced."""
-    if prices is None:
-        return None, []
+    """The `cost` object and notes on what could not be priced; None when no part has a
+    price. Each part is priced from the prices file (`prices`) if it lists the model, else
+    from the cost Inspect recorded, else from the genai-prices database (`report/prices.py`)."""
+    pricing = Pricing(prices_file=prices)
     notes: list[str] = []
     used: dict[str, dict[str, float]] = {}
     parts: dict[str, float | None] = {}
+    sources: dict[str, str | None] = {}
     batch: dict[str, bool] = {}
-    for part, model, tokens, batch_tokens in (
-        ("answer", answer_model, usage.answer, usage.answer_batch),
-        ("judge", judge_model, usage.judge, usage.judge_batch),
+    database = False
+    for part in (
+        _Part(
+            "answer",
+            answer_model,
+            usage.answer,
+            usage.answer_batch,
+            usage.answer_cost,
+            usage.answer_cost_logs,
+        ),
+        _Part(
+            "judge",
+            judge_model,
+            usage.judge,
+            usage.judge_batch,
+            usage.judge_cost,
+            usage.judge_cost_logs,
+        ),
     ):
-        found = find_price(model, prices)
-        batch[part] = batch_tokens is None or batch_tokens != TokenUsage()
-        if found is None:
-            notes.append(f"no price for {model} in the prices file: cost.{part} is null")
-            parts[part] = None
-        elif tokens is None or batch_tokens is None:
-            notes.append(f"judge tokens are not separable: cost.{part} is null")
-            parts[part] = None
-        else:
-            used[found[0]] = dict(found[1])
-            parts[part] = part_cost(tokens, batch_tokens, found[1])
-            if parts[part] is None:
-                notes.append(
-                    f"{model} ran with the batch API and the prices file gives it no batch "
-                    f"price (batch_input and batch_output, or batch_discount): cost.{part} is null"
-                )
+        batch[part.name] = part.batch_tokens is None or part.batch_tokens != TokenUsage()
+        value, source, found = _part_cost(part, pricing, usage, notes)
+        parts[part.name], sources[part.name] = value, source
+        if found is not None:
+            used[found.key] = dict(found.rates)
+            database = database or found.source != SOURCE_FILE
     answer, judge = parts["answer"], parts["judge"]
+    if answer is None and judge is None:
+        return None, notes
     total = answer + judge if answer is not None and judge is not None else None
     return CostSummary(
         answer=answer,
@@ -282,6 +364,8 @@ def cost_json(
         total=total,
         prices=used,
         batch=BatchUse(answer=batch["answer"], judge=batch["judge"]),
+        sources=PriceSources(answer=sources["answer"], judge=sources["judge"]),
+        price_data=database_label() if database else None,
     ), notes
 
 

@@ -12,7 +12,8 @@ never taken on trust.
 
 `matched` is true, false, or null for "unsure" (counted apart, never as a decision). A
 reviewer is one person however the name is cased, spaced or padded with invisible characters
-("dr adv", "Dr  Adv", "Dr\\u200b Adv" are one reviewer): `reviewer_name`.
+("dr adv", "Dr  Adv", "Dr\\u200b Adv" are one reviewer): `reviewer_name`; a name mixing Latin,
+Greek and Cyrillic letters (a lookalike Greek capital alpha in "Dr A") is refused.
 
 Past 300 lines: the file's format, its review's proof and the reviewer's name are one reading
 of one file, and the refusals they give are written beside the checks.
@@ -135,6 +136,29 @@ def reviewer_name(raw: str) -> str:
     return " ".join(kept.split())
 
 
+# scripts whose capitals (and some small letters) look like one another: A, Α and А
+LOOKALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
+
+
+def lookalike_scripts(name: str) -> list[str]:
+    """Which of `LOOKALIKE_SCRIPTS` the letters of `name` are written in (in that order).
+
+    Case, spacing and invisible characters are folded before names are counted, but a letter
+    of another script that looks the same is not: "Dr A" and "Dr \u0391" (Greek capital
+    alpha) would be two reviewers. Folding every lookalike needs Unicode's confusables table;
+    a name whose letters mix these scripts is refused instead, so a lookalike cannot slip into
+    a name otherwise written in one script. (Two names wholly in different scripts are two
+    names.)"""
+    found = {
+        script
+        for char in name
+        if char.isalpha()
+        for script in LOOKALIKE_SCRIPTS
+        if unicodedata.name(char, "").startswith(script + " ")
+    }
+    return [script.capitalize() for script in LOOKALIKE_SCRIPTS if script in found]
+
+
 def reviewer_key(raw: str) -> str:
     """Who a name is: "Dr Adv" and "dr adv" are one reviewer."""
     return reviewer_name(raw).casefold()
@@ -222,6 +246,13 @@ def parse_labels(path: str | Path, data: object) -> LabelsFile:
     if len(name) > MAX_REVIEWER_CHARS:
         raise ReviewInputError(
             f"{where}: field reviewer: {len(name)} characters, at most {MAX_REVIEWER_CHARS}"
+        )
+    mixed = lookalike_scripts(name)
+    if len(mixed) > 1:
+        raise ReviewInputError(
+            f"{where}: field reviewer: '{shown(name)}' mixes {' and '.join(mixed)} letters, "
+            "which look alike (a Greek \u0391 for a Latin A would count one person twice); "
+            "write the name in one of them"
         )
     entries = [item.entry() for item in labels.review_items]
     if review_digest(entries) != labels.review_id:

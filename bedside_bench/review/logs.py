@@ -12,8 +12,17 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from inspect_ai.log import read_eval_log
+
 from bedside_bench.core.contracts import APPENDED_SCORE_KEY, RUBRIC_ITEMS_KEY, SCORE_KEY
 from bedside_bench.core.safe_text import printable
+from bedside_bench.logs.read import (
+    benchmark_of,
+    display_location,
+    judge_of,
+    resolve_locations,
+    skip_reason,
+)
 from bedside_bench.logs.values import rubric_items, score_values
 from bedside_bench.review.records import (
     AnsweredCase,
@@ -75,9 +84,6 @@ def _items(metadata: Mapping[str, object]) -> tuple[ReviewItem, ...] | str:
 
 def add_log(source: ReviewSource, location: str) -> None:
     """The answered, judged samples of one log (a log that is not ours is listed as skipped)."""
-    from inspect_ai.log import read_eval_log
-
-    from bedside_bench.logs.read import benchmark_of, display_location, judge_of, skip_reason
 
     shown = printable(display_location(location), 300)
     header = read_eval_log(location, header_only=True)
@@ -146,7 +152,6 @@ class ReviewInputError(RuntimeError):
 
 def read_source(paths: Sequence[str]) -> ReviewSource:
     """Every answered case and judge decision under `paths` (log files or directories)."""
-    from bedside_bench.logs.read import display_location, resolve_locations
 
     source = ReviewSource()
     try:

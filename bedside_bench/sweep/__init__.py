@@ -10,18 +10,30 @@ nothing, so `bedside-bench sweep` parses its command line without importing Insp
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from bedside_bench.core.lazy import lazy_exports
+
 if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
+    from bedside_bench.core.inspect_private import PrerequisiteError as PrerequisiteError
+    from bedside_bench.core.inspect_private import (
+        plain_cancellation_tracebacks as plain_cancellation_tracebacks,
+    )
+    from bedside_bench.core.options import errors_said_by_caller as errors_said_by_caller
+    from bedside_bench.release.case import DatasetError as DatasetError
+    from bedside_bench.report.run import load_prices as load_prices
+    from bedside_bench.scoring.scorer import TaskOptionError as TaskOptionError
     from bedside_bench.sweep.command import configure_parser as configure_parser
     from bedside_bench.sweep.command import main as main
     from bedside_bench.sweep.command import options_from_args as options_from_args
     from bedside_bench.sweep.command import register as register
     from bedside_bench.sweep.command import run_sweep_command as run_sweep_command
     from bedside_bench.sweep.command import sweep_and_exit as sweep_and_exit
-    from bedside_bench.sweep.lock import Holder as Holder
-    from bedside_bench.sweep.lock import LogDirBusy as LogDirBusy
+    from bedside_bench.sweep.estimate.plan import estimate_sweep as estimate_sweep
+    from bedside_bench.sweep.failures import describe as describe
+    from bedside_bench.sweep.failures import failed_case_errors as failed_case_errors
+    from bedside_bench.sweep.lock_holder import Holder as Holder
+    from bedside_bench.sweep.lock_holder import LogDirBusy as LogDirBusy
     from bedside_bench.sweep.options import DEFAULT_LOG_DIR as DEFAULT_LOG_DIR
     from bedside_bench.sweep.options import DEFAULT_RETRY_ATTEMPTS as DEFAULT_RETRY_ATTEMPTS
     from bedside_bench.sweep.options import SweepError as SweepError
@@ -37,6 +49,7 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
     from bedside_bench.sweep.options import parse_task_arg as parse_task_arg
     from bedside_bench.sweep.options import split_list as split_list
     from bedside_bench.sweep.options import task_arguments as task_arguments
+    from bedside_bench.sweep.recovery import complete_runs as complete_runs
     from bedside_bench.sweep.run import EXIT_ERROR as EXIT_ERROR
     from bedside_bench.sweep.run import EXIT_INCOMPLETE as EXIT_INCOMPLETE
     from bedside_bench.sweep.run import EXIT_INTERRUPTED as EXIT_INTERRUPTED
@@ -53,6 +66,16 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
 # (PEP 562), so that importing the package, as `bedside-bench sweep` does to parse its command
 # line, imports no Inspect
 _EXPORTS: dict[str, str] = {
+    "DatasetError": "bedside_bench.release.case",
+    "PrerequisiteError": "bedside_bench.core.inspect_private",
+    "TaskOptionError": "bedside_bench.scoring.scorer",
+    "complete_runs": "recovery",
+    "describe": "failures",
+    "errors_said_by_caller": "bedside_bench.core.options",
+    "estimate_sweep": "estimate.plan",
+    "failed_case_errors": "failures",
+    "load_prices": "bedside_bench.report.run",
+    "plain_cancellation_tracebacks": "bedside_bench.core.inspect_private",
     "DEFAULT_LOG_DIR": "options",
     "DEFAULT_RETRY_ATTEMPTS": "options",
     "EXIT_ERROR": "run",
@@ -60,8 +83,8 @@ _EXPORTS: dict[str, str] = {
     "EXIT_INTERRUPTED": "run",
     "EXIT_OK": "run",
     "EXIT_REFUSED": "run",
-    "Holder": "lock",
-    "LogDirBusy": "lock",
+    "Holder": "lock_holder",
+    "LogDirBusy": "lock_holder",
     "Shard": "shard",
     "SweepError": "options",
     "SweepFields": "options",
@@ -91,8 +114,4 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -15,11 +15,19 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import yaml
+from pydantic import ValidationError
+
+from bedside_bench.core.ranges import BATCH_SIZE, NotAWholeNumber, whole_number
+from bedside_bench.core.safe_text import printable
+
 if TYPE_CHECKING:
     from inspect_ai.model import BatchConfig
 
 ON = ("true", "yes", "1")
 OFF = ("false", "no", "0")
+# a BatchConfig is a few lines; a larger file is not one (and YAML would read all of it)
+MAX_CONFIG_BYTES = 64 * 1024
 COUNTS = ("size", "max_size", "max_batches", "max_consecutive_check_failures")
 SECONDS = ("send_delay", "tick")
 
@@ -37,50 +45,65 @@ def parse_batch(text: str | None) -> bool | int | BatchConfig | None:
     if value.lower() in OFF:
         return None
     try:
-        size = int(value)
-    except ValueError:
+        size = whole_number(value)  # ASCII digits only, as every flag (core/ranges.py)
+    except NotAWholeNumber:
         return read_batch_config(Path(value))
     if size < 1:
         raise BatchOptionError(f"batch size {size} is not a positive number")
+    problem = BATCH_SIZE.problem(size)
+    if problem is not None:
+        raise BatchOptionError(f"batch size {problem}")
     return size
 
 
 def read_batch_config(path: Path) -> BatchConfig:
     """A `BatchConfig` from a YAML or JSON file (JSON is read as YAML, as Inspect does)."""
-    import yaml
-    from inspect_ai.model import BatchConfig
-    from pydantic import ValidationError
+    from inspect_ai.model import (
+        BatchConfig,  # lazy: the sweep parses its command line without Inspect
+    )
 
+    shown = printable(str(path), 300)
     if not path.is_file():
-        raise BatchOptionError(f"batch config file {path} does not exist")
+        raise BatchOptionError(f"batch config file {shown} does not exist")
     try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise BatchOptionError(
+                f"batch config file {shown} is larger than {MAX_CONFIG_BYTES:,} bytes"
+            )
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as ex:
-        reason = " ".join(str(ex).split())
-        raise BatchOptionError(f"batch config file {path} cannot be read: {reason}") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as ex:
+        reason = printable(" ".join(str(ex).split()) or type(ex).__name__, 300)
+        raise BatchOptionError(f"batch config file {shown} cannot be read: {reason}") from None
     if not isinstance(data, dict):
-        raise BatchOptionError(f"batch config file {path} does not hold a mapping of options")
-    unknown = sorted(str(k) for k in data if k not in BatchConfig.model_fields)
+        raise BatchOptionError(f"batch config file {shown} does not hold a mapping of options")
+    unknown = sorted(printable(str(k), 100) for k in data if k not in BatchConfig.model_fields)
     if unknown:
         known = ", ".join(BatchConfig.model_fields)
         raise BatchOptionError(
-            f"batch config file {path}: unknown option(s) {', '.join(unknown)} (known: {known})"
+            f"batch config file {shown}: unknown option(s) {', '.join(unknown)} (known: {known})"
         )
     for name, value in data.items():
         check_value(path, str(name), value)
     try:
         return BatchConfig.model_validate(data)
     except ValidationError as ex:  # pragma: no cover - check_value refuses what this would
-        raise BatchOptionError(f"batch config file {path}: {ex.errors()[0]['msg']}") from None
+        reason = printable(str(ex.errors()[0]["msg"]), 300)
+        raise BatchOptionError(f"batch config file {shown}: {reason}") from None
 
 
 def check_value(path: Path, name: str, value: object) -> None:
     if value is None:
         return
+    shown, value_shown = printable(str(path), 300), printable(repr(value), 100)
     if name in COUNTS and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
         raise BatchOptionError(
-            f"batch config file {path}: {name} must be a whole number of at least 1, not {value!r}"
+            f"batch config file {shown}: {name} must be a whole number of at least 1, "
+            f"not {value_shown}"
         )
+    sized = name in ("size", "max_size") and isinstance(value, int)
+    problem = BATCH_SIZE.problem(value) if sized and isinstance(value, int) else None
+    if problem is not None:
+        raise BatchOptionError(f"batch config file {shown}: {name} {problem}")
     if name in SECONDS and (
         isinstance(value, bool)
         or not isinstance(value, int | float)
@@ -88,5 +111,6 @@ def check_value(path: Path, name: str, value: object) -> None:
         or value <= 0
     ):
         raise BatchOptionError(
-            f"batch config file {path}: {name} must be a number of seconds above 0, not {value!r}"
+            f"batch config file {shown}: {name} must be a number of seconds above 0, "
+            f"not {value_shown}"
         )

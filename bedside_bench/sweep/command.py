@@ -9,28 +9,31 @@ handler, so parsing the command line (and its errors) imports none.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from bedside_bench import sweep
 from bedside_bench.calls.credentials import CredentialError, redact
-from bedside_bench.core import exit_codes
+from bedside_bench.core import exit_codes, ranges
 from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
     Subcommands,
     add_command,
     inspect_eval_models,
-    non_negative_int,
-    positive_int,
 )
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.entry import entry_point
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.ranges import ranged
+from bedside_bench.core.safe_text import printable
 from bedside_bench.core.signals import stop_exit_code, stop_note, stopping_on_signals
 from bedside_bench.judging.failures import judge_failure_sentence
 from bedside_bench.sweep.batch import BatchOptionError, parse_batch
+from bedside_bench.sweep.cost import add_cost_arguments, cost_options
 from bedside_bench.sweep.estimate.run import add_estimate_arguments, estimate_if_asked
 from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
@@ -106,7 +109,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--revision", help="Hugging Face revision of the release")
     parser.add_argument(
         "--judge-retries",
-        type=non_negative_int,
+        type=ranged(ranges.JUDGE_RETRIES),
         metavar="N",
         help="times an invalid judge reply is asked again (task default 2)",
     )
@@ -120,13 +123,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-connections",
-        type=positive_int,
+        type=ranged(ranges.MAX_CONNECTIONS),
         metavar="N",
         help="concurrent requests per answer model (default: Inspect's adaptive limit)",
     )
     parser.add_argument(
         "--judge-max-connections",
-        type=positive_int,
+        type=ranged(ranges.MAX_CONNECTIONS),
         metavar="N",
         help="concurrent requests to the judge (default: 2 x --max-connections x judge_passes "
         "x number of models, so a judge as fast as the models is never the bottleneck)",
@@ -141,19 +144,19 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-retries",
-        type=non_negative_int,
+        type=ranged(ranges.MAX_RETRIES),
         metavar="N",
         help="Inspect retries per call (default: until --timeout)",
     )
     parser.add_argument(
         "--timeout",
-        type=positive_int,
+        type=ranged(ranges.TIMEOUT),
         metavar="SECONDS",
         help="give up retrying a call after this long (default: never)",
     )
     parser.add_argument(
         "--attempt-timeout",
-        type=positive_int,
+        type=ranged(ranges.ATTEMPT_TIMEOUT),
         metavar="SECONDS",
         help="abandon one attempt of a call after this long and retry it",
     )
@@ -169,7 +172,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--retry-attempts",
-        type=non_negative_int,
+        type=ranged(ranges.RETRY_ATTEMPTS),
         default=DEFAULT_RETRY_ATTEMPTS,
         metavar="N",
         help="re-runs of a task with failed cases, completed cases reused "
@@ -177,7 +180,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--retry-on-error",
-        type=non_negative_int,
+        type=ranged(ranges.RETRY_ON_ERROR),
         metavar="N",
         help="re-run a failed case up to N times at once, inside the run",
     )
@@ -192,8 +195,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--prices",
         metavar="PRICES_JSON",
-        help="USD per million tokens, passed to the report (else cost is null)",
+        help="USD per million tokens, passed to the report: overrides the cost Inspect "
+        "recorded and the genai-prices database for the models it lists",
     )
+    add_cost_arguments(parser)
     parser.add_argument(
         "--no-report", dest="report", action="store_false", help="only run the eval set"
     )
@@ -228,6 +233,7 @@ def sweep_log_dir() -> str:
 
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
     task_args = dict(parse_task_arg(t) for t in args.task_arg)
+    model_cost_config, cost_limit = cost_options(args)
     return SweepOptions(
         models=[
             check_model_name(m, "model") for m in split_list(args.model) or inspect_eval_models()
@@ -253,6 +259,8 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
         report_dir=args.report_dir,
         prices=args.prices,
         shard=args.shard,
+        model_cost_config=model_cost_config,
+        cost_limit=cost_limit,
     )
 
 
@@ -260,8 +268,13 @@ def _say(message: str, stream: TextIO | None = None) -> None:
     print(redact(message), file=stream or sys.stdout, flush=True)
 
 
-def _error(message: str) -> None:
-    _say(f"{PROG}: error: {message}", sys.stderr)
+def _error(message: str, listed: bool = False) -> None:
+    """An error as one printable, bounded line (a path or a value typed, a text read from a
+    file can hold anything), so it moves no cursor and forges no line; `listed`: a list of
+    problems (an invalid release), each of its lines made so."""
+    lines = [printable(line) for line in message.splitlines()] if listed else []
+    lines = lines or [printable(message)]
+    _say("\n".join([f"{PROG}: error: {lines[0]}", *lines[1:]]), sys.stderr)
 
 
 def _input_errors(*more: type[Exception]) -> tuple[type[Exception], ...]:
@@ -280,26 +293,21 @@ def _input_errors(*more: type[Exception]) -> tuple[type[Exception], ...]:
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     """The handler: one line per outcome, never a traceback for an input problem."""
-    # imported here, not above: parsing the command line needs no Inspect
-    from bedside_bench.core.inspect_private import plain_cancellation_tracebacks
-    from bedside_bench.release.case import DatasetError
-    from bedside_bench.scoring.scorer import TaskOptionError
-    from bedside_bench.sweep.recovery import complete_runs
-    from bedside_bench.sweep.run import run_sweep
-
     received: list[int] = []
     try:
         options = options_from_args(args)
-        if (estimated := estimate_if_asked(args, options)) is not None:
-            return estimated
-        # SIGTERM too, and stopping is not bound by rendering tracebacks (see both docstrings;
-        # for this command only, never inside a plain `inspect eval`)
-        with stopping_on_signals() as received, plain_cancellation_tracebacks():
-            result = run_sweep(options)
-    except _input_errors(DatasetError) as ex:
-        _error(str(ex))
+        # the errors below are said here, once, whatever the display
+        with sweep.errors_said_by_caller():
+            if (estimated := estimate_if_asked(args, options)) is not None:
+                return estimated
+            # SIGTERM too, and stopping is not bound by rendering tracebacks (see both
+            # docstrings; for this command only, never inside a plain `inspect eval`)
+            with stopping_on_signals() as received, sweep.plain_cancellation_tracebacks():
+                result = sweep.run_sweep(options)
+    except _input_errors(sweep.DatasetError) as ex:
+        _error(str(ex), listed=isinstance(ex, sweep.DatasetError))
         return exit_codes.ERROR
-    except TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
+    except sweep.TaskOptionError as ex:  # a -T option misspelt or out of range: one line, no call
         _error(str(ex).removeprefix("bedside-bench: "))
         return exit_codes.ERROR
     except KeyboardInterrupt:
@@ -311,7 +319,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             f"sweep: took over the lock of a run that is gone ({result.taken_over.describe()}); "
             "its completed cases were reused"
         )
-    complete = len(complete_runs(result.logs) & set(result.runs))
+    complete = len(sweep.complete_runs(result.logs) & set(result.runs))
     shard = "" if options.shard.whole else f" (shard {options.shard})"
     _say(
         f"sweep: {complete}/{len(result.runs)} benchmark runs complete{shard} "
@@ -333,9 +341,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 
 def _say_incomplete(log_dir: str, logs: Sequence[EvalLog]) -> None:
     """Why the sweep is incomplete, so the user can tell whether a rerun can help."""
-    from bedside_bench.sweep.failures import describe, failed_case_errors
-
-    errors = describe(failed_case_errors(logs))
+    errors = sweep.describe(sweep.failed_case_errors(logs))
     _say(
         "sweep: incomplete; the failed cases ended in "
         + ("these errors:" if errors else "errors (see `inspect view`)")
@@ -356,8 +362,6 @@ def exit_now(code: int) -> NoReturn:
     on a busy two-core machine, after the last line was printed. Exit handlers still run
     (Inspect's trace-log compression, logging's flush) and the streams are flushed; only the
     freeing of memory the OS reclaims anyway is skipped."""
-    import atexit
-
     try:
         atexit._run_exitfuncs()  # what sys.exit would run before teardown
     finally:

@@ -11,7 +11,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from inspect_ai.log import read_eval_log_sample_summaries
+
 from bedside_bench.calls.credentials import redact
+from bedside_bench.core.safe_text import printable
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
@@ -21,14 +24,16 @@ MAX_CHARS = 240
 
 
 def _first_line(error: str) -> str:
+    """An error's first line as the terminal may show it: a model's or a provider's text can
+    hold terminal escapes, invisible characters and lone surrogates (`safe_text.printable`)."""
     line = " ".join(error.strip().splitlines()[0].split()) if error.strip() else "unknown error"
+    line = printable(line, MAX_CHARS)
     return redact(line if len(line) <= MAX_CHARS else line[: MAX_CHARS - 3] + "...")
 
 
 def failed_case_errors(logs: Sequence[EvalLog]) -> Counter[str]:
     """The first line of each failed case's error in `logs` (their sample summaries), counted;
     a log that ended in an error of its own counts under that error."""
-    from inspect_ai.log import read_eval_log_sample_summaries
 
     errors: Counter[str] = Counter()
     for log in logs:

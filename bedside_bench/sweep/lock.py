@@ -25,88 +25,31 @@ with another shard count (a whole sweep beside a sharded one) is refused too.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import socket
+import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Protocol
 
+from filelock import FileLock, Timeout
+
+from bedside_bench.core.extras import MissingExtra, require
+from bedside_bench.core.safe_text import printable
+from bedside_bench.sweep.lock_holder import (
+    LOCK_STEM,
+    DirLock,
+    Holder,
+    LogDirBusy,
+    busy_message,
+    lock_name,
+    read_holder,
+)
 from bedside_bench.sweep.options import SweepError
+from bedside_bench.sweep.s3_lock import S3Lock
 from bedside_bench.sweep.shard import Shard
-
-LOCK_STEM = ".sweep"
-HEARTBEAT_SECONDS = 15.0
-STALE_SECONDS = 90.0
-
-
-class LogDirBusy(SweepError):
-    """Another sweep holds the log directory."""
-
-
-@dataclass(frozen=True)
-class Holder:
-    pid: int
-    host: str
-    started: str  # ISO 8601, UTC
-    shard: str = "1/1"
-
-    @classmethod
-    def me(cls, shard: Shard) -> Holder:
-        started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        return cls(pid=os.getpid(), host=socket.gethostname(), started=started, shard=str(shard))
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Holder | None:
-        try:
-            data = json.loads(text)
-            return cls(
-                pid=int(data["pid"]),
-                host=str(data["host"]),
-                started=str(data["started"]),
-                shard=str(data.get("shard", "1/1")),
-            )
-        except (ValueError, KeyError, TypeError):
-            return None
-
-    def to_json(self, **extra: str) -> str:
-        return json.dumps({**asdict(self), **extra})
-
-    def describe(self) -> str:
-        shard = "" if self.shard == "1/1" else f", shard {self.shard}"
-        return f"pid {self.pid} on {self.host}, started {self.started}{shard}"
-
-
-def lock_name(shard: Shard) -> str:
-    return f"{LOCK_STEM}.lock" if shard.whole else f"{LOCK_STEM}.{shard.tag}.lock"
-
-
-def busy_message(log_dir: str, holder: Holder | None, detail: str = "") -> str:
-    who = holder.describe() if holder else "a process that has not yet written its name"
-    return (
-        f"log directory {log_dir} is in use by another sweep ({who}{detail}); "
-        "wait for it to finish, or give another --log-dir"
-    )
-
-
-class DirLock(Protocol):
-    def acquire(self) -> Holder | None:
-        """Take the lock; return the killed run whose lock was taken over, if any."""
-        ...
-
-    def release(self) -> None: ...
-
-
-# --------------------------------------------------------------------------------------------
-# local directory
 
 
 class LocalLock:
     def __init__(self, log_dir: str, shard: Shard) -> None:
-        from filelock import FileLock
-
         self.log_dir = log_dir
         self.shard = shard
         self.me = Holder.me(shard)
@@ -115,13 +58,19 @@ class LocalLock:
         self._lock = FileLock(str(self.path), timeout=0)
 
     def acquire(self) -> Holder | None:
-        from filelock import Timeout
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self._lock.acquire(timeout=0)
         except Timeout:
             raise LogDirBusy(busy_message(self.log_dir, self._read_holder())) from None
+        except OSError as ex:  # a file where the folder should be, no permission, ...
+            folder = Path(self.log_dir)
+            is_file = folder.exists() and not folder.is_dir()
+            reason = "a file, not a folder" if is_file else printable(ex.strerror or str(ex), 200)
+            raise SweepError(
+                f"cannot use {printable(self.log_dir, 300)} as the log directory ({reason}); "
+                "nothing was run"
+            ) from None
         previous = read_holder(self.holder_path)
         tmp = self.holder_path.with_name(f"{self.holder_path.name}.{os.getpid()}")
         tmp.write_text(self.me.to_json())
@@ -135,7 +84,6 @@ class LocalLock:
 
     def _read_holder(self) -> Holder | None:
         """The holder named beside a held lock (it writes its name just after locking)."""
-        import time
 
         for _ in range(10):
             holder = read_holder(self.holder_path)
@@ -145,8 +93,6 @@ class LocalLock:
         return None
 
     def _refuse_other_shard_counts(self) -> None:
-        from filelock import FileLock, Timeout
-
         for other in sorted(self.path.parent.glob(f"{LOCK_STEM}.*lock")):
             if other == self.path:
                 continue
@@ -168,20 +114,11 @@ class LocalLock:
         self._lock.release()
 
 
-def read_holder(path: Path) -> Holder | None:
-    try:
-        return Holder.from_json(path.read_text())
-    except OSError:
-        return None
-
-
 def dir_lock(log_dir: str, shard: Shard) -> DirLock:
     if log_dir.startswith("s3://"):
-        from bedside_bench.core.extras import MissingExtra, require
-        from bedside_bench.sweep.s3_lock import S3Lock
-
         try:
-            require("botocore", "s3", "the lock of an s3:// log directory")
+            # conditional PUTs (If-None-Match) came with botocore 1.35
+            require("botocore", "s3", "the lock of an s3:// log directory", minimum="1.35")
         except MissingExtra as ex:
             raise SweepError(str(ex)) from None
         return S3Lock(log_dir, shard)

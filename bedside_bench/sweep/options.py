@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
+import yaml
+
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import GRADER_ROLE
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.ranges import ABANDONED_ATTEMPTS_RETRIES
 from bedside_bench.sweep.shard import Shard
 
 if TYPE_CHECKING:
@@ -68,6 +71,9 @@ class SweepOptions:
     report_dir: str | None = None
     prices: str | None = None
     shard: Shard = Shard(1, 1)
+    # Inspect's cost options, passed to eval_set as given (sweep/cost.py)
+    model_cost_config: str | None = None
+    cost_limit: float | None = None
 
     @property
     def run_log_dir(self) -> str:
@@ -115,6 +121,8 @@ class SweepFields(TypedDict, total=False):
     report_dir: str | None
     prices: str | None
     shard: Shard
+    model_cost_config: str | None
+    cost_limit: float | None
 
 
 def split_list(values: Sequence[str] | str | None) -> list[str]:
@@ -146,7 +154,6 @@ def check_benchmarks(names: Sequence[str]) -> list[str]:
 
 def parse_task_arg(text: str) -> tuple[str, object]:
     """`NAME=VALUE`, the value read as YAML like Inspect's `-T` (so `true`, `3` are typed)."""
-    import yaml
 
     name, sep, value = text.partition("=")
     if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
@@ -175,6 +182,7 @@ def task_arguments(options: SweepOptions) -> dict[str, object]:
 def build_tasks(options: SweepOptions) -> list[Task]:
     """One task per benchmark, made by its registered @task function so that eval_set and
     `inspect eval-retry` can recreate it from the log."""
+    # lazy: the tasks import Inspect, and the sweep parses its command line without it
     from bedside_bench.task import tasks as registered
 
     args = task_arguments(options)
@@ -191,6 +199,10 @@ def generate_config_args(options: SweepOptions) -> GenerateConfigArgs:
         config["max_connections"] = options.max_connections
     if options.max_retries is not None:
         config["max_retries"] = options.max_retries
+    elif options.attempt_timeout is not None and options.timeout is None:
+        # an abandoned attempt may be paid: without a bound, a timeout below the provider's
+        # latency would abandon and re-buy the call forever (core/ranges.py)
+        config["max_retries"] = ABANDONED_ATTEMPTS_RETRIES
     if options.timeout is not None:
         config["timeout"] = options.timeout
     if options.attempt_timeout is not None:
@@ -216,7 +228,7 @@ def answer_model(options: SweepOptions, name: str) -> str | Model:
     """An answer model with `--max-connections` in its own config (see `eval_config_args`)."""
     if options.max_connections is None:
         return name
-    from inspect_ai.model import GenerateConfig, get_model
+    from inspect_ai.model import GenerateConfig, get_model  # lazy: as build_tasks
 
     return get_model(name, config=GenerateConfig(max_connections=options.max_connections))
 
@@ -225,7 +237,7 @@ def answer_models(options: SweepOptions, names: Sequence[str]) -> list[str] | li
     """`answer_model` of each name: all names, or all Models (what eval_set's `model` takes)."""
     if options.max_connections is None:
         return list(names)
-    from inspect_ai.model import GenerateConfig, get_model
+    from inspect_ai.model import GenerateConfig, get_model  # lazy: as build_tasks
 
     config = GenerateConfig(max_connections=options.max_connections)
     return [get_model(name, config=config) for name in names]
@@ -285,7 +297,7 @@ def judge_role(options: SweepOptions) -> str | Model:
         config["max_connections"] = connections
     if not config:
         return options.judge
-    from inspect_ai.model import GenerateConfig, get_model
+    from inspect_ai.model import GenerateConfig, get_model  # lazy: as build_tasks
 
     return get_model(
         options.judge, role=GRADER_ROLE, config=GenerateConfig(**config), memoize=False

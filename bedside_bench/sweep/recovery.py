@@ -14,6 +14,10 @@ import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import psutil
+from fsspec.core import url_to_fs
+from inspect_ai.log import list_eval_logs, read_eval_log
+
 from bedside_bench.core import inspect_private
 
 if TYPE_CHECKING:
@@ -24,7 +28,6 @@ def writer_gone(location: str) -> bool:
     """Whether the process that wrote a "started" log is provably dead: Inspect names each
     log's local sample buffer after its writer's pid. No local buffer proves nothing (the log
     may be written from another machine), so that counts as alive."""
-    import psutil
 
     pids = [db.name.rsplit(".", 2)[-2] for db in inspect_private.sample_buffer_dbs(location)]
     return bool(pids) and all(p.isdigit() and not psutil.pid_exists(int(p)) for p in pids)
@@ -34,7 +37,6 @@ def remove_crash_log(location: str) -> None:
     """The log and its dead writer's sample buffer (otherwise kept for days as a safety net):
     each SQLite database with its write-ahead log and shared-memory files, and its folder
     once empty."""
-    from fsspec.core import url_to_fs
 
     for db in inspect_private.sample_buffer_dbs(location):
         for path in (db, db.with_name(f"{db.name}-wal"), db.with_name(f"{db.name}-shm")):
@@ -47,7 +49,6 @@ def remove_crash_log(location: str) -> None:
 
 def remove_superseded_crash_logs(log_dir: str, logs: Sequence[EvalLog]) -> list[str]:
     """Delete logs a killed sweep left "started" once a later run of the same task finished."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
 
     finished = {log.eval.task_id: log.location for log in logs if log.status == "success"}
     removed = []
@@ -93,7 +94,6 @@ def was_interrupted(log_dir: str, logs: Sequence[EvalLog], runs: set[tuple[str, 
         return True
     if {run_key(log) for log in logs} >= runs:
         return False
-    from inspect_ai.log import list_eval_logs, read_eval_log
 
     for info in list_eval_logs(log_dir):
         header = read_eval_log(info, header_only=True)

@@ -17,6 +17,7 @@ failed, and the sweep points to `bedside-bench rejudge --failed-only` with anoth
 from __future__ import annotations
 
 import gc
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -25,16 +26,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspect_ai import eval_set, task_with
+from inspect_ai.log import read_eval_log
+
+from bedside_bench import report
 from bedside_bench.calls.credentials import apply_aliases, check_credentials, load_dotenv_as_inspect
 from bedside_bench.core import exit_codes, inspect_private
 from bedside_bench.core.contracts import GRADER_ROLE
+from bedside_bench.core.owned_output import OutputError, check_owned
+from bedside_bench.core.safe_text import printable
 from bedside_bench.judging.failures import (
     JudgeFailure,
     JudgeFailureCount,
     count_judge_failures,
     parse_judge_failure,
 )
-from bedside_bench.sweep.lock import Holder, holding
+from bedside_bench.sweep.cost import check_cost_config
+from bedside_bench.sweep.lock import holding
+from bedside_bench.sweep.lock_holder import Holder
 from bedside_bench.sweep.options import (
     SweepError,
     SweepFields,
@@ -54,6 +63,7 @@ from bedside_bench.sweep.recovery import (
     was_interrupted,
 )
 from bedside_bench.sweep.shard import all_runs, shard_runs
+from bedside_bench.task import tasks as registered
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -125,7 +135,6 @@ def _inspect_message(ex: BaseException) -> str:
 def plan(options: SweepOptions) -> Plan:
     """Every benchmark for every model (one task per benchmark, crossed with the models by
     eval_set), or a shard's share, each task then bound to its own model."""
-    from bedside_bench.task import tasks as registered
 
     args = task_arguments(options)
     benchmarks = check_benchmarks(options.benchmarks)
@@ -133,7 +142,6 @@ def plan(options: SweepOptions) -> Plan:
         tasks = [getattr(registered, name)(**args) for name in benchmarks]
         models = answer_models(options, options.models)
         return Plan(tasks, models, all_runs(options.models, benchmarks))
-    from inspect_ai import task_with
 
     runs = shard_runs(options.models, benchmarks, options.shard)
     tasks = [
@@ -157,20 +165,55 @@ def prepare(options: SweepOptions) -> Plan:
             "provider doubles: `bedside-bench demo`, or `bedside-bench doubles serve` "
             "(docs/doubles.md)"
         )
-    if options.prices is not None and not Path(options.prices).is_file():
-        raise SweepError(f"prices file {options.prices} does not exist")
+    if options.prices is not None:
+        check_prices_file(options.prices)
+    if options.report and options.shard.whole:
+        check_report_folder(options.report_out_dir)
+    if options.model_cost_config is not None:
+        check_cost_config(options.model_cost_config)
     load_dotenv_as_inspect()  # a key kept in .env counts, as it does for Inspect
     apply_aliases()
     check_credentials(options.models, options.judge)
     return plan(options)
 
 
-def run_report(options: SweepOptions) -> ReportResult:
-    from bedside_bench.report import ReportOptions, build_report
+def check_prices_file(path: str) -> None:
+    """Read and validate the prices file with the report's own reader before anything is
+    bought, `--no-report` or not: a file the report would refuse after the sweep has paid
+    for every case is refused now, when nothing has run."""
+    shown = printable(path, 300)
+    if Path(path).exists() and not Path(path).is_file():  # a FIFO would block the reader
+        raise SweepError(f"prices file {shown} is not a regular file; nothing was run")
+    if not Path(path).is_file():
+        raise SweepError(f"prices file {shown} does not exist; nothing was run")
+    # the report's reader (the report package imports it when first asked for: only when
+    # --prices is given, so a sweep without prices does not wait for the report's import)
+    try:
+        report.load_prices(Path(path))
+    except report.ReportError as ex:
+        raise SweepError(f"{printable(str(ex), 500)}; nothing was run") from None
 
+
+def check_report_folder(folder: Path) -> None:
+    """The folder the report will own, checked before anything is bought (a folder holding
+    other files would be refused by the report after the sweep has paid for every case)."""
+    target = Path(os.path.abspath(folder))
+    if target.is_dir() and not any(target.iterdir()):
+        return
+    if not target.exists() and not target.is_symlink():
+        return
+    # the report's own names, imported only for a folder that holds something (a rerun): the
+    # report's import holds the first model call back (0.3-0.6 s on two cores)
+    try:
+        check_owned(target, "report", report.report_file)
+    except OutputError as ex:
+        raise SweepError(f"--report-dir: {printable(str(ex), 500)}; nothing was run") from None
+
+
+def run_report(options: SweepOptions) -> ReportResult:
     prices = Path(options.prices) if options.prices else None
-    return build_report(
-        ReportOptions(
+    return report.build_report(
+        report.ReportOptions(
             log_paths=[options.log_dir], out_dir=options.report_out_dir, prices_file=prices
         )
     )
@@ -200,7 +243,6 @@ def long_lived_objects_frozen() -> Iterator[None]:
 
 def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
     """One eval_set over the plan; (every run complete, the logs it returned)."""
-    from inspect_ai import eval_set
 
     if not work.tasks:
         return True, []
@@ -217,6 +259,8 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             max_tasks=len(work.runs),
             max_samples=max_samples(options),
             display=options.display,
+            cost_limit=options.cost_limit,
+            model_cost_config=options.model_cost_config,
             **eval_config_args(options),
         )
     except inspect_private.PrerequisiteError as ex:
@@ -242,7 +286,6 @@ def case_judge_failure(sample: EvalSample) -> tuple[JudgeFailure, int] | None:
 
 def judge_failures(logs: list[EvalLog]) -> list[JudgeFailureCount]:
     """Per judge, the cases of these logs it left without a valid reply."""
-    from inspect_ai.log import read_eval_log
 
     found = []
     for log in logs:

@@ -11,9 +11,15 @@ import contextlib
 import sys
 import threading
 from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Protocol, TypedDict
 
-from bedside_bench.sweep.lock import (
+import botocore.session
+import psutil
+from botocore.exceptions import BotoCoreError, ClientError
+
+from bedside_bench.core.safe_text import printable
+from bedside_bench.sweep.lock_holder import (
     HEARTBEAT_SECONDS,
     LOCK_STEM,
     STALE_SECONDS,
@@ -22,6 +28,7 @@ from bedside_bench.sweep.lock import (
     busy_message,
     lock_name,
 )
+from bedside_bench.sweep.options import SweepError
 from bedside_bench.sweep.shard import Shard
 
 
@@ -76,10 +83,24 @@ class S3Client(Protocol):
 
 def _s3_client() -> S3Client:
     """A plain botocore S3 client (botocore comes with s3fs, which Inspect uses for s3://)."""
-    import botocore.session
 
     client: S3Client = botocore.session.get_session().create_client("s3")
     return client
+
+
+def store_problem(log_dir: str, ex: Exception) -> str:
+    """One line for an error of the store: what it said, its kind, and what to check."""
+    said = printable(" ".join(str(ex).split()) or type(ex).__name__, 300)
+    check = (
+        "set AWS credentials for the bucket (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
+        "AWS_PROFILE, or an instance role)"
+        if type(ex).__name__ in ("NoCredentialsError", "PartialCredentialsError")
+        else "check the bucket, the credentials and the endpoint"
+    )
+    return (
+        f"cannot take the lock of {printable(log_dir, 300)}: {said} ({type(ex).__name__}); "
+        f"{check}; nothing was run"
+    )
 
 
 def _precondition_failed(ex: Exception) -> bool:
@@ -129,7 +150,6 @@ class S3Lock:
 
     def _read(self, key: str) -> tuple[Holder | None, str, float] | None:
         """(holder, ETag, seconds since its last write by the store's clock), None if absent."""
-        from email.utils import parsedate_to_datetime
 
         try:
             response = self.client.get_object(Bucket=self.bucket, Key=key)
@@ -144,6 +164,15 @@ class S3Lock:
         return Holder.from_json(body), str(response["ETag"]), age
 
     def acquire(self) -> Holder | None:
+        """Take the lock (the killed run taken over, if any). A store that refuses or cannot
+        be reached (no credentials, no such bucket, no network) stops the sweep in one line
+        naming the log directory, before anything is bought."""
+        try:
+            return self._acquire()
+        except (BotoCoreError, ClientError) as ex:
+            raise SweepError(store_problem(self.log_dir, ex)) from None
+
+    def _acquire(self) -> Holder | None:
         previous = None
         try:
             self.etag = self._put(IfNoneMatch="*")
@@ -177,7 +206,6 @@ class S3Lock:
     def _gone_from_this_host(self, holder: Holder | None) -> bool:
         """A holder on this machine whose process has ended (a killed sweep rerun here) need
         not be waited out: its heartbeat will never come again."""
-        import psutil
 
         return (
             holder is not None

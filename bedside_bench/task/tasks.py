@@ -18,6 +18,7 @@ from typing_extensions import Unpack  # typing's is new in 3.11
 from bedside_bench.core.benchmarks import get_benchmark
 from bedside_bench.core.contracts import TaskMetadata
 from bedside_bench.core.listing import task_version
+from bedside_bench.core.options import said_when_stopped
 from bedside_bench.judging.grading import grading_strategy
 from bedside_bench.release.dataset import (
     Release,
@@ -67,11 +68,12 @@ def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
     before any answer is bought.
     """
     get_benchmark(benchmark)
-    opts = task_options(options)
-    check_cases_at_task_end()  # a retry's reused answers must be to the cases as they are now
-    scorer = rubric_judge(**opts.scorer_options().model_dump())
-    preflight_judge(opts.judge_model)
-    release = load_release_cached(resolve_source(opts.data_dir, opts.revision))
+    with said_when_stopped():  # under --display none Inspect would print none of these
+        opts = task_options(options)
+        check_cases_at_task_end()  # a retry's reused answers must be to the cases as they are
+        scorer = rubric_judge(**opts.scorer_options().model_dump())
+        preflight_judge(opts.judge_model)
+        release = load_release_cached(resolve_source(opts.data_dir, opts.revision))
     return Task(
         dataset=benchmark_dataset(release, benchmark, smoke=opts.smoke),
         solver=physician_answer(),

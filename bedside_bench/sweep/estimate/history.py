@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from inspect_ai.log import list_eval_logs, read_eval_log
+
 from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
 from bedside_bench.logs.read import benchmark_of, judge_of
 
@@ -100,7 +102,6 @@ def add_log(history: History, log: EvalLog, count_visible: Callable[[str, str], 
 
 def read_history(log_dir: str, count_visible: Callable[[str, str], int]) -> History:
     """Every Inspect log under `log_dir` (none when it does not exist yet)."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
 
     history = History()
     if "://" not in log_dir and not os.path.isdir(log_dir):

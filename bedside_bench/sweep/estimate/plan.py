@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from bedside_bench.core.contracts import RubricItem
+from bedside_bench.core.contracts import RubricItem, SampleMetadata
 from bedside_bench.core.protocol import PHYSICIAN_SYSTEM_MESSAGE
 from bedside_bench.documents.estimate import (
     EstimateDocument,
@@ -26,7 +26,14 @@ from bedside_bench.documents.estimate import (
 )
 from bedside_bench.judging.grading import grading_strategy
 from bedside_bench.judging.reply import judge_user_message
-from bedside_bench.report.usage import Prices
+from bedside_bench.report.prices import (
+    Prices,
+    Pricing,
+    database_label,
+    database_source,
+    inspect_rates,
+)
+from bedside_bench.sweep.cost import check_cost_config
 from bedside_bench.sweep.estimate.cost import Totals, price_totals, sum_costs
 from bedside_bench.sweep.estimate.history import History, RunKey, identity, read_history
 from bedside_bench.sweep.estimate.tokens import CALL_OVERHEAD_TOKENS, TokenCounter, counter_for
@@ -70,8 +77,6 @@ class Case:
 
 
 def task_cases(benchmark: str, task: Task) -> list[Case]:
-    from bedside_bench.core.contracts import SampleMetadata
-
     cases = []
     for sample in task.dataset:
         meta = SampleMetadata.model_validate(sample.metadata or {})
@@ -147,6 +152,12 @@ def estimate_sweep(
     judge_out = judge_basis(options.judge, grading, history)
     batch = options.batch is not None and options.batch is not False
     models: dict[str, ModelEstimate] = {}
+    config = options.model_cost_config
+    pricing = Pricing(
+        prices_file=prices,
+        inspect_config=inspect_rates(check_cost_config(config)) if config else None,
+    )
+    database = False
     for model in options.models:
         counter = counters[model]
         physician = counter.count(PHYSICIAN_SYSTEM_MESSAGE)
@@ -178,17 +189,14 @@ def estimate_sweep(
             judge_input=round(judge_input),
             judge_output=round(judged_items * judge_out.per_call),
         )
-        cost, notes = (
-            price_totals(
-                totals,
-                (model, answer_out, counter.approximate),
-                (options.judge, judge_out, judge_counter.approximate),
-                prices,
-                batch,
-            )
-            if prices is not None
-            else (None, [])
+        cost, notes, sources = price_totals(
+            totals,
+            (model, answer_out, counter.approximate),
+            (options.judge, judge_out, judge_counter.approximate),
+            pricing,
+            batch,
         )
+        database = database or any(v == database_source() for v in sources.values())
         models[model] = ModelEstimate(
             runs=len(todo_runs),
             cases=len(todo_cases),
@@ -204,6 +212,7 @@ def estimate_sweep(
             judge_output=judge_out,
             cost_usd=cost,
             cost_notes=notes,
+            price_sources=sources,
         )
     return EstimateDocument(
         created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -217,16 +226,19 @@ def estimate_sweep(
         call_overhead_tokens=CALL_OVERHEAD_TOKENS,
         models=models,
         cost_usd=sum_costs([m.cost_usd for m in models.values()], batch),
-        notes=estimate_notes(prices),
+        notes=estimate_notes(),
+        price_data=database_label() if database else None,
     )
 
 
-def estimate_notes(prices: Prices | None) -> list[str]:
+def estimate_notes() -> list[str]:
     notes = [
         "calls are those planned: a judge reply that is invalid and asked again, a retried "
         "call or a re-run case adds calls and tokens",
         "input tokens are priced as fresh input: a provider's prompt cache makes them cheaper",
     ]
-    if prices is None:
-        notes.append("no --prices: cost is null")
+    notes.append(
+        "prices: the prices file (--prices) for the models it lists, else the sweep's Inspect "
+        "cost config (--model-cost-config), else the genai-prices database at today's rates"
+    )
     return notes

@@ -14,8 +14,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bedside_bench import sweep
 from bedside_bench.core.owned_output import replace_file
+from bedside_bench.core.ranges import MAX_ESTIMATED_USD, MAX_PLANNED_CALLS
 from bedside_bench.documents.estimate import ESTIMATE_FILE, CostRange, EstimateDocument
+from bedside_bench.sweep.options import SweepError
 
 if TYPE_CHECKING:
     from bedside_bench.sweep.options import SweepOptions
@@ -70,7 +73,12 @@ def render_table(document: EstimateDocument) -> str:
             f"{' (approximate)' if m.tokenizer.approximate else ''}; answer output "
             f"{_basis(m.answer_output.source, m.answer_output.samples)}{done}"
         )
+        if m.price_sources:
+            priced = "; ".join(f"{name}: {source}" for name, source in m.price_sources.items())
+            lines.append(f"  prices from {priced}")
         lines += [f"  {note}" for note in m.cost_notes]
+    if document.price_data:
+        lines.append(f"price data: {document.price_data}")
     lines += [f"note: {note}" for note in document.notes]
     return "\n".join(lines)
 
@@ -89,18 +97,33 @@ def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
     return replace_file(directory / ESTIMATE_FILE, document.model_dump_json(indent=2).encode())
 
 
+def absurd_plan(document: EstimateDocument) -> str | None:
+    """Why the plan is past a ceiling no benchmark sweep needs (core/ranges.py), or None: such
+    a figure comes from a mistake the sweep would go on to pay for, so it is refused rather
+    than printed as an estimate and kept for the report."""
+    calls = sum(m.answer_calls + m.judge_calls for m in document.models.values())
+    cost = document.cost_usd.expected if document.cost_usd is not None else 0.0
+    if calls <= MAX_PLANNED_CALLS and cost <= MAX_ESTIMATED_USD:
+        return None
+    return (
+        f"the plan is {calls:,} calls, ${cost:,.2f} expected: above the ceiling of "
+        f"{MAX_PLANNED_CALLS:,} calls or ${MAX_ESTIMATED_USD:,.0f} for one sweep "
+        "(docs/inputs.md); check -T judge_passes, the models and benchmarks, and the prices "
+        "file (USD per million tokens); nothing was run or kept"
+    )
+
+
 def run_estimate(options: SweepOptions, as_json: bool) -> int:
     """Print the estimate of `options` and keep it in the log directory; exit status 0."""
-    from bedside_bench.core import inspect_private
-    from bedside_bench.report.run import load_prices
-    from bedside_bench.sweep.estimate.plan import estimate_sweep
-    from bedside_bench.sweep.options import SweepError
 
-    prices = load_prices(Path(options.prices)) if options.prices else None
+    prices = sweep.load_prices(Path(options.prices)) if options.prices else None
     try:
-        document = estimate_sweep(options, prices)
-    except inspect_private.PrerequisiteError as ex:  # a task option out of range
+        document = sweep.estimate_sweep(options, prices)
+    except sweep.PrerequisiteError as ex:  # a task option out of range
         raise SweepError(" ".join(str(getattr(ex, "message", None) or ex).split())) from None
+    absurd = absurd_plan(document)
+    if absurd is not None:
+        raise SweepError(absurd)
     print(document.model_dump_json(indent=2) if as_json else render_table(document), flush=True)
     try:
         write_estimate(document, options.log_dir)
@@ -118,7 +141,8 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--estimate",
         action="store_true",
-        help="print the calls, tokens and cost (with --prices) the sweep would spend, without "
+        help="print the calls, tokens and cost (priced as the report prices) the sweep would "
+        "spend, without "
         "a provider call, and keep it in LOG_DIR/estimate.json for the report (docs/estimate.md)",
     )
     parser.add_argument("--json", action="store_true", help="with --estimate: print it as JSON")
@@ -126,7 +150,6 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def estimate_if_asked(args: argparse.Namespace, options: SweepOptions) -> int | None:
     """The estimate's exit status when `--estimate` was given, else None (run the sweep)."""
-    from bedside_bench.sweep.options import SweepError
 
     if getattr(args, "json", False) and not getattr(args, "estimate", False):
         raise SweepError("--json goes with --estimate (the sweep's own output is its logs)")

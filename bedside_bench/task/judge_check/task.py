@@ -17,11 +17,14 @@ from bedside_bench.core.options import (
     TaskOptionError,
     check_option_types,
     check_option_values,
+    said_when_stopped,
     stop_run,
 )
 from bedside_bench.core.protocol import PROTOCOL_VERSION
+from bedside_bench.core.safe_text import printable
 from bedside_bench.task.judge_check.data import (
     DEFAULT_FILES,
+    Pair,
     default_pairs,
     load_pairs,
     pair_to_sample,
@@ -29,6 +32,21 @@ from bedside_bench.task.judge_check.data import (
 from bedside_bench.task.judge_check.options import OPTIONS, JudgeCheckOptions
 from bedside_bench.task.judge_check.scorer import gold_agreement, judge_the_answer
 from bedside_bench.task.signature import known_options
+
+
+def _gold_pairs(data_file: str | None) -> tuple[str, list[Pair]]:
+    """The gold set and where it is from; a file that is not UTF-8 text is refused by name."""
+    if not data_file:
+        return " + ".join(f"data/judge_check/{name}" for name in DEFAULT_FILES), default_pairs()
+    try:
+        text = Path(data_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as ex:
+        reason = printable(str(getattr(ex, "strerror", None) or ex), 200)
+        raise TaskOptionError(
+            f"bedside-bench: -T data_file {printable(data_file, 300)} cannot be read ({reason}); "
+            "no case was run"
+        ) from None
+    return data_file, load_pairs(text, data_file)
 
 
 @task(
@@ -54,16 +72,12 @@ def judge_check(
     if data_file and not Path(data_file).is_file():
         raise stop_run(
             TaskOptionError(
-                f"bedside-bench: -T data_file {data_file!r} is not a file (a JSONL gold set); "
-                "no case was run"
+                f"bedside-bench: -T data_file {printable(repr(data_file), 300)} is not a file "
+                "(a JSONL gold set); no case was run"
             )
         )
-    if data_file:
-        source = data_file
-        pairs = load_pairs(Path(data_file).read_text(encoding="utf-8"), source)
-    else:
-        source = " + ".join(f"data/judge_check/{name}" for name in DEFAULT_FILES)
-        pairs = default_pairs()
+    with said_when_stopped():  # under --display none Inspect would print nothing
+        source, pairs = _gold_pairs(data_file)
     return Task(
         dataset=MemoryDataset(
             [pair_to_sample(p) for p in pairs], name="judge_check", location=source, shuffled=False
