@@ -182,6 +182,7 @@ SLOWEST_FILES_FIRST = (
     "test_judges_coverage_e2e.py",
     "test_rejudge.py",
     "test_report_log_values.py",
+    "test_analysis_e2e.py",
     "test_report_verdict_e2e.py",
     "test_inputs_e2e.py",
     "test_report_properties.py",
@@ -191,6 +192,10 @@ SLOWEST_FILES_FIRST = (
     "test_judge_preflight.py",
     "test_inspect_score.py",
     "test_answer_conditions_e2e.py",
+    "test_judge_named_e2e.py",
+    "test_reasoning_budget_e2e.py",
+    "test_answer_paths.py",
+    "test_epoch_reducer_e2e.py",
 )
 
 

@@ -1,5 +1,6 @@
 """An answer's condition (`answer_condition`) and its facts read from Inspect's types
-(`answer_facts`): which answers are judged, in which condition, and which fail unjudged."""
+(`answer_facts`): which answers are judged, which are scored as stating nothing (no text),
+in which condition, and which fail unjudged (the harness never got an answer)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from inspect_ai.model import (
     ChatMessageAssistant,
     ContentText,
     GenerateConfig,
+    ModelCall,
     ModelOutput,
     StopDetails,
 )
@@ -68,11 +70,6 @@ def test_the_condition_of_an_answer_with_text(
             "no answer: the provider answered with an error (stop reason model_length): "
             "prompt is too long",
         ),
-        (AnswerFacts("stop", " \n"), "no answer: the answer has no text (stop reason stop)"),
-        (
-            AnswerFacts("tool_calls", ""),
-            "no answer: the answer has no text (stop reason tool_calls)",
-        ),
     ],
 )
 def test_an_answer_that_never_came_is_not_judged(facts: AnswerFacts, reason: str) -> None:
@@ -100,7 +97,8 @@ def test_judged_exactly_when_an_answer_with_text_came(
     requested: bool,
 ) -> None:
     facts = AnswerFacts(stop_reason, text, refusal, error, limit, None, requested)
-    came = limit is None and error is None and bool(text.strip())
+    # only what the harness never got fails; an answer without text is the model's
+    came = limit is None and error is None
     try:
         state = answer_state(facts)
     except NoAnswerError as ex:
@@ -108,6 +106,7 @@ def test_judged_exactly_when_an_answer_with_text_came(
         assert str(ex).startswith(NO_ANSWER_PREFIX)
         return
     assert came
+    assert state.empty is (not text.strip())
     assert state.condition in ANSWER_CONDITIONS
     assert state.complete is (stop_reason == "stop" and not refusal)
     assert (state.condition == "refused") is refusal
@@ -150,6 +149,42 @@ def model_event(role: str | None) -> ModelEvent:
         config=GenerateConfig(),
         output=ModelOutput(model="m"),
     )
+
+
+@pytest.mark.parametrize(
+    ("stop_reason", "refusal", "condition"),
+    [
+        ("max_tokens", False, "truncated"),  # the budget spent on reasoning
+        ("model_length", False, "truncated"),
+        ("content_filter", False, "filtered"),
+        ("content_filter", True, "refused"),
+        ("stop", True, "refused"),
+        ("stop", False, "complete"),
+        ("tool_calls", False, "unknown"),
+    ],
+)
+def test_an_answer_without_text_is_the_models_answer_with_its_condition(
+    stop_reason: str, refusal: bool, condition: str
+) -> None:
+    facts = AnswerFacts(stop_reason, " \n", refusal=refusal, answer_requested=True)
+    assert no_answer_reason(facts) is None
+    state = answer_state(facts)
+    assert (state.stop_reason, state.condition, state.empty) == (stop_reason, condition, True)
+
+
+def test_anthropic_context_window_exceeded_is_a_cut_answer() -> None:
+    """Inspect reports Anthropic's `model_context_window_exceeded` as `unknown`; the reply it
+    keeps says the answer was cut where the context window ends."""
+    cut = output("The first half of an", "unknown")
+    event = model_event(None)
+    event.call = ModelCall(request={}, response={"stop_reason": "model_context_window_exceeded"})
+    facts = answer_facts(cut, [event])
+    assert facts.stop_reason == "model_length"
+    assert answer_state(facts).condition == "truncated"
+    # any other unknown stop stays unknown; so does one whose reply was not kept
+    event.call = ModelCall(request={}, response={"stop_reason": "pause_turn"})
+    assert answer_state(answer_facts(cut, [event])).condition == "unknown"
+    assert answer_state(answer_facts(cut, [model_event(None)])).condition == "unknown"
 
 
 def test_a_refusal_part_or_a_refusal_stop_detail_is_a_refusal() -> None:

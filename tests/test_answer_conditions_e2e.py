@@ -4,9 +4,10 @@ report and the export, against the provider double in all three wire formats.
 One eval answers five cases with three models (Chat Completions, Responses, Anthropic
 Messages): the double ends case 0 on its own, case 1 at the token limit, case 2 by the content
 filter, case 3 as a refusal, and gives case 4 an answer with no text. Every score records the
-stop reason and condition Inspect's provider client made of it; the answer with no text fails
-its case without a judge call; the summary counts the rest per benchmark and the report warns.
-Limits (`--message-limit 1`, `--token-limit`) fail their case the same way. A run with other
+stop reason and condition Inspect's provider client made of it; the answer with no text is the
+model's answer, scored as stating nothing without a judge call; the summary counts them per
+benchmark and the report warns. Limits (`--message-limit 1`, `--token-limit`), which the
+harness hit before an answer came, fail their case without a judge call. A run with other
 generation settings (`--max-tokens`, `--seed`) is a group of its own, compared only with
 `--force`.
 """
@@ -52,6 +53,7 @@ CHAT, RESPONSES, ANTHROPIC = (
 )
 MODELS = (CHAT, RESPONSES, ANTHROPIC)
 # how the double ends each case's answer (None: an answer with no text)
+EMPTY = 4
 STOP_BY_CASE: dict[int, Stop | None] = {
     0: "stop",
     1: "max_tokens",
@@ -61,17 +63,17 @@ STOP_BY_CASE: dict[int, Stop | None] = {
 }
 CASES = len(STOP_BY_CASE)
 CASE_NUMBER = re.compile(r"Synthetic question (\d+) for")
-# (Inspect's stop reason, condition) per model and case; None: no answer, the case fails.
+# (Inspect's stop reason, condition) per model and case; case 4 has no text (scored unjudged).
 # A refusal is a refusal part on OpenAI (stop reason "stop"); on Anthropic `stop_reason:
 # refusal`, which Inspect maps to content_filter, and the stop details say "refusal" (case 3)
 # or nothing (case 2: a content filter as far as anyone can tell).
-EXPECTED: dict[str, dict[int, tuple[str, str] | None]] = {
+EXPECTED: dict[str, dict[int, tuple[str, str]]] = {
     model: {
         0: ("stop", "complete"),
         1: ("max_tokens", "truncated"),
         2: ("content_filter", "filtered"),
         3: ("content_filter" if model == ANTHROPIC else "stop", "refused"),
-        4: None,
+        4: ("stop", "complete"),
     }
     for model in MODELS
 }
@@ -171,21 +173,20 @@ def test_each_score_records_how_its_answer_ended(
     for sample in log.samples:
         n = case_number(sample.input if isinstance(sample.input, str) else "")
         expected = EXPECTED[model][n]
-        if expected is None:
-            assert sample.error is not None and not sample.scores
-            assert sample.error.message.startswith(
-                f"{NO_ANSWER_PREFIX}the answer has no text (stop reason "
-            ), sample.error.message
-            assert judged.get((wire_name(model), n), 0) == 0
-            assert all(k[1] != n for k in judged)  # no model's empty answer was judged
-            continue
         assert sample.error is None, sample.error
-        meta = sample.scores["rubric_judge"].metadata or {}  # type: ignore[index]
+        score = sample.scores["rubric_judge"]  # type: ignore[index]
+        meta = score.metadata or {}
         stop_reason, condition = expected
         assert (meta["answer_stop_reason"], meta["answer_condition"]) == expected, n
         assert meta["answer_complete"] is (condition == "complete")
-        assert judged[(wire_name(model), n)] == 1, (model, n)
+        assert meta["answer_empty"] is (n == EMPTY)
         assert stop_reason == sample.output.stop_reason
+        if n == EMPTY:  # states nothing: no item matched, no judge asked
+            assert score.value == 0.0 and not any(meta["decisions"].values())
+            assert judged.get((wire_name(model), n), 0) == 0
+            assert all(k[1] != n for k in judged)  # no model's empty answer was judged
+        else:
+            assert judged[(wire_name(model), n)] == 1, (model, n)
 
 
 @pytest.fixture(scope="module")
@@ -207,8 +208,11 @@ def test_the_summary_counts_the_answers_that_did_not_end_on_their_own(
     assert set(found) == set(MODELS)
     for summary in found.values():
         entry = summary["benchmarks"][BENCHMARK]
-        assert (entry["n"], entry["failed"], entry["failed_no_answer"]) == (CASES - 1, 1, 1)
+        assert (entry["n"], entry["failed"], entry["failed_no_answer"]) == (CASES, 0, 0)
         assert entry["answer_conditions"] == COUNTS
+        assert (
+            entry["answers_without_text"]["total"] == entry["answers_without_text"]["complete"] == 1
+        )
         assert summary["generation_settings"] == {}
     warning = (
         f"every model: {BENCHMARK}: answers judged as they came, not ended on their own: "
@@ -242,10 +246,7 @@ def test_the_export_carries_the_stop_reason(
         for row in rows.to_list()
     }
     assert seen == {
-        (model, n): expected
-        for model in MODELS
-        for n, expected in EXPECTED[model].items()
-        if expected is not None
+        (model, n): expected for model in MODELS for n, expected in EXPECTED[model].items()
     }
 
 

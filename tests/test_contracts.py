@@ -41,6 +41,7 @@ SCORE_KEYS = {
     "answer_temperature",
     "answer_stop_reason",
     "answer_condition",
+    "answer_empty",
     "answer_complete",
     "judge_attempts",
     "judge_message_format",
@@ -68,6 +69,7 @@ TASK_KEYS = {
     "severe_gate",
     "judge_passes",
     "grading",
+    "judge_model",
     "rejudge",
 }
 

@@ -30,7 +30,7 @@ from tests.e2e_helpers import (
     run_console_script,
     run_tool,
 )
-from tests.independent import case_score, read_cases
+from tests.independent import case_score, f1_parts, read_cases
 from tests.release_factory import write_case, write_release
 
 REPO = Path(__file__).resolve().parent.parent
@@ -273,6 +273,11 @@ def expected_rows(release: Path, model: str, epochs: int, judge: str) -> list[di
             matched = {
                 i["item_id"]: scripted_decision(answer, i["item_id"]) for i in case["rubric_items"]
             }
+            recall = precision = None
+            if case["grading_method"] == "f1_weighted_rubric":
+                exact_recall, exact_precision, _, _ = f1_parts(case["rubric_items"], matched)
+                recall = float(exact_recall)
+                precision = None if exact_precision is None else float(exact_precision)
             for epoch in range(1, epochs + 1):
                 for item in case["rubric_items"]:
                     rows.append(
@@ -288,6 +293,8 @@ def expected_rows(release: Path, model: str, epochs: int, judge: str) -> list[di
                             "decision": "matched" if matched[item["item_id"]] else "not_matched",
                             "match_value": 1.0 if matched[item["item_id"]] else 0.0,
                             "case_score": case_score(case, matched),
+                            "recall": recall,
+                            "precision": precision,
                             "answer_stop_reason": "stop",
                             "answer_condition": "complete",
                         }

@@ -15,8 +15,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "bedside_bench"
 # imported only where its extra is installed (bedside_bench/core/extras.py): the forest plot, the
-# Parquet export, the S3 lock
-OPTIONAL = {"matplotlib": "report", "datasets": "export", "botocore": "s3"}
+# Parquet export, the S3 lock, the analysis frames
+OPTIONAL = {
+    "matplotlib": "report",
+    "datasets": "export",
+    "botocore": "s3",
+    "pandas": "analysis",
+    "pyarrow": "analysis",
+}
 
 
 def imported_top_level_modules() -> set[str]:
@@ -69,12 +75,13 @@ def test_one_command_dependencies_are_extras_and_dev_installs_every_extra() -> N
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     extras = project["optional-dependencies"]
     declared = {requirement_name(r) for r in project["dependencies"]}
-    assert declared.isdisjoint({"datasets", "botocore", "matplotlib"})
+    assert declared.isdisjoint({"datasets", "botocore", "matplotlib", "pandas", "pyarrow"})
     assert {name: [requirement_name(r) for r in extras[name]] for name in OPTIONAL.values()} == {
         "report": ["matplotlib"],
         "export": ["datasets"],
         "s3": ["botocore"],
+        "analysis": ["pandas", "pyarrow"],
     }
     own = [r for r in extras["dev"] if requirement_name(r) == "bedside-bench"]
-    assert own == ["bedside-bench[report,export,s3]"]
+    assert own == ["bedside-bench[report,export,s3,analysis]"]
     assert set(extras) == {"dev", *OPTIONAL.values()}

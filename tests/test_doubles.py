@@ -47,7 +47,7 @@ from bedside_bench.doubles import (
     scripted_evidence,
     scripted_three_level,
 )
-from bedside_bench.doubles.script import Stop
+from bedside_bench.doubles.script import Reasoned, Stop
 from tests.doubles import fixtures
 from tests.e2e_helpers import (
     ANTHROPIC_SECRET,
@@ -693,10 +693,20 @@ def test_provider_doubles_reach_a_model_whatever_the_environment_names(
 
 
 @pytest.mark.parametrize("stop", STOPS)
-@pytest.mark.parametrize("text", ["reply text " * 5, ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "reply text " * 5,
+        "",
+        Reasoned("", "weighing the options " * 3),  # the budget spent on reasoning
+        Reasoned("reply text " * 5, "weighing the options"),
+    ],
+    ids=["text", "empty", "reasoning-only", "reasoning-and-text"],
+)
 def test_every_stop_validates_against_sdk_types(stop: Stop, text: str) -> None:
-    """Each scripted stop (and an answer with no text) in all three wire formats, streamed and
-    not, parses strictly as the SDKs' types and says its stop the provider's way."""
+    """Each scripted stop (and an answer with no text, with reasoning or without) in all three
+    wire formats, streamed and not, parses strictly as the SDKs' types and says its stop the
+    provider's way."""
     from anthropic.types import Message, RawMessageStreamEvent
     from openai.types.chat import ChatCompletion, ChatCompletionChunk
     from openai.types.responses import Response, ResponseStreamEvent
@@ -719,7 +729,14 @@ def test_every_stop_validates_against_sdk_types(stop: Stop, text: str) -> None:
     reason = wire.RESPONSES_INCOMPLETE.get(stop)
     assert response.status == ("incomplete" if reason else "completed")
     assert (response.incomplete_details.reason if response.incomplete_details else None) == reason
-    assert response.output[0].content[0].type == ("refusal" if stop == "refusal" else "output_text")  # type: ignore[union-attr]
+    messages = [item for item in response.output if item.type == "message"]
+    reasoned = [item for item in response.output if item.type == "reasoning"]
+    assert len(reasoned) == (1 if isinstance(text, Reasoned) else 0)
+    if messages:
+        part = messages[0].content[0]
+        assert part.type == ("refusal" if stop == "refusal" else "output_text")
+    else:  # only a budget spent on reasoning leaves no message
+        assert isinstance(text, Reasoned) and not text and stop != "refusal"
     stream_event: TypeAdapter[Any] = TypeAdapter(ResponseStreamEvent)
     events = _sse_payloads(wire.responses_stream("r1", "m1", body, text, usage, stop))
     for event in events:
@@ -727,6 +744,8 @@ def test_every_stop_validates_against_sdk_types(stop: Stop, text: str) -> None:
     assert events[-1]["type"] == ("response.incomplete" if reason else "response.completed")
     message = Message.model_validate(wire.anthropic_message("msg1", "claude", text, usage, stop))
     assert message.stop_reason == wire.ANTHROPIC_STOP[stop]
+    thinking = [block for block in message.content if block.type == "thinking"]
+    assert len(thinking) == (1 if isinstance(text, Reasoned) else 0)
     raw_event: TypeAdapter[Any] = TypeAdapter(RawMessageStreamEvent)
     for event in _sse_payloads(wire.anthropic_stream("msg1", "claude", text, usage, stop)):
         if event["type"] != "ping":

@@ -82,3 +82,15 @@ def test_a_malformed_value_stops_the_export_naming_it(
         rows(score, items)
     assert str(refused.value).startswith(f"{WHERE}: {message}")
     assert "\n" not in str(refused.value)
+
+
+def test_rows_carry_the_cases_recall_and_precision() -> None:
+    """F1 cases: the score's recall and precision on every row of the case (precision null
+    when nothing was matched); points cases have neither."""
+    f1 = {**SCORE, "grading_method": "f1_weighted_rubric", "severe_rate": 0}
+    got = rows({**f1, "recall": 0.25, "precision": 0.75}, ITEMS)
+    assert got is not None and {(r["recall"], r["precision"]) for r in got} == {(0.25, 0.75)}
+    nothing = rows({**f1, "recall": 0.0, "precision": None}, ITEMS)
+    assert nothing is not None and {(r["recall"], r["precision"]) for r in nothing} == {(0.0, None)}
+    points = rows(SCORE, ITEMS)
+    assert points is not None and {(r["recall"], r["precision"]) for r in points} == {(None, None)}

@@ -25,6 +25,7 @@ from bedside_bench.core.options import (
     TaskOptionError,
     TaskOptions,
     check_option_values,
+    default_judge,
 )
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.ranges import JUDGE_PASSES, JUDGE_RETRIES
@@ -37,8 +38,11 @@ from bedside_bench.task.signature import TASK_SIGNATURE, task_options
 
 
 def test_the_defaults_are_the_protocol_s() -> None:
+    # the judge: none named until the run resolves it (the grader role, else the protocol's)
+    assert default_judge(ScorerOptions().judge_model) == DEFAULT_JUDGE_MODEL
+    assert default_judge("openai/gpt-4.1") == "openai/gpt-4.1"
     assert ScorerOptions().model_dump() == {
-        "judge_model": DEFAULT_JUDGE_MODEL,
+        "judge_model": None,
         "judge_retries": 2,
         "severe_gate": False,
         "judge_passes": 1,

@@ -182,7 +182,7 @@ def test_agreement_states_its_coverage_and_names_every_shortfall() -> None:
         "complete": False,
         "shortfall": [
             "1 of 3 cases have no item decisions from every judge (three-level grading, "
-            "or decisions not recorded)",
+            "decisions not recorded, or an answer without text, which no judge is asked about)",
             "4 of 9 rubric items are not compared",
         ],
     }
@@ -191,6 +191,25 @@ def test_agreement_states_its_coverage_and_names_every_shortfall() -> None:
     assert pair["overall"]["agreement"] == pytest.approx(4 / 5)
     text = repr(judges_section(doc))
     assert "A vs B: 5 of 9 rubric items of the 3 cases every judge completed. SHORTFALL: " in text
+
+
+def test_an_answer_without_text_is_no_agreement_between_judges() -> None:
+    """Both judges' scores of an answer without text say "not matched" by rule: counted as a
+    case no judge decided, never as agreement."""
+    name = "drug_safety"
+    a = [{"x": True, "y": False}, {"x": False, "y": False}]
+    b = [{"x": True, "y": True}, {"x": False, "y": False}]
+    records = [record("m", "A", name, a), record("m", "B", name, b)]
+    for n, r in enumerate(records):
+        cases = dict(r.cases)
+        cases["drug_safety-1"] = replace(cases["drug_safety-1"], answer_empty=True)
+        records[n] = replace(r, cases=cases)
+    rubrics = {(name, f"{name}-{n}"): ("x", "y") for n in range(2)}
+    doc = judge_comparison(group_records(records), OPTIONS, {}, rubrics)
+    assert doc is not None
+    (pair,) = doc.model_dump(mode="json")["comparisons"][0]["agreement"]["pairs"]
+    assert (pair["coverage"]["cases"], pair["coverage"]["cases_decided"]) == (2, 1)
+    assert pair["overall"]["n_items"] == 2 and pair["overall"]["agreement"] == pytest.approx(1 / 2)
 
 
 def test_agreement_pairs_each_epoch_of_a_case() -> None:

@@ -163,6 +163,14 @@ def test_benchmark_with_every_case_failed_has_null_mean() -> None:
             "unknown": 0,
             "not_recorded": 0,
         },
+        "answers_without_text": {
+            "total": 0,
+            "complete": 0,
+            "truncated": 0,
+            "filtered": 0,
+            "refused": 0,
+            "unknown": 0,
+        },
         "failed_no_answer": 0,
     }
     assert summary["overall"] is None
@@ -272,6 +280,44 @@ def test_judge_agreement_and_kappa_only_with_several_passes() -> None:
     assert entry["judge_kappa"] == pytest.approx(fleiss_by_hand(items), abs=1e-12)
     single = summarise(full_group(n=3), OPTIONS).as_json()["benchmarks"]["drug_safety"]
     assert "judge_agreement" not in single and "judge_kappa" not in single
+
+
+def test_answers_without_text_are_in_the_mean_counted_and_left_out_of_the_judge_figures() -> None:
+    """An answer without text scores (0) in the mean and is counted, but no judge was asked
+    about it: the judge's agreement, kappa and temperature are the judged answers' alone."""
+    passes = ({"i1": True, "i2": False}, {"i1": True, "i2": True}, {"i1": False, "i2": False})
+    cases = {
+        "c1": case_record(
+            "c1", 0.6, judge_agreement=0.0, pass_decisions=passes, judge_temperature=0.0
+        ),
+        "c2": case_record(
+            "c2", 0.0, answer_empty=True, answer_condition="truncated", pass_scores=(0.0,) * 3
+        ),
+        "c3": case_record("c3", 0.0, answer_empty=True, answer_condition="refused"),
+    }
+    summary = summarise(group_records([log_record(cases, judge_passes=3)])[0], OPTIONS).as_json()
+    entry = summary["benchmarks"]["drug_safety"]
+    assert (entry["n"], entry["failed"], entry["mean"]) == (3, 0, 0.6 / 3)
+    assert entry["answers_without_text"] == {
+        "total": 2,
+        "complete": 0,
+        "truncated": 1,
+        "filtered": 0,
+        "refused": 1,
+        "unknown": 0,
+    }
+    assert entry["answer_conditions"]["truncated"] == entry["answer_conditions"]["refused"] == 0
+    assert entry["judge_agreement"] == 0.0
+    assert entry["judge_kappa"] == pytest.approx(
+        fleiss_by_hand([[True, True, False], [False, True, False]]), abs=1e-12
+    )
+    assert summary["judge_temperature"] == 0.0
+    assert not any("judge_temperature differs" in note for note in summary["notes"])
+    assert (
+        "drug_safety: 2 answer(s) had no text (1 truncated, 1 refused): the model's answers "
+        "under the run's settings, scored as answers that state nothing (no rubric item "
+        "matched) and counted in the mean; no judge was asked"
+    ) in summary["notes"]
 
 
 def test_kappa_is_null_without_per_pass_decisions() -> None:

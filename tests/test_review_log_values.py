@@ -40,6 +40,12 @@ def test_a_well_formed_log_gives_its_items_and_decisions(tmp_path: Path) -> None
     assert sorted(d[JUDGE_A] for d in source.decisions.values()) == [False, True]
 
 
+def test_an_answer_without_text_is_not_reviewed(tmp_path: Path) -> None:
+    """Scored as stating nothing without a judge: no judge decision to check against."""
+    source, _ = read(tmp_path, {**SCORE, "answer_empty": True}, ITEMS)
+    assert not source.cases and not source.decisions
+
+
 @pytest.mark.parametrize(
     ("score", "items", "message"),
     [

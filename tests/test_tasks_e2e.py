@@ -40,6 +40,7 @@ SCORE_KEYS = {
     "answer_stop_reason",
     "answer_condition",
     "answer_complete",
+    "answer_empty",
     "judge_attempts",
     "judge_message_format",
     "severe_gate",

@@ -14,8 +14,6 @@ from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-from dotenv import find_dotenv, load_dotenv
-
 OPENAI_API_KEY = "OPENAI_API_KEY"
 # the reference runner (`evaluation/run_benchmark.py`) reads this name; Inspect does not
 OPENAI_ACCESS_TOKEN = "OPENAI_ACCESS_TOKEN"
@@ -124,14 +122,3 @@ def redact_credentials(url: str) -> str:
     if parts.scheme and parts.scheme != "hf" and "@" in parts.netloc:
         return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
     return url
-
-
-def load_dotenv_as_inspect() -> None:
-    """Load the nearest `.env` (from the working folder up) into the environment, keeping
-    variables already set, as Inspect does when it starts an eval set: the sweep checks
-    credentials before that, and a key kept in `.env` must count there too. Inspect loads it
-    again later, which changes nothing."""
-
-    found = find_dotenv(usecwd=True)
-    if found:
-        load_dotenv(found)

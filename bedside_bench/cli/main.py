@@ -15,7 +15,7 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 
-from bedside_bench.core.arguments import Subcommands
+from bedside_bench.core.arguments import Subcommands, load_dotenv_as_inspect
 from bedside_bench.core.benchmarks import BENCHMARKS
 from bedside_bench.core.entry import entry_point
 
@@ -111,6 +111,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 @entry_point  # a reader that stops reading (`| head`): exit 141, no traceback
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    # `.env` as `inspect` reads it, before any default is taken from the environment
+    load_dotenv_as_inspect()
     chosen = chosen_command(words)
     # no subcommand named (--help, a typo): the list of names needs no subcommand's module
     args = build_parser(chosen or "").parse_args(words)

@@ -1,21 +1,25 @@
-"""The condition an answer arrived in, and whether it may be judged (pure functions).
+"""The condition an answer arrived in, and whether the judge is asked about it (pure functions).
 
-An answer is judged only when one came: a limit hit before or during the answer call, an
-output Inspect made up from a provider error, and an answer with no text (empty, tool calls or
-reasoning only) are "no answer", and the case fails without a judge call. An answer that came
-is judged as the protocol says, whatever its condition, and the condition is recorded beside
-its score so that the summary can count the answers that were cut short or declined:
+Who left the answer empty decides. What the harness never asked fails the case, to be redone:
+a limit hit before or during the answer call, or an output Inspect made up from a provider
+error. An answer the model returned without text (its budget spent on reasoning, a content
+filter or a refusal with nothing said, tool calls only) is the model's answer under the run's
+settings: it states nothing, so, as the protocol scores such an answer, it matches no rubric
+item, and no judge is paid to say so (`AnswerState.empty`). An answer with text is judged as
+the protocol says, whatever its condition. The condition is recorded beside every score so
+that the summary can count the answers that were cut short, declined or empty:
 
 - `complete`: the model stopped on its own (Inspect's stop reason `stop`);
 - `truncated`: it stopped at the token limit or the context length (`max_tokens`,
-  `model_length`);
+  `model_length`; Anthropic's `model_context_window_exceeded`, which Inspect 0.3.285 reports
+  as `unknown`, is read from the provider's reply in `calls/answer_facts.py`);
 - `refused`: the provider says the model refused: a refusal part of the message (OpenAI Chat
   Completions `message.refusal`, a Responses `refusal` output part; Inspect marks the text
   `refusal=True`) or a stop detail of type `refusal` (Anthropic's `stop_reason: refusal` with
   `stop_details`, which Inspect maps to `content_filter`);
 - `filtered`: any other `content_filter` stop (OpenAI's content filter, or Anthropic's
   `stop_reason: refusal` without details: Inspect cannot tell it from a filter);
-- `unknown`: any other stop reason (`unknown`, `tool_calls` with text): not known to be whole.
+- `unknown`: any other stop reason (`unknown`, `tool_calls`): not known to be whole.
 """
 
 from __future__ import annotations
@@ -48,10 +52,12 @@ class AnswerFacts:
 
 @dataclass(frozen=True)
 class AnswerState:
-    """An answer that came, and the condition it came in."""
+    """An answer that came, and the condition it came in; `empty`: it has no text, so it
+    states nothing and matches no rubric item (scored so without a judge call)."""
 
     stop_reason: str
     condition: AnswerCondition
+    empty: bool = False
 
     @property
     def complete(self) -> bool:
@@ -69,7 +75,9 @@ class NoAnswerError(RuntimeError):
 
 
 def no_answer_reason(facts: AnswerFacts) -> str | None:
-    """Why there is no answer to judge (a sentence starting "no answer: "), or None."""
+    """Why the harness has no answer of the model's (a sentence starting "no answer: "), or
+    None: a limit hit before or during the answer, or a provider error. An answer without text
+    is an answer (`answer_state`)."""
     if facts.limit is not None:
         when = "during" if facts.answer_requested else "before"
         detail = f" ({facts.limit_message})" if facts.limit_message else ""
@@ -79,13 +87,11 @@ def no_answer_reason(facts: AnswerFacts) -> str | None:
             f"{NO_ANSWER_PREFIX}the provider answered with an error "
             f"(stop reason {facts.stop_reason}): {facts.error}"
         )
-    if not facts.text.strip():
-        return f"{NO_ANSWER_PREFIX}the answer has no text (stop reason {facts.stop_reason})"
     return None
 
 
 def condition_of(stop_reason: str, refusal: bool) -> AnswerCondition:
-    """The condition of an answer that has text."""
+    """The condition of an answer, with text or without."""
     if refusal:
         return "refused"
     if stop_reason == "stop":
@@ -98,11 +104,13 @@ def condition_of(stop_reason: str, refusal: bool) -> AnswerCondition:
 
 
 def answer_state(facts: AnswerFacts) -> AnswerState:
-    """The answer's stop reason and condition; raises NoAnswerError when there is none."""
+    """The answer's stop reason, condition and whether it is empty; raises NoAnswerError when
+    the harness has no answer of the model's."""
     reason = no_answer_reason(facts)
     if reason is not None:
         raise NoAnswerError(reason)
-    return AnswerState(facts.stop_reason, condition_of(facts.stop_reason, facts.refusal))
+    condition = condition_of(facts.stop_reason, facts.refusal)
+    return AnswerState(facts.stop_reason, condition, empty=not facts.text.strip())
 
 
 def count_conditions(conditions: Sequence[str | None]) -> dict[str, int]:

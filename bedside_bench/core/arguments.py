@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
+
+from dotenv import dotenv_values, find_dotenv, load_dotenv
 
 from bedside_bench.core.ranges import ANY_COUNT_MOST, Range, ranged
 
@@ -37,6 +41,53 @@ non_negative_int = ranged(Range(0, ANY_COUNT_MOST, "no count of this package nee
 
 LOG_DIR_ENV = "INSPECT_LOG_DIR"
 MODEL_ENV = "INSPECT_EVAL_MODEL"
+# `inspect eval --model-role`'s variable: whitespace-separated ROLE=MODEL bindings
+MODEL_ROLE_ENV = "INSPECT_EVAL_MODEL_ROLE"
+
+
+class EnvironmentSettingError(ValueError):
+    """A variable that cannot serve as what a command reads it for: the one line to print."""
+
+
+def _in_vscode() -> bool:
+    """Inspect's test (`inspect_ai._util.platform.is_running_in_vscode`, 0.3.285): there the
+    editor has already loaded `.env` once, so the file's values win (edits take effect)."""
+    names = ("VSCODE_IPYTHON_KERNEL", "VSCODE_CLI_REQUIRE_TOKEN", "VSCODE_PID", "VSCODE_CWD")
+    return any(os.getenv(n) is not None for n in names) or os.getenv("TERM_PROGRAM") == "vscode"
+
+
+def _absolute(location: str, base: Path) -> str:
+    """A local folder made absolute against `base`; a URL (`s3://...`) as it is."""
+    if urlparse(location).scheme or os.path.isabs(location):
+        return location
+    return (base / location).resolve().as_posix()
+
+
+def load_dotenv_as_inspect() -> str | None:
+    """Load the nearest `.env` (from the working folder up) as Inspect's commands do when they
+    start (`inspect_ai._util.dotenv.init_dotenv`, 0.3.285), so every `bedside-bench` command
+    sees what `inspect eval` in the same folder sees: a variable already set wins over the
+    file (in VS Code the file wins), and a relative `INSPECT_LOG_DIR` written in the file is
+    relative to the file's folder, one set in the environment to the working folder. Loading
+    twice changes nothing. The file loaded, or None."""
+    found = find_dotenv(usecwd=True)
+    if not found:
+        return None
+    in_environment = os.environ.get(LOG_DIR_ENV)
+    in_file = dotenv_values(found).get(LOG_DIR_ENV)
+    log_dir = None
+    if in_environment == in_file or not in_environment:
+        # only a relative folder is rewritten: an absolute one or a URL stays as loaded (and
+        # loses to a variable set empty, as in Inspect)
+        if in_file and _absolute(in_file, Path(found).parent) != in_file:
+            log_dir = _absolute(in_file, Path(found).parent)
+    else:
+        log_dir = _absolute(in_environment, Path.cwd())
+        log_dir = log_dir.rstrip("/") or log_dir
+    load_dotenv(found, override=_in_vscode())
+    if log_dir:
+        os.environ[LOG_DIR_ENV] = log_dir
+    return found
 
 
 def inspect_log_dir(default: str = "./logs") -> str:
@@ -48,3 +99,20 @@ def inspect_log_dir(default: str = "./logs") -> str:
 def inspect_eval_models() -> list[str]:
     """The models `$INSPECT_EVAL_MODEL` names (a comma list, as Inspect reads it), or none."""
     return [m.strip() for m in os.environ.get(MODEL_ENV, "").split(",") if m.strip()]
+
+
+def inspect_role_model(role: str) -> str | None:
+    """The model `$INSPECT_EVAL_MODEL_ROLE` binds `role` to (`grader=openai/gpt-4.1`, the
+    bindings separated by whitespace as Inspect's `--model-role` reads the variable), or None.
+    A binding to a YAML config or to several models is refused (`EnvironmentSettingError`):
+    a command taking one model name would drop its settings silently."""
+    for binding in os.environ.get(MODEL_ROLE_ENV, "").split():
+        name, equals, model = binding.partition("=")
+        if name != role or not equals:
+            continue
+        if not model or model[0] in "{[" or "," in model:
+            raise EnvironmentSettingError(
+                f"${MODEL_ROLE_ENV} binds {role} to {model!r}, which is not one model name"
+            )
+        return model
+    return None

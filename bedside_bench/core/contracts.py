@@ -157,6 +157,8 @@ class ScoreMetadata(TypedDict, total=False):
     answer_stop_reason: str
     answer_condition: str
     answer_complete: bool
+    # the answer had no text: scored as stating nothing (no item matched), no judge asked
+    answer_empty: bool
     judge_attempts: list[JudgeAttempt]
     judge_message_format: str
     severe_gate: bool
@@ -203,6 +205,8 @@ class TaskMetadata(TypedDict, total=False):
     severe_gate: bool
     judge_passes: int
     grading: str
+    # the judge the run resolved when its tasks were built (absent: built outside the run)
+    judge_model: str
     # a log written by `bedside-bench rejudge`: where its answers came from
     rejudge: RejudgeSource
 

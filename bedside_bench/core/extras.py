@@ -1,5 +1,6 @@
 """Dependencies only one command needs are extras of the distribution (`pyproject.toml`), so a
-plain install stays small: `export` (`datasets`, for `bedside-bench data export`), `s3`
+plain install stays small: `export` (`datasets`, for `bedside-bench data export`), `analysis`
+(pandas and pyarrow, for `bedside_bench.analysis`), `s3`
 (`botocore`, for the sweep's lock on an `s3://` log directory) and `report` (`matplotlib`, the
 forest plot). A command that needs a missing one stops at once with one line naming the extra.
 """

@@ -94,8 +94,10 @@ class ScorerOptions(BaseModel):
 
     model_config = _CONFIG
 
-    # the judge when no `grader` model role is given
-    judge_model: str = DEFAULT_JUDGE_MODEL
+    # the judge when no `grader` model role is given; None: resolved when the run starts (the
+    # role, else `DEFAULT_JUDGE_MODEL`), so that no task argument names a judge that did not
+    # judge (`judge_of_run`)
+    judge_model: str | None = None
     # how many times an invalid judge reply is asked again
     judge_retries: int = Field(default=2, ge=JUDGE_RETRIES.least, le=JUDGE_RETRIES.most)
     # zero an F1 case with a missed +3 or a matched -3 (earlier revision)
@@ -134,7 +136,7 @@ class TaskArgs(TypedDict, total=False):
     data_dir: str | None
     revision: str | None
     smoke: bool
-    judge_model: str
+    judge_model: str | None
     judge_retries: int
     severe_gate: bool
     judge_passes: int
@@ -155,6 +157,11 @@ RANGE_REASONS: dict[str, str] = {
 def _shown(value: object) -> str:
     """A given value as a message shows it: its repr, one printable bounded line."""
     return printable(repr(value), 100)
+
+
+def default_judge(judge_model: str | None) -> str:
+    """The judge named by `judge_model`, else the protocol's (when no `grader` role is bound)."""
+    return judge_model or DEFAULT_JUDGE_MODEL
 
 
 # --------------------------------------------------------------------------------------------

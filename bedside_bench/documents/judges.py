@@ -83,7 +83,8 @@ class Coverage(Document):
         if cases_decided < cases:
             reasons.append(
                 f"{cases - cases_decided} of {cases} cases have no item decisions from every "
-                "judge (three-level grading, or decisions not recorded)"
+                "judge (three-level grading, decisions not recorded, or an answer without "
+                "text, which no judge is asked about)"
             )
         missing = rubric_items - items
         if missing > 0:

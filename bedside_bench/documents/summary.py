@@ -60,13 +60,34 @@ class OnlyWhenSet(Document):
 
 class AnswerConditions(Document):
     """Judged answers (every epoch's) by how they ended, when not on their own; `not_recorded`:
-    scores written before conditions were recorded."""
+    scores written before conditions were recorded. Answers without text, scored unjudged,
+    are counted apart (`answers_without_text`)."""
 
     truncated: NonNegativeInt
     filtered: NonNegativeInt
     refused: NonNegativeInt
     unknown: NonNegativeInt
     not_recorded: NonNegativeInt
+
+
+class AnswersWithoutText(Document):
+    """Answers (every epoch's) the model returned without text, by how they ended: scored, in
+    the mean, as answers that state nothing (no rubric item matched), with no judge call."""
+
+    total: NonNegativeInt
+    complete: NonNegativeInt = Field(description="ended on their own with nothing said")
+    truncated: NonNegativeInt = Field(description="the budget spent (on reasoning) before text")
+    filtered: NonNegativeInt
+    refused: NonNegativeInt
+    unknown: NonNegativeInt
+
+
+class InspectScore(Document):
+    """The benchmark's score as Inspect's log, `inspect view` and `evals_df` show it, reduced
+    over epochs by a reducer other than the protocol's mean (`--epochs-reducer`)."""
+
+    reducer: str
+    mean: float = Field(description="Inspect's `mean` metric over the cases so reduced")
 
 
 F1_FIELDS = ("mean_recall", "mean_precision", "severe_rate")
@@ -86,7 +107,12 @@ CASES_AND_EPOCHS = (
 class BenchmarkSummary(OnlyWhenSet):
     """One benchmark's mean over its completed cases, with its interval and what it left out."""
 
-    OPTIONAL: ClassVar[tuple[str, ...]] = (*F1_FIELDS, *AGREEMENT_FIELDS, *JOINT_FIELDS)
+    OPTIONAL: ClassVar[tuple[str, ...]] = (
+        *F1_FIELDS,
+        *AGREEMENT_FIELDS,
+        *JOINT_FIELDS,
+        "inspect_scores",
+    )
     # the schema says what `_diagnostics_match_grading` checks
     model_config = ConfigDict(
         json_schema_extra={
@@ -111,8 +137,10 @@ class BenchmarkSummary(OnlyWhenSet):
     mean_precision: float | None = None
     severe_rate: float | None = None
     answer_conditions: AnswerConditions
+    answers_without_text: AnswersWithoutText
     failed_no_answer: NonNegativeInt = Field(
-        description="failed cases whose answer never came (a limit, or no text); never judged"
+        description="failed cases the harness never got an answer for (a limit hit before or "
+        "during the answer, a provider error); never judged, redone by a retry"
     )
     judge_agreement: float | None = Field(
         default=None,
@@ -121,6 +149,12 @@ class BenchmarkSummary(OnlyWhenSet):
     )
     judge_kappa: float | None = Field(
         default=None, description="only with more than one judge pass: Fleiss' kappa over items"
+    )
+    inspect_scores: list[InspectScore] | None = Field(
+        default=None,
+        description="only when Inspect's log shows another score than `mean` (an epoch "
+        "reducer other than the mean, `--epochs-reducer`): that score, by reducer; `mean` is "
+        "the protocol's, which the headline, the ranking and every figure here use",
     )
 
     @model_validator(mode="after")

@@ -121,11 +121,13 @@ def scripted_usage(system: str, input_text: str, output_text: str, reasoning: bo
 
     input = tokens(system) + tokens(all non-system message text) + 8;
     cached = tokens(system) // 2; visible output = max(1, tokens(reply));
-    reasoning = 2 * visible output when the model reasons, else 0.
+    reasoning = 2 * visible output when the model reasons, else 0, plus the tokens of a
+    scripted reasoning text (`Reasoned`).
     """
     system_tokens = estimate_tokens(system)
     visible = max(1, estimate_tokens(output_text))
     reasoning_tokens = 2 * visible if reasoning else 0
+    reasoning_tokens += estimate_tokens(reasoning_of(output_text) or "")
     return Usage(
         input_tokens=system_tokens + estimate_tokens(input_text) + 8,
         cached_tokens=system_tokens // 2,
@@ -261,19 +263,41 @@ def classify(req: ParsedRequest) -> Kind:
 # replies
 
 
-# how a scripted answer stops: on its own, at the token limit, by the content filter, or as a
-# refusal (each wire format says so in its own way; see `wire.py`)
-Stop = Literal["stop", "max_tokens", "content_filter", "refusal"]
-STOPS: tuple[Stop, ...] = ("stop", "max_tokens", "content_filter", "refusal")
+# how a scripted answer stops: on its own, at the token limit, by the content filter, as a
+# refusal, or at the end of the context window (each wire format says so in its own way; see
+# `wire.py`: Anthropic's `model_context_window_exceeded`, the OpenAI APIs' token limit)
+Stop = Literal["stop", "max_tokens", "content_filter", "refusal", "model_length"]
+STOPS: tuple[Stop, ...] = ("stop", "max_tokens", "content_filter", "refusal", "model_length")
 
 
 @dataclass(frozen=True)
 class Reply:
     """A scripted reply and how it stops; a plain `str` reply stops on its own. An empty
-    `text` is an answer with no text."""
+    `text` is an answer with no text. `reasoning`: what the model reasoned before it, sent as
+    the API's reasoning (a Responses `reasoning` item with its summary, an Anthropic `thinking`
+    block; Chat Completions shows only its tokens) and counted as reasoning tokens. An empty
+    `text` with reasoning and `stop="max_tokens"` is a budget spent on reasoning."""
 
     text: str
     stop: Stop = "stop"
+    reasoning: str | None = None
+
+
+class Reasoned(str):
+    """A reply's text that carries the reasoning before it (`Reply.reasoning`) to the wire
+    formats; everything else sees the text, which is what the str is."""
+
+    reasoning: str
+
+    def __new__(cls, text: str, reasoning: str) -> Reasoned:
+        made = super().__new__(cls, text)
+        made.reasoning = reasoning
+        return made
+
+
+def reasoning_of(text: str) -> str | None:
+    """The reasoning a reply's text carries (`Reasoned`), else None."""
+    return text.reasoning if isinstance(text, Reasoned) else None
 
 
 ReplyFn = Callable[[ParsedRequest], "str | Reply"]

@@ -32,6 +32,7 @@ from bedside_bench.doubles.script import (
     Api,
     Kind,
     ParsedRequest,
+    Reasoned,
     Reply,
     Script,
     ScriptedError,
@@ -649,6 +650,8 @@ class ProviderDouble:
             body = wire.error_body(api, 500, f"double script error: {ex!r}")
             return ErrorReply(500, body, "script_error")
         text, stop = (said.text, said.stop) if isinstance(said, Reply) else (said, "stop")
+        if isinstance(said, Reply) and said.reasoning is not None and isinstance(text, str):
+            text = Reasoned(text, said.reasoning)
         if not isinstance(text, str):  # a script is user code: its type is not checked
             body = wire.error_body(api, 500, f"double script returned {type(text).__name__}")
             return ErrorReply(500, body, "script_error")

@@ -16,7 +16,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bedside_bench.doubles.script import Api, ParsedRequest, Stop, Usage, text_blocks
+from bedside_bench.doubles.script import (
+    Api,
+    ParsedRequest,
+    Stop,
+    Usage,
+    reasoning_of,
+    text_blocks,
+)
 
 
 @dataclass(frozen=True)
@@ -119,12 +126,15 @@ def now() -> int:
 # --------------------------------------------------------------------------------------------
 # OpenAI Chat Completions
 
-# a refusal is a `refusal` text instead of `content`, with finish reason "stop"
+# a refusal is a `refusal` text instead of `content`, with finish reason "stop"; the end of
+# the context window is the token limit's "length" (no finish reason of its own); reasoning
+# shows only as reasoning tokens (the API returns no reasoning text)
 CHAT_FINISH: dict[Stop, str] = {
     "stop": "stop",
     "max_tokens": "length",
     "content_filter": "content_filter",
     "refusal": "stop",
+    "model_length": "length",
 }
 
 
@@ -221,6 +231,7 @@ def responses_usage(usage: Usage) -> dict[str, Any]:
 RESPONSES_INCOMPLETE: dict[Stop, str] = {
     "max_tokens": "max_output_tokens",
     "content_filter": "content_filter",
+    "model_length": "max_output_tokens",
 }
 
 
@@ -243,6 +254,29 @@ def _output_message(mid: str, text: str | None, status: str, stop: Stop = "stop"
         "role": "assistant",
         "content": [] if text is None else [_output_part(text, stop)],
     }
+
+
+def _reasoning_item(rid: str, reasoning: str) -> dict[str, Any]:
+    """A Responses `reasoning` output item with its summary (what the API shows of it)."""
+    return {
+        "id": "rs_" + rid.removeprefix("resp_"),
+        "type": "reasoning",
+        "summary": [{"type": "summary_text", "text": reasoning}],
+        "encrypted_content": None,
+        "status": None,
+    }
+
+
+def response_output(rid: str, mid: str, text: str, status: str, stop: Stop) -> list[dict[str, Any]]:
+    """The output items: the reasoning (when scripted), then the message; a reply whose text
+    is empty after reasoning has no message (its budget went to the reasoning), unless it is a
+    refusal (its refusal part is the message)."""
+    reasoning = reasoning_of(text)
+    if reasoning is None:
+        return [_output_message(mid, text, status, stop)]
+    reasoned = [_reasoning_item(rid, reasoning)]
+    said = text or stop == "refusal"
+    return reasoned + ([_output_message(mid, text, status, stop)] if said else [])
 
 
 def response_object(
@@ -270,7 +304,7 @@ def response_object(
         "instructions": body.get("instructions"),
         "max_output_tokens": body.get("max_output_tokens"),
         "model": str(body.get("model", "")),
-        "output": [] if text is None else [_output_message(mid, text, status, stop)],
+        "output": [] if text is None else response_output(rid, mid, text, status, stop),
         "parallel_tool_calls": True,
         "previous_response_id": None,
         "reasoning": {
@@ -306,13 +340,22 @@ def responses_stream(
     shell = response_object(rid, mid, body, None, None, created)
     yield event("response.created", response=shell)
     yield event("response.in_progress", response=shell)
+    final = response_object(rid, mid, body, text, usage, created, stop)
+    terminal = "response.completed" if final["status"] == "completed" else "response.incomplete"
+    if reasoning_of(text) is not None:  # the reasoning item, whole, before the message
+        item = final["output"][0]
+        yield event("response.output_item.added", output_index=0, item=item)
+        yield event("response.output_item.done", output_index=0, item=item)
+        if len(final["output"]) == 1:  # the budget went to the reasoning: no message follows
+            yield event(terminal, response=final)
+            return
+    index = len(final["output"]) - 1
     yield event(
         "response.output_item.added",
-        output_index=0,
+        output_index=index,
         item=_output_message(mid, None, "in_progress"),
     )
-    part: dict[str, Any] = {"item_id": mid, "output_index": 0, "content_index": 0}  # the one text
-    final = response_object(rid, mid, body, text, usage, created, stop)
+    part: dict[str, Any] = {"item_id": mid, "output_index": index, "content_index": 0}
     yield event("response.content_part.added", **part, part=_output_part("", stop))
     if stop == "refusal":
         for piece in chunks(text):
@@ -325,8 +368,7 @@ def responses_stream(
                 yield event("response.output_text.delta", **part, delta=piece, logprobs=[])
         yield event("response.output_text.done", **part, text=text, logprobs=[])
     yield event("response.content_part.done", **part, part=_output_part(text, stop))
-    yield event("response.output_item.done", output_index=0, item=final["output"][0])
-    terminal = "response.completed" if final["status"] == "completed" else "response.incomplete"
+    yield event("response.output_item.done", output_index=index, item=final["output"][index])
     yield event(terminal, response=final)
 
 
@@ -352,7 +394,10 @@ ANTHROPIC_STOP: dict[Stop, str] = {
     "max_tokens": "max_tokens",
     "content_filter": "refusal",
     "refusal": "refusal",
+    "model_length": "model_context_window_exceeded",
 }
+# what a scripted thinking block is signed with (the API signs it so it can be sent back)
+THINKING_SIGNATURE = "double-signature"
 ANTHROPIC_REFUSAL_DETAILS = {
     "type": "refusal",
     "category": None,
@@ -365,15 +410,24 @@ def _anthropic_stop(stop: Stop) -> dict[str, Any]:
     return {"stop_reason": ANTHROPIC_STOP[stop], "stop_details": details}
 
 
+def _thinking(text: str) -> list[dict[str, Any]]:
+    """The thinking block before the text, when the reply carries reasoning (`Reasoned`)."""
+    reasoning = reasoning_of(text)
+    if reasoning is None:
+        return []
+    return [{"type": "thinking", "thinking": reasoning, "signature": THINKING_SIGNATURE}]
+
+
 def anthropic_message(
     mid: str, model: str, text: str, usage: Usage, stop: Stop = "stop"
 ) -> dict[str, Any]:
+    said = [{"type": "text", "text": block} for block in text_blocks(text)] if text else []
     return {
         "id": mid,
         "type": "message",
         "role": "assistant",
         "model": model,
-        "content": [{"type": "text", "text": block} for block in text_blocks(text)] if text else [],
+        "content": _thinking(text) + said,
         **_anthropic_stop(stop),
         "stop_sequence": None,
         "usage": anthropic_usage(usage),
@@ -396,9 +450,28 @@ def anthropic_stream(
     }
     yield sse({"type": "message_start", "message": message}, event="message_start")
     blocks = text_blocks(text) if text else []  # an answer with no text has no content block
+    thinking = _thinking(text)
+    for think in thinking:  # index 0, before the text
+        start = {"type": "thinking", "thinking": "", "signature": ""}
+        yield sse(
+            {"type": "content_block_start", "index": 0, "content_block": start},
+            event="content_block_start",
+        )
+        for piece in chunks(think["thinking"]):
+            delta = {"type": "thinking_delta", "thinking": piece}
+            yield sse(
+                {"type": "content_block_delta", "index": 0, "delta": delta},
+                event="content_block_delta",
+            )
+        signature = {"type": "signature_delta", "signature": THINKING_SIGNATURE}
+        yield sse(
+            {"type": "content_block_delta", "index": 0, "delta": signature},
+            event="content_block_delta",
+        )
+        yield sse({"type": "content_block_stop", "index": 0}, event="content_block_stop")
     if not blocks:
         yield sse({"type": "ping"}, event="ping")
-    for index, block in enumerate(blocks):
+    for index, block in enumerate(blocks, start=len(thinking)):
         yield sse(
             {
                 "type": "content_block_start",
@@ -407,7 +480,7 @@ def anthropic_stream(
             },
             event="content_block_start",
         )
-        if index == 0:
+        if index == len(thinking):
             yield sse({"type": "ping"}, event="ping")
         for piece in chunks(block):
             if piece:

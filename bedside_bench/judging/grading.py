@@ -91,6 +91,12 @@ class GradingStrategy(ABC, Generic[T]):
     name: Grading
     protocol_version: str
     system_message: str
+    # the decision on every item of an answer that states nothing (no text: no judge is asked)
+    unmatched: Decision
+
+    def nothing_stated(self, items: Sequence[RubricItem]) -> dict[str, Decision]:
+        """The decisions of an answer without text: no item is stated, so none is matched."""
+        return {item.item_id: self.unmatched for item in items}
 
     @abstractmethod
     def parse(self, raw: str, answer: str, ids: Sequence[str]) -> T:
@@ -142,6 +148,7 @@ class BinaryGrading(GradingStrategy[dict[str, bool]]):
     name: Grading = "binary"
     protocol_version = PROTOCOL_VERSION
     system_message = JUDGE_SYSTEM_MESSAGE
+    unmatched: Decision = False
 
     def parse(self, raw: str, answer: str, ids: Sequence[str]) -> dict[str, bool]:
         return parse_decisions(raw, ids)
@@ -166,6 +173,7 @@ class ThreeLevelGrading(GradingStrategy[list[ItemJudgement]]):
     name: Grading = "three_level"
     protocol_version = THREE_LEVEL_PROTOCOL_VERSION
     system_message = THREE_LEVEL_SYSTEM_MESSAGE
+    unmatched: Decision = "NOT_MET"
 
     def parse(self, raw: str, answer: str, ids: Sequence[str]) -> list[ItemJudgement]:
         return parse_three_level(raw, answer, ids)
@@ -200,6 +208,8 @@ class ThreeLevelGrading(GradingStrategy[list[ItemJudgement]]):
     def score_details(
         self, results: Sequence[PassResult], matches: Mapping[str, float]
     ) -> ScoreMetadata:
+        if not results:  # an answer without text: no judge was asked (`nothing_stated`)
+            return {"match_values": dict(matches)}
         # one pass: its lists as they are; several: one list per pass
         judgements = [r.details.get("judgements", []) for r in results]
         overrides = [r.details.get("overrides", []) for r in results]

@@ -45,6 +45,8 @@ def reduce_case(case_id: str, records: Mapping[int, CaseRecord], epochs: int) ->
                 epoch_records=tuple(ordered),
             )
     judges = {r.judge_model for r in ordered}
+    # the temperature the judge received, from an epoch it was asked about
+    asked = [r for r in ordered if not r.answer_empty] or ordered
     return CaseRecord(
         case_id=case_id,
         score=_mean(r.score for r in ordered),
@@ -52,10 +54,11 @@ def reduce_case(case_id: str, records: Mapping[int, CaseRecord], epochs: int) ->
         precision=_mean(r.precision for r in ordered),
         severe_rate=_mean(r.severe_rate for r in ordered),
         judge_model=ordered[0].judge_model if len(judges) == 1 else None,
-        judge_temperature=ordered[0].judge_temperature,
+        judge_temperature=asked[0].judge_temperature,
         answer_temperature=ordered[0].answer_temperature,
         judge_agreement=_mean(r.judge_agreement for r in ordered),
         judge_usage=_usage_sum(r.judge_usage for r in ordered),
+        answer_empty=all(r.answer_empty for r in ordered),
         epoch_records=tuple(ordered),
     )
 

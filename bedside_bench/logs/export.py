@@ -58,6 +58,10 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("decision", "string"),  # matched / not_matched; MET / PARTIALLY_MET / NOT_MET (three-level)
     ("match_value", "float64"),  # 1.0 / 0.0; 1.0 / 0.5 / 0.0 (three-level)
     ("case_score", "float64"),
+    # f1_weighted_rubric cases: the case's weighted recall and precision (precision null when no
+    # item was matched); null for points_rubric cases
+    ("recall", "float64"),
+    ("precision", "float64"),
     # how the answer ended: Inspect's stop reason, and its condition (`answer_condition`:
     # complete, truncated, filtered, refused, unknown; null in scores that predate it)
     ("answer_stop_reason", "string"),
@@ -91,7 +95,9 @@ def features() -> Features:
     return Features({name: Value(dtype) for name, dtype in COLUMNS})
 
 
-def _decision(value: Any, where: str) -> tuple[str, float]:
+def decision_and_value(value: Any, where: str) -> tuple[str, float]:
+    """A stored item decision as its name and match value (`where` names it when it is
+    neither a boolean nor a level); the export and the analysis frames share it."""
     if isinstance(value, bool):
         return ("matched" if value else "not_matched"), (1.0 if value else 0.0)
 
@@ -134,7 +140,7 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
         item_id = item.item_id
         if item_id not in decisions:
             raise ExportError(f"{where}, item {item_id}: no judge decision for this item")
-        decision, value = _decision(decisions[item_id], f"{where}, item {item_id}")
+        decision, value = decision_and_value(decisions[item_id], f"{where}, item {item_id}")
         rows.append(
             {
                 "answer_model": header.eval.model,
@@ -149,6 +155,8 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
                 "decision": decision,
                 "match_value": value,
                 "case_score": float(score.value),
+                "recall": checked.recall,
+                "precision": checked.precision,
                 "answer_stop_reason": _stop_reason(meta, sample),
                 "answer_condition": meta.get("answer_condition"),
                 "dataset_sha256": task_meta.get("dataset_sha256"),

@@ -254,6 +254,7 @@ def case_record(
         thinned=tuple(k for k in LARGE_KEYS if metadata.get(k) == THINNED_VALUE),
         answer_stop_reason=values.answer_stop_reason,
         answer_condition=values.answer_condition,
+        answer_empty=values.answer_empty is True,
     )
 
 
@@ -289,15 +290,18 @@ def benchmark_of(header: EvalLog) -> str | None:
 
 
 def judge_of(header: EvalLog) -> str:
-    """The judge as configured: the `grader` role, else the `judge_model` task argument."""
+    """The judge as configured: the `grader` role, else the judge the run resolved (task
+    metadata), else the `judge_model` task argument, else the protocol's."""
     role = (header.eval.model_roles or {}).get(GRADER_ROLE)
     if isinstance(role, list):
         role = role[0] if role else None
     if role is not None:
         return role.model
+    values = task_values(header.eval.metadata or {})
+    resolved = values.judge_model if not isinstance(values, str) else None
     args = task_arg_values(header.eval.task_args or {})
     judge = args.judge_model if not isinstance(args, str) else None
-    return judge or DEFAULT_JUDGE_MODEL
+    return resolved or judge or DEFAULT_JUDGE_MODEL
 
 
 def skip_reason(header: EvalLog) -> str | None:
@@ -375,6 +379,7 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         task_id=header.eval.task_id,
         epochs=config.epochs or 1,
         epochs_reducer=_reducers(config.epochs_reducer),
+        inspect_means=inspect_means(header),
         sample_ids=tuple(str(i) for i in header.eval.dataset.sample_ids or ()),
         dataset_samples=header.eval.dataset.samples,
         limit=_limit_text(config.limit),
@@ -422,6 +427,17 @@ def judge_uses_batch(header: EvalLog) -> bool:
     if role is not None:
         return uses_batch(role.config)
     return answer_uses_batch(header)
+
+
+def inspect_means(header: EvalLog) -> tuple[tuple[str, str, float], ...]:
+    """(score name, reducer, mean) of every score in the log's results: the number Inspect's
+    log, viewer and `evals_df` show for each reducer."""
+    scores = header.results.scores if header.results is not None else []
+    return tuple(
+        (s.name, s.reducer or "", float(mean.value))
+        for s in scores
+        if (mean := s.metrics.get("mean")) is not None and isinstance(mean.value, int | float)
+    )
 
 
 def _reducers(value: object) -> tuple[str, ...] | None:

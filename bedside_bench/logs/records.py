@@ -82,6 +82,9 @@ class CaseRecord:
     # the answer as it came (`answer_condition`); None: the score does not record it
     answer_stop_reason: str | None = None
     answer_condition: str | None = None
+    # the answer had no text: scored as stating nothing, no judge asked (with several
+    # epochs: every epoch's answer had none)
+    answer_empty: bool = False
     # with several epochs: the record of each epoch, in epoch order (this record is their mean)
     epoch_records: tuple[CaseRecord, ...] = ()
     # score metadata keys the report reads that a sample summary left out (over 1 kB): the
@@ -117,6 +120,9 @@ class LogRecord:
     epochs: int = 1
     # the reducer Inspect was asked for (None: its default, the mean)
     epochs_reducer: tuple[str, ...] | None = None
+    # (score name, reducer, mean) of each score Inspect's results hold: what its log, `inspect
+    # view` and `evals_df` show
+    inspect_means: tuple[tuple[str, str, float], ...] = ()
     # the case ids that ran, in dataset (manifest) order, as the log header lists them
     sample_ids: tuple[str, ...] = ()
     # cases in the task's dataset before --limit / --sample-id (None: not recorded)

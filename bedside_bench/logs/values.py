@@ -80,6 +80,8 @@ class ScoreValues(BaseModel):
     judge_usage: dict[str, TokenCounts] | Thinned | None = None
     answer_stop_reason: Text | None = None
     answer_condition: AnswerCondition | None = None
+    # an answer without text, scored as stating nothing (absent: judged, or written before)
+    answer_empty: bool | None = None
 
 
 # the keys the scorer may write as null (no precision without a matched item; a temperature
@@ -121,6 +123,9 @@ class TaskValues(BaseModel):
     severe_gate: Annotated[bool, ScorerOptions.model_fields["severe_gate"]]
     judge_passes: Annotated[int, ScorerOptions.model_fields["judge_passes"]]
     grading: Annotated[Grading, ScorerOptions.model_fields["grading"]]
+    # the judge the run resolved when its tasks were built (absent: earlier logs, or tasks
+    # built outside the run)
+    judge_model: Text | None = None
     # a log written by `bedside-bench rejudge`: where its answers came from
     rejudge: RejudgeSource | None = None
 

@@ -107,6 +107,7 @@ def new_header(
     )
     header.eval.metadata = {
         **(header.eval.metadata or {}),
+        "judge_model": judge,  # the judge of this log, not the source's
         "judge_passes": options.judge_passes,
         METADATA_KEY: provenance,
     }

@@ -6,12 +6,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from bedside_bench.core.arguments import load_dotenv_as_inspect
 from bedside_bench.core.entry import entry_point
 from bedside_bench.report.command import configure_report_parser, run_report_command
 
 
 @entry_point
 def main(argv: Sequence[str] | None = None) -> int:
+    load_dotenv_as_inspect()  # as `bedside-bench report` and `inspect` do
     parser = argparse.ArgumentParser(
         prog="python -m bedside_bench.report", description=configure_report_parser.__doc__
     )

@@ -24,6 +24,7 @@ from bedside_bench.documents.summary import (
 from bedside_bench.logs.generation import settings_text
 from bedside_bench.release.known import UNRECOGNISED
 from bedside_bench.report.answers import ANSWERED_AGAIN
+from bedside_bench.report.reducers import reducer_warnings
 from bedside_bench.report.scope import scope_cell
 from bedside_bench.report.standing import Standing, by_score, rankable, report_order, standing
 from bedside_bench.report.summary import DEMO_NOTE
@@ -769,6 +770,8 @@ def group_warnings(summary: RunSummary) -> list[str]:
     if summary.release is None or summary.release == UNRECOGNISED:
         found.append(f"release: {release_text(summary)}.")
     found += answer_condition_warnings(summary)
+    found += without_text_warnings(summary)
+    found += reducer_warnings(summary)
     pooled = [n.split(":", 1)[0] for n in summary.notes if ANSWERED_AGAIN in n]
     if pooled:
         found.append(
@@ -786,6 +789,23 @@ def answer_condition_warnings(summary: RunSummary) -> list[str]:
         shown = ", ".join(f"{n} {c}" for c, n in counts.items() if n and c != "not_recorded")
         if shown:
             found.append(f"{name}: answers judged as they came, not ended on their own: {shown}.")
+    return found
+
+
+def without_text_warnings(summary: RunSummary) -> list[str]:
+    """Answers the model returned without text, per benchmark and by how they ended: in the
+    mean, scored as stating nothing, never judged."""
+    found = []
+    for name, entry in summary.benchmarks.items():
+        empty = entry.answers_without_text
+        if not empty.total:
+            continue
+        how = ", ".join(f"{n} {c}" for c, n in empty.model_dump().items() if n and c != "total")
+        spent = "; truncated: the budget spent before any text" if empty.truncated else ""
+        found.append(
+            f"{name}: {empty.total} answer(s) had no text ({how}{spent}): scored as answers "
+            "that state nothing (no item matched), in the mean, no judge asked."
+        )
     return found
 
 

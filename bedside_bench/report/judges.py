@@ -295,7 +295,8 @@ def item_rows(
                     if rubric is None:  # not read: the items any judge decided
                         rubric = tuple({i: None for m in maps if m for i in m})
                     expected += len(rubric)
-                    if any(m is None for m in maps):
+                    # an answer without text was decided by no judge (scored as stating nothing)
+                    if any(m is None for m in maps) or any(r.answer_empty for r in epoch_records):
                         continue
                     decided += 1
                     for item in rubric:

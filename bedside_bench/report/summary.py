@@ -25,7 +25,9 @@ from bedside_bench.core.protocol import (
 from bedside_bench.documents.base import BootstrapSettings
 from bedside_bench.documents.summary import (
     AnswerConditions,
+    AnswersWithoutText,
     BenchmarkSummary,
+    InspectScore,
     OverallScore,
     RunSummary,
     Scope,
@@ -38,11 +40,14 @@ from bedside_bench.report.answers import answered_again
 from bedside_bench.report.conditions import (
     answer_condition_notes,
     answer_conditions,
+    answers_without_text,
     generation_notes,
     no_answer_notes,
+    without_text_notes,
 )
 from bedside_bench.report.cost_limit import cost_limit_notes
 from bedside_bench.report.groups import BenchmarkEvidence, RunGroup
+from bedside_bench.report.reducers import inspect_scores
 from bedside_bench.report.scope import release_case_counts, release_counts_text, scope_json
 from bedside_bench.report.usage import Prices, cost_json, group_usage, usage_json, with_full_run
 from bedside_bench.report.within import (
@@ -88,8 +93,9 @@ def judge_kappa(cases: Sequence[CaseRecord]) -> float | None:
     """The judge metric's kappa (`agreement.pooled_kappa`, decisions or levels) over the cases.
     None when any case lacks usable per-pass decisions."""
     # with several epochs each epoch's answer is rated on its own: its items are subjects too
-    records = [r for case in cases for r in (case.epoch_records or (case,))]
-    if any(not r.pass_decisions for r in records):
+    # an answer without text was not judged: it has no passes to agree or disagree
+    records = [r for case in cases for r in (case.epoch_records or (case,)) if not r.answer_empty]
+    if not records or any(not r.pass_decisions for r in records):
         return None
     return pooled_kappa(r.pass_decisions for r in records if r.pass_decisions)
 
@@ -102,6 +108,7 @@ class Diagnostics(TypedDict, total=False):
     severe_rate: float | None
     judge_agreement: float | None
     judge_kappa: float | None
+    inspect_scores: list[InspectScore]
 
 
 def benchmark_entry(
@@ -110,6 +117,7 @@ def benchmark_entry(
     judge_passes: int,
     epochs: int = 1,
     within: Within = None,
+    group: RunGroup | None = None,
 ) -> BenchmarkSummary:
     scores = np.array(evidence.scores, dtype=np.float64)
 
@@ -126,15 +134,21 @@ def benchmark_entry(
     if judge_passes > 1:
         diagnostics["judge_agreement"] = _mean(c.judge_agreement for c in evidence.completed)
         diagnostics["judge_kappa"] = judge_kappa(evidence.completed)
+    mean = float(scores.mean()) if scores.size else None
+    # Inspect's number where another epoch reducer makes it differ (`report/reducers.py`)
+    others = inspect_scores(group, evidence.benchmark, mean) if group is not None else []
+    if others:
+        diagnostics["inspect_scores"] = others
     return BenchmarkSummary(
         grading_method=evidence.grading_method,
         n=int(scores.size),
         failed=len(evidence.failed),
-        mean=float(scores.mean()) if scores.size else None,
+        mean=mean,
         ci95=list(percentile_bootstrap(scores, options.resamples, options.seed).as_tuple())
         if scores.size
         else None,
         answer_conditions=AnswerConditions(**answer_conditions(evidence.completed)),
+        answers_without_text=AnswersWithoutText(**answers_without_text(evidence.completed)),
         failed_no_answer=len(evidence.no_answer),
         **diagnostics,
         **joint_entries(judge_passes, epochs, joint),
@@ -249,8 +263,8 @@ def failed_case_advice(group: RunGroup) -> str:
         )
     if no_answer:
         parts.append(
-            f"{no_answer} of them have no answer (a limit, or no text): rerun those without "
-            "the limit (`inspect eval-retry` keeps the run's limits)"
+            f"{no_answer} of them have no answer (a limit, or a provider error): rerun those "
+            "without the limit (`inspect eval-retry` keeps the run's limits)"
         )
     if others > 0:
         parts.append("redo the others with `inspect eval-retry`")
@@ -285,7 +299,8 @@ def completeness_notes(group: RunGroup) -> list[str]:
         shown = ", ".join(sorted("+".join(r) for r in reducers))
         notes.append(
             f"the logs asked Inspect for epoch reducer(s) {shown}; this report always uses "
-            "the mean over epochs"
+            "the protocol's mean over epochs (where Inspect's number differs, the summary "
+            "gives it as `inspect_scores` and the report's top names both)"
         )
     return notes
 
@@ -353,6 +368,7 @@ def summarise(
     notes += joint_notes(group, within)
     notes += answered_again(group)
     notes += answer_condition_notes(group)
+    notes += without_text_notes(group)
     notes += no_answer_notes(group)
     notes += cost_limit_notes(group)
     notes += generation_notes(group)
@@ -361,7 +377,7 @@ def summarise(
         [c.answer_temperature for c in completed], "answer_temperature", notes
     )
     judge_temperature = single_value(
-        [c.judge_temperature for c in completed], "judge_temperature", notes
+        [c.judge_temperature for c in completed if not c.answer_empty], "judge_temperature", notes
     )
     data_source = _data_source(group, notes)
     usage = group_usage(group.logs)
@@ -388,7 +404,9 @@ def summarise(
         cases_failed=group.cases_failed,
         complete=group.complete,
         benchmarks={
-            name: benchmark_entry(evidence, options, key.judge_passes, key.epochs, within[name])
+            name: benchmark_entry(
+                evidence, options, key.judge_passes, key.epochs, within[name], group
+            )
             for name, evidence in group.benchmarks.items()
         },
         overall=overall_entry(group, options, within),

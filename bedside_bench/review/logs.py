@@ -100,6 +100,8 @@ def add_log(source: ReviewSource, location: str) -> None:
         answer = next((s.answer for s in scores.values() if isinstance(s.answer, str)), None)
         if sample.error is not None or not scores or answer is None:
             continue
+        if any((s.metadata or {}).get("answer_empty") is True for s in scores.values()):
+            continue  # no text: scored as stating nothing, no judge decided anything to check
         # what a reviewer is shown and scored against, checked as the report checks it
         where = f"{shown}: case {printable(str(sample.id), 100)} epoch {sample.epoch}"
         items = _items(sample.metadata or {})

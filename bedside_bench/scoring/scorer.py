@@ -14,7 +14,7 @@ from typing import Any
 
 from inspect_ai.event import ModelEvent, ScoreEvent
 from inspect_ai.log import transcript
-from inspect_ai.model import Model, ModelUsage, get_model
+from inspect_ai.model import Model, ModelUsage, get_model, model_roles
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 from inspect_ai.util import RegistryInfo, registry_info
@@ -22,7 +22,7 @@ from inspect_ai.util import RegistryInfo, registry_info
 from bedside_bench.calls.answer_facts import answer_facts
 from bedside_bench.calls.credentials import redact
 from bedside_bench.calls.kept_calls import judging_case, release_case, release_kept_calls
-from bedside_bench.core.answer_condition import NoAnswerError, answer_state
+from bedside_bench.core.answer_condition import AnswerState, NoAnswerError, answer_state
 from bedside_bench.core.contracts import (
     GRADER_ROLE,
     SCORE_KEY,
@@ -45,14 +45,15 @@ from bedside_bench.core.options import (
     check_option_names,
     check_option_values,
     checked,
+    default_judge,
     stop_run,
 )
 from bedside_bench.core.options import (  # re-exported: the refusal is imported from here too
     TaskOptionError as TaskOptionError,
 )
 from bedside_bench.core.protocol import JUDGE_MESSAGE_FORMAT
-from bedside_bench.core.safe_text import encodable
-from bedside_bench.judging.grading import PassResult, grading_strategy
+from bedside_bench.core.safe_text import encodable, printable
+from bedside_bench.judging.grading import GradingStrategy, PassResult, grading_strategy
 from bedside_bench.judging.judge import judged_once_in_run
 from bedside_bench.scoring.agreement import unanimous_share
 from bedside_bench.scoring.case_score import F1Score, PointsScore, case_score, decisions_table
@@ -69,22 +70,42 @@ def _one_line(ex: BaseException) -> str:
     return redact(text.removeprefix("ERROR: "))
 
 
-def preflight_judge(judge_model: str) -> Model | None:
+def bound_grader() -> Model | None:
+    """The model bound to the `grader` role of this run (the first, for a list), or None."""
+    bound = model_roles().get(GRADER_ROLE)
+    if isinstance(bound, list):
+        return bound[0] if bound else None
+    return bound
+
+
+def preflight_judge(judge_model: str | None) -> Model | None:
     """Resolve the judge, and so initialise its client, while a run's tasks are being built.
 
     Inside `inspect eval` / `eval-set` tasks are built after the model roles are bound and
     before any sample runs, so a judge with a missing key or an unknown name stops the run
-    here, before an answer is bought. A task built outside a run (Python API, before
-    `eval(task, model_roles=...)`) cannot know its grader yet: then nothing is checked.
+    here, before an answer is bought. So does a `-T judge_model` that names another judge
+    than the `grader` role: the role would judge while the task arguments named the other.
+    A task built outside a run (Python API, before `eval(task, model_roles=...)`) cannot know
+    its grader yet: then nothing is checked.
     """
     if active_model() is None:
         return None
+    role = bound_grader()
+    if judge_model is not None and role is not None and str(role) != judge_model:
+        raise stop_run(
+            TaskOptionError(
+                f"bedside-bench: -T judge_model={judge_model} and --model-role grader={role} "
+                "name two judges, so no case was run: the grader role would judge and the log "
+                "would name both; give one of them"
+            )
+        )
+    judge = default_judge(judge_model)
     try:
-        return get_model(role=GRADER_ROLE, default=judge_model)
+        return get_model(role=GRADER_ROLE, default=judge)
     except Exception as ex:
         raise stop_run(
             PrerequisiteError(
-                f"bedside-bench: the judge {judge_model} cannot be used, so no case was run: "
+                f"bedside-bench: the judge {role or judge} cannot be used, so no case was run: "
                 f"{_one_line(ex)} Bind a usable judge with --model-role grader=... "
                 "or -T judge_model=..."
             )
@@ -136,6 +157,53 @@ def _attempts(results: Sequence[PassResult]) -> list[JudgeAttempt]:
     ]
 
 
+def states_nothing(
+    answered: AnswerState,
+    strategy: GradingStrategy[Any],
+    sample: SampleMetadata,
+    opts: ScorerOptions,
+    judge: str,
+) -> Score:
+    """The score of an answer without text, with no judge call: it states nothing, so the
+    protocol's judge could match no item (every decision not matched) and the case scores what
+    that gives (0 on either grading method; an F1 case's precision is undefined). Recorded with
+    its condition and `answer_empty`, so the report counts it; `judge_model` is the run's
+    judge (whose group the case belongs to) and `judge_attempts` is empty: none was asked."""
+    items = sample.rubric_items
+    decisions = strategy.nothing_stated(items)
+    matches = strategy.matches(decisions, items)
+    result = case_score(sample.grading_method, items, matches, severe_gate=opts.severe_gate)
+    metadata: ScoreMetadata = {
+        "decisions": decisions,
+        **score_metadata(result, sample.grading_method),
+        "judge_model": judge,
+        "judge_temperature": None,
+        "answer_temperature": sample.answer_temperature,
+        "answer_stop_reason": answered.stop_reason,
+        "answer_condition": answered.condition,
+        "answer_complete": answered.complete,
+        "answer_empty": True,
+        "judge_attempts": [],
+        "judge_message_format": JUDGE_MESSAGE_FORMAT,
+        "severe_gate": opts.severe_gate,
+        "judge_usage": {},
+    }
+    if opts.judge_passes > 1:  # each pass alone scores the same: no pass was asked anything
+        metadata["pass_scores"] = [result.score] * opts.judge_passes
+    metadata.update(strategy.score_details([], matches))
+    said = (
+        f"**The answer has no text** (stop reason {answered.stop_reason}, "
+        f"{answered.condition}): it states nothing, so no rubric item is matched; no judge "
+        "was asked."
+    )
+    return Score(
+        value=result.score,
+        answer="",
+        explanation=said + "\n\n" + decisions_table(items, decisions, result),
+        metadata=dict(metadata),
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # re-scoring a stored log (`inspect score`, `bedside-bench rejudge`)
 
@@ -177,14 +245,14 @@ def judge_usage(events: Sequence[object]) -> dict[str, dict[str, int]]:
 
 
 def _resolve_judge(explicit: str | None, logged: object) -> Model:
-    """The `grader` role, unless a `judge_model` other than the one the sample was scored with
-    is asked for (`inspect score -S judge_model=M` over a log that bound the role)."""
-    logged_judge = logged if isinstance(logged, str) else None
-    if explicit is not None and logged_judge is not None and explicit != logged_judge:
+    """The `grader` role, unless a `judge_model` other than the role's is asked for
+    (`inspect score -S judge_model=M` over a log that bound the role to another judge); with no
+    role bound, `judge_model`, else the one the sample was scored with, else the protocol's."""
+    role = bound_grader()
+    if explicit is not None and role is not None and str(role) != explicit:
         return get_model(explicit)
-    return get_model(
-        role=GRADER_ROLE, default=explicit or logged_judge or SCORER_DEFAULTS.judge_model
-    )
+    logged_judge = logged if isinstance(logged, str) else None
+    return get_model(role=GRADER_ROLE, default=default_judge(explicit or logged_judge))
 
 
 @scorer(metrics=[mean(), stderr(), bootstrap_ci95(), f1_diagnostics(), judge_agreement()])
@@ -228,11 +296,13 @@ def rubric_judge(
         # each option: as given, else as the sample was scored before, else the default
         opts = checked(ScorerOptions, {**SCORER_DEFAULTS.model_dump(), **logged, **explicit})
         judge = _resolve_judge(judge_model, logged.get("judge_model"))
-        passes = opts.judge_passes
         strategy = grading_strategy(opts.grading)
+        sample = bedside_case(state)
+        if answered.empty:  # the model's answer states nothing: no judge is paid to say so
+            return states_nothing(answered, strategy, sample, opts, str(judge))
+        passes = opts.judge_passes
         gate = opts.severe_gate
         first_event = transcript().history.event_count
-        sample = state.metadata_as(SampleMetadata)
         items = sample.rubric_items
         method = sample.grading_method
         # a lone surrogate cannot be sent or logged: kept as its escape (`safe_text`)
@@ -269,6 +339,7 @@ def rubric_judge(
             "answer_stop_reason": answered.stop_reason,
             "answer_condition": answered.condition,
             "answer_complete": answered.complete,
+            "answer_empty": False,
             "judge_attempts": _attempts(results),
             "judge_message_format": JUDGE_MESSAGE_FORMAT,
             "severe_gate": gate,
@@ -284,6 +355,20 @@ def rubric_judge(
         )
 
     return score
+
+
+def bedside_case(state: TaskState) -> SampleMetadata:
+    """The sample's case, or one line saying the sample is not a BedsideBench case: the
+    short scorer name `rubric_judge` that `inspect score` resolves (`_register_logged_name`)
+    may be asked to score another suite's log, and nothing is bought for it."""
+    try:
+        return state.metadata_as(SampleMetadata)
+    except ValueError:  # Inspect wraps pydantic's ValidationError in one
+        raise ValueError(
+            f"sample {printable(str(state.sample_id), 80)} holds no BedsideBench case (its "
+            "metadata has no rubric items): `rubric_judge` here is bedside_bench's scorer, "
+            "which scores only logs of bedside_bench tasks"
+        ) from None
 
 
 def _register_logged_name() -> None:

@@ -21,11 +21,16 @@ from bedside_bench.calls.credentials import CredentialError, redact
 from bedside_bench.core import exit_codes, ranges
 from bedside_bench.core.arguments import (
     LOG_DIR_ENV,
+    MODEL_ROLE_ENV,
+    EnvironmentSettingError,
     Subcommands,
     add_command,
     inspect_eval_models,
+    inspect_role_model,
+    load_dotenv_as_inspect,
 )
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.contracts import GRADER_ROLE
 from bedside_bench.core.entry import entry_point
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.ranges import ranged
@@ -47,16 +52,16 @@ from bedside_bench.sweep.options import (
     parse_task_arg,
     split_list,
 )
-from bedside_bench.sweep.shard import Shard
+from bedside_bench.sweep.shard import AutoShard, Shard, ShardEnvironmentError, scheduler_shard
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
     from inspect_ai.model import BatchConfig
 
 
-def _shard(text: str) -> Shard:
+def _shard(text: str) -> Shard | AutoShard:
     try:
-        return Shard.parse(text)
+        return AutoShard.parse(text) or Shard.parse(text)
     except ValueError as ex:
         raise argparse.ArgumentTypeError(str(ex)) from None
 
@@ -81,9 +86,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--judge",
-        default=DEFAULT_JUDGE_MODEL,
         metavar="MODEL",
-        help=f"judge for every model (the grader role; default {DEFAULT_JUDGE_MODEL})",
+        help=f"judge for every model (the grader role; default the grader ${MODEL_ROLE_ENV} "
+        f"binds, as Inspect's --model-role reads it, else {DEFAULT_JUDGE_MODEL})",
     )
     parser.add_argument(
         "--benchmarks",
@@ -138,9 +143,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "--shard",
         type=_shard,
         default=Shard(1, 1),
-        metavar="K/N",
+        metavar="K/N|auto",
         help="run share K of N of the (model, benchmark) runs, for N machines given the same "
-        "command and log directory (no report: run `bedside-bench report` when all are done)",
+        "command and log directory (no report: run `bedside-bench report` when all are done); "
+        "auto: K and N from the array job this runs in (Kubernetes Indexed Job, SLURM job "
+        "array, AWS Batch array job; auto/N gives N where the engine does not say it)",
     )
     parser.add_argument(
         "--max-retries",
@@ -231,6 +238,28 @@ def sweep_log_dir() -> str:
     return f"{root.rstrip('/')}/sweep" if root else DEFAULT_LOG_DIR
 
 
+def resolve_shard(shard: Shard | AutoShard) -> Shard:
+    """`--shard K/N` as given; `--shard auto` from the array job's variables, said in one
+    line so a task's log shows which share it took."""
+    if isinstance(shard, Shard):
+        return shard
+    try:
+        resolved, source = scheduler_shard(shard, os.environ)
+    except ShardEnvironmentError as ex:
+        raise SweepError(str(ex)) from None
+    _say(f"sweep: {source}")
+    return resolved
+
+
+def sweep_judge() -> str:
+    """The judge when `--judge` is not given: the grader `$INSPECT_EVAL_MODEL_ROLE` binds (as
+    `inspect eval` would bind it), else the protocol's judge."""
+    try:
+        return inspect_role_model(GRADER_ROLE) or DEFAULT_JUDGE_MODEL
+    except EnvironmentSettingError as ex:
+        raise SweepError(f"{ex}: give --judge MODEL") from None
+
+
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
     task_args = dict(parse_task_arg(t) for t in args.task_arg)
     model_cost_config, cost_limit = cost_options(args)
@@ -238,7 +267,7 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
         models=[
             check_model_name(m, "model") for m in split_list(args.model) or inspect_eval_models()
         ],
-        judge=args.judge,
+        judge=args.judge or sweep_judge(),
         benchmarks=split_list(args.benchmarks) or list(BENCHMARK_NAMES),
         smoke=args.smoke,
         log_dir=args.log_dir or sweep_log_dir(),
@@ -258,7 +287,7 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
         report=args.report,
         report_dir=args.report_dir,
         prices=args.prices,
-        shard=args.shard,
+        shard=resolve_shard(args.shard),
         model_cost_config=model_cost_config,
         cost_limit=cost_limit,
     )
@@ -393,6 +422,7 @@ def register(subparsers: Subcommands) -> None:
 
 @entry_point
 def main(argv: Sequence[str] | None = None) -> int:
+    load_dotenv_as_inspect()  # as `bedside-bench sweep` and `inspect` do
     parser = argparse.ArgumentParser(prog=PROG, description=configure_parser.__doc__)
     configure_parser(parser)
     args = parser.parse_args(argv)

@@ -30,8 +30,9 @@ from inspect_ai import eval_set, task_with
 from inspect_ai.log import read_eval_log
 
 from bedside_bench import report
-from bedside_bench.calls.credentials import apply_aliases, check_credentials, load_dotenv_as_inspect
+from bedside_bench.calls.credentials import apply_aliases, check_credentials
 from bedside_bench.core import exit_codes, inspect_private
+from bedside_bench.core.arguments import load_dotenv_as_inspect
 from bedside_bench.core.contracts import GRADER_ROLE
 from bedside_bench.core.owned_output import OutputError, check_owned
 from bedside_bench.core.safe_text import printable

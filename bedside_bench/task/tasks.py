@@ -42,10 +42,14 @@ from bedside_bench.task.signature import (  # noqa: F401  (CASE_OPTIONS, ...: AP
 from bedside_bench.task.solver import physician_answer
 
 
-def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> TaskMetadata:
-    """The log's `eval.metadata`: what this run is, for the report to group like with like."""
+def task_metadata(
+    benchmark: str, options: TaskOptions, release: Release, judge: str | None = None
+) -> TaskMetadata:
+    """The log's `eval.metadata`: what this run is, for the report to group like with like;
+    `judge`: the judge the run resolved (the `grader` role, else `-T judge_model`, else the
+    protocol's), written only when the task is built inside the run that uses it."""
     cases = release.cases[benchmark][:1] if options.smoke else release.cases[benchmark]
-    return {
+    metadata: TaskMetadata = {
         "benchmark": benchmark,
         "grading_method": get_benchmark(benchmark).grading_method,
         "protocol_version": grading_strategy(options.grading).protocol_version,
@@ -59,20 +63,24 @@ def task_metadata(benchmark: str, options: TaskOptions, release: Release) -> Tas
         "judge_passes": options.judge_passes,
         "grading": options.grading,
     }
+    if judge is not None:
+        metadata["judge_model"] = judge
+    return metadata
 
 
 def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
     """Build the task of one benchmark; every case of all ten is validated first.
 
     The judge is resolved before anything else, so a run whose judge cannot be used stops
-    before any answer is bought.
+    before any answer is bought. `-T judge_model` defaults to none: the task arguments, the
+    scorer's options and the metadata name only a judge that judges (the one resolved here).
     """
     get_benchmark(benchmark)
     with said_when_stopped():  # under --display none Inspect would print none of these
         opts = task_options(options)
         check_cases_at_task_end()  # a retry's reused answers must be to the cases as they are
         scorer = rubric_judge(**opts.scorer_options().model_dump())
-        preflight_judge(opts.judge_model)
+        judge = preflight_judge(opts.judge_model)
         release = load_release_cached(resolve_source(opts.data_dir, opts.revision))
     return Task(
         dataset=benchmark_dataset(release, benchmark, smoke=opts.smoke),
@@ -85,7 +93,9 @@ def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
         continue_on_fail=True,
         # with --epochs N a case scores the mean of its epochs, diagnostics included
         epochs=Epochs(1, case_mean()),
-        metadata=dict(task_metadata(benchmark, opts, release)),
+        metadata=dict(
+            task_metadata(benchmark, opts, release, str(judge) if judge is not None else None)
+        ),
     )
 
 
