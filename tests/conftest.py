@@ -165,6 +165,8 @@ SLOWEST_FILES_FIRST = (
     "test_batch_e2e.py",
     "test_report_scope_e2e.py",
     "test_kill_after_judging.py",
+    "test_resume_case_edits_e2e.py",
+    "test_kept_calls_faults_e2e.py",
     "test_sweep_signals.py",
     "test_model_faults_e2e.py",
     "test_report_logs.py",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -63,6 +64,7 @@ TASK_KEYS = {
     "data_source",
     "release",
     "release_case_counts",
+    "case_sha256",
     "smoke",
     "severe_gate",
     "judge_passes",
@@ -109,9 +111,13 @@ def state_of(metadata: dict[str, object]) -> TaskState:
 
 
 def test_a_sample_stores_exactly_the_metadata_logs_have_always_held() -> None:
+    """What logs have always held, then the digest of the case asked (its compact, key-sorted
+    JSON, computed here by hand), which a resume checks its reused answers against."""
     sample = case_to_sample(CASE)
     assert sample.metadata is not None
-    assert json.dumps(sample.metadata) == STORED
+    text = json.dumps(CASE, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert json.dumps(sample.metadata) == STORED[:-1] + f', "case_sha256": "{digest}"}}'
     assert ANSWER_TEMPERATURE_KEY not in sample.metadata  # until the solver writes it
 
 

@@ -268,6 +268,7 @@ def test_samples_and_smoke(tmp_path: Path) -> None:
         "grading_method",
         "split",
         "rubric_items",
+        "case_sha256",
     }
     smoke = benchmark_dataset(release, "safety_diagnostic", smoke=True)
     assert [s.id for s in smoke] == [cases["safety_diagnostic"][0]["case_id"]]

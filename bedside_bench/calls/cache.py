@@ -7,19 +7,23 @@ sends to and a scope naming its place in the case (the answer; judge pass p, att
 re-ask or a second judge pass is never answered from an earlier call's entry, and another
 endpoint is never answered from this one's. Without `--cache`, answers and judge replies are
 still kept for a retry of their run (`call_policy`, `kept_calls`). See docs/cache.md.
+
+A cache that cannot hold a reply (its folder a file, read-only, a full disk) never costs an
+answer: the call is made uncached, or its reply is not kept, with one warning naming the path.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from inspect_ai.event import ModelEvent
 from inspect_ai.model import CachePolicy, Model, ModelOutput, cache_path
 
-from bedside_bench.calls.kept_calls import case_key, run_key
+from bedside_bench.calls.kept_calls import case_key, drop_entry, not_kept, run_key
 from bedside_bench.calls.running_tasks import running_task
 from bedside_bench.core.inspect_private import (
     active_sample_key,
@@ -70,16 +74,33 @@ def scoped_cache(model: Model, scope: Mapping[str, str]) -> CachePolicy | None:
     task = running_task()
     active = task.cache if task is not None else None
     cache = active if active is not None else model.config.cache
-    if not cache or not calls_can_be_kept():
+    if not cache or not calls_can_be_kept() or not cache_usable():
         return None
     policy = cache if isinstance(cache, CachePolicy) else CachePolicy()
     scopes = {**policy.scopes, ENDPOINT_SCOPE: endpoint_digest(model), **scope}
     return policy.model_copy(update={"scopes": scopes})
 
 
-def entry_of_call(model: Model, policy: CachePolicy, event: ModelEvent) -> CacheEntry | None:
+def cache_usable() -> bool:
+    """Whether Inspect's cache folder is there or can be made: Inspect's own cache look-up
+    raises before the call otherwise (its folder a file, its parent read-only), and every
+    case would fail. Not usable: the call goes uncached, with one warning."""
+    try:
+        cache_path()
+    except OSError as ex:
+        not_kept(ex.filename or "Inspect's cache folder", ex, "cache")
+        return False
+    return True
+
+
+def entry_of_call(
+    model: Model, policy: CachePolicy, event: ModelEvent, stored: bool = True
+) -> CacheEntry | None:
     """The entry of the call behind `event`, by Inspect's own key from what the event
-    recorded; None if there is none (then nothing in the cache is touched)."""
+    recorded; None if there is none (then nothing in the cache is touched). A reply Inspect
+    could not store (read-only, a full disk: Inspect says nothing) is warned about, and what
+    a failed write left of it is removed; not when `stored` is False (the call raised, and
+    may have ended before Inspect stored its reply)."""
     if event.cache is None:
         return None
     entry = cache_entry(
@@ -91,15 +112,58 @@ def entry_of_call(model: Model, policy: CachePolicy, event: ModelEvent) -> Cache
         tool_choice=event.tool_choice,
         tools=event.tools,
     )
-    return entry if entry is not None and cache_fetch(entry) is not None else None
+    if entry is None:
+        return None
+    if _fetch(entry) is None:
+        if stored and event.cache == "write" and _storable(event.output):
+            not_stored(entry)
+        return None
+    return entry
 
 
-def remember_temperature(entry: CacheEntry, sent: float | None) -> None:
-    """Keep the temperature sent with a fresh reply's entry, for a later hit to report."""
-    cached = cache_fetch(entry)
-    if cached is not None:
-        cached.metadata = {**(cached.metadata or {}), TEMPERATURE_SENT_KEY: sent}
-        cache_store(entry, cached)
+def _storable(output: ModelOutput) -> bool:
+    """Whether Inspect stores this reply at all (never one stopped by a content filter)."""
+    return not any(choice.stop_reason == "content_filter" for choice in output.choices)
+
+
+def not_stored(entry: CacheEntry) -> None:
+    """A reply the cache could not hold: one warning, and no torn entry left behind."""
+    try:
+        where: Path | str = cache_path(entry.model)
+    except (OSError, ValueError):
+        where = f"Inspect's cache folder of {entry.model}"
+    not_kept(where, "a reply could not be stored there", "cache")
+    drop_entry(entry.model, entry.key)
+
+
+def _fetch(entry: CacheEntry) -> ModelOutput | None:
+    # Inspect finds the entry's folder outside its own error handling (a folder made a file
+    # during the run raises): no entry then
+    try:
+        return cache_fetch(entry)
+    except (OSError, ValueError):
+        return None
+
+
+def _store(entry: CacheEntry, output: ModelOutput) -> bool:
+    try:
+        return cache_store(entry, output)
+    except (OSError, ValueError):
+        return False
+
+
+def remember_temperature(entry: CacheEntry, sent: float | None) -> bool:
+    """Keep the temperature sent with a fresh reply's entry, for a later hit to report. False
+    if the entry could not be written again (then it is gone: a hit would report no
+    temperature, and a torn write would be no entry)."""
+    cached = _fetch(entry)
+    if cached is None:
+        return False
+    cached.metadata = {**(cached.metadata or {}), TEMPERATURE_SENT_KEY: sent}
+    if not _store(entry, cached):
+        not_stored(entry)
+        return False
+    return True
 
 
 def cached_temperature(output: ModelOutput) -> float | None:
@@ -109,7 +173,7 @@ def cached_temperature(output: ModelOutput) -> float | None:
 
 def forget(entry: CacheEntry) -> None:
     """Drop an entry, so the same call asked again reaches the provider."""
-    (cache_path(entry.model) / entry.key).unlink(missing_ok=True)
+    drop_entry(entry.model, entry.key)
 
 
 def call_policy(
@@ -127,7 +191,7 @@ def call_policy(
     task_id = run_key()
     sample = case_key()
     case = case if case is not None else (sample[0] if sample is not None else None)
-    if task_id is None or case is None or not calls_can_be_kept():
+    if task_id is None or case is None or not calls_can_be_kept() or not cache_usable():
         return None, False
     scopes = {
         ENDPOINT_SCOPE: endpoint_digest(model),

@@ -152,9 +152,18 @@ def _result(
         sent = cached_temperature(output)
     else:
         sent = _sent_temperature(event)
-        if entry is not None:
-            remember_temperature(entry, sent)
+        if entry is not None and not remember_temperature(entry, sent):
+            entry = None  # the cache could not hold it: not kept
     return CallResult(output, sent, temperature_refused=refused, cache_entry=entry)
+
+
+def _keep_stored(model: Model, policy: CachePolicy) -> None:
+    """List a reply Inspect stored before its call raised (a limit checked after the store,
+    such as the turn limit), so the case's failure or the run's end releases it: never a
+    kept reply no index lists."""
+    event = _last_model_event()
+    if event is not None and event.error is None:
+        keep(entry_of_call(model, policy, event, stored=False))
 
 
 async def generate_with_temperature(
@@ -186,6 +195,8 @@ async def generate_with_temperature(
             )
         except Exception as ex:
             if not is_temperature_refusal(ex) or not _failed_call_sent_temperature():
+                if kept and policy is not None:
+                    _keep_stored(model, policy)
                 raise
             output = await model.generate(messages, cache=cache)
             result = _result(model, policy, output, refused=True)

@@ -79,6 +79,9 @@ class SampleMetadata(BaseModel):
     grading_method: GradingMethod
     split: str
     rubric_items: list[RubricItem]
+    # the digest of this case as asked (`dataset.case_sha256`): a resumed log whose case files
+    # changed is told apart from its release by it (None: a log written before it was kept)
+    case_sha256: str | None = None
     # written by the solver: the temperature the provider really received (None: not sent)
     answer_temperature: float | None = None
 
@@ -195,6 +198,9 @@ class TaskMetadata(TypedDict, total=False):
     data_source: str
     release: str
     release_case_counts: dict[str, int]
+    # case id -> `dataset.case_sha256` of every case the task asks: each sample must be its
+    # case as the log's release holds it
+    case_sha256: dict[str, str]
     smoke: bool
     severe_gate: bool
     judge_passes: int

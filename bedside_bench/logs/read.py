@@ -40,6 +40,7 @@ from bedside_bench.calls.credentials import redact_credentials
 from bedside_bench.core.benchmarks import BENCHMARKS_BY_NAME
 from bedside_bench.core.contracts import DEMO_TAG, GRADER_ROLE, SCORE_KEY, SCORER_NAME, Decision
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.logs.checks import case_problem, score_problem
 from bedside_bench.logs.epochs import reduce_epochs
 from bedside_bench.logs.generation import answer_settings
 from bedside_bench.logs.records import (
@@ -385,6 +386,7 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         sample_id=config.sample_id is not None,
         release=metadata.release,
         release_case_counts=metadata.release_case_counts,
+        case_sha256=metadata.case_sha256,
         answer_usage=answer_usage,
         judge_usage=judge_usage,
         answer_source=answer_source or header.eval.task_id,
@@ -514,22 +516,62 @@ def full_cases(
     ids: Sequence[tuple[str, int]],
     scorer: str = SCORER,
     required: tuple[str, ...] = ALWAYS_REQUIRED,
+    record: LogRecord | None = None,
 ) -> EpochCases:
-    """Re-read samples whose summary is not enough (thinned metadata, invalidation).
+    """Re-read samples whose summary is not enough (thinned metadata, invalidation, and every
+    case `checked_case` checks against `record`: its question and rubric are in the full
+    sample only).
 
     Synchronous on purpose: Inspect's sync reader sets up the async filesystem it needs, which
     its async variant leaves to the caller through a private API.
     """
-    samples = read_eval_log_samples_by_id(location, list(ids), exclude_fields=HEAVY_FIELDS)
+    excluded = HEAVY_FIELDS if record is None else HEAVY_FIELDS - {"metadata"}
+    samples = read_eval_log_samples_by_id(location, list(ids), exclude_fields=excluded)
     cases = {}
     for sample in samples:
         error = sample.error.message if sample.error else None
         if sample.invalidation is not None:
             error = "sample invalidated"
-        cases[(str(sample.id), sample.epoch)] = sample_case(
-            sample.id, error, sample.scores, scorer, required
-        )
+        case = sample_case(sample.id, error, sample.scores, scorer, required)
+        if record is not None and case.completed:
+            case = checked_case(case, record, sample.input, sample.metadata, sample.scores)
+        cases[(str(sample.id), sample.epoch)] = case
     return cases
+
+
+def checked_case(
+    case: CaseRecord,
+    record: LogRecord,
+    prompt: object,
+    metadata: Mapping[str, object] | None,
+    scores: Mapping[str, Score] | None,
+) -> CaseRecord:
+    """The case, or its refusal naming the field when the sample is not its case as the log's
+    release holds it, or its score not the one its stored decisions give (`logs/checks.py`)."""
+    score = (scores or {}).get(record.scorer)
+    problem = case_problem(
+        case.case_id, record.case_sha256, prompt if isinstance(prompt, str) else "", metadata
+    )
+    if problem is None and score is not None and case.score is not None:
+        problem = score_problem(case.score, score.metadata or {}, metadata)
+    if problem is None:
+        return case
+    return CaseRecord(case_id=case.case_id, score=None, error=problem, refused=True)
+
+
+def to_check(
+    summaries: Iterable[EvalSampleSummary], cases: EpochCases, record: LogRecord
+) -> list[tuple[str, int]]:
+    """(case, epoch) of every scored sample there is something to check (`checked_case`): all
+    of a log whose header lists its cases' digests (a summary may lack the sample's metadata:
+    one recovered from a killed run's buffer has none), else those whose summary shows a
+    rubric (a log from before digests were recorded; a log of another shape has none)."""
+    return [
+        (str(s.id), s.epoch)
+        for s in summaries
+        if cases[(str(s.id), s.epoch)].completed
+        and (record.case_sha256 is not None or "rubric_items" in (s.metadata or {}))
+    ]
 
 
 def needs_full_read(
@@ -573,7 +615,9 @@ async def read_record(location: str) -> list[Outcome] | str:
     outcomes: list[Outcome] = []
     for r in [record, *appended_records(record, summaries)]:
         cases = base_cases if r.scorer == SCORER else _summary_cases(summaries, r.scorer, required)
-        outcomes.append((r, cases, needs_full_read(r, cases, bool(header.invalidated))))
+        reread = needs_full_read(r, cases, bool(header.invalidated))
+        reread = list(dict.fromkeys([*reread, *to_check(summaries, cases, record)]))
+        outcomes.append((r, cases, reread))
     return outcomes
 
 
@@ -583,7 +627,9 @@ def finish_record(
     """The record with one result per case (the mean over its epochs) and the judge the scores
     name; a log whose scores name several judges is labelled so, never filed under one."""
     if reread:
-        reread_cases = full_cases(record.location, reread, record.scorer, required_of(record))
+        reread_cases = full_cases(
+            record.location, reread, record.scorer, required_of(record), record
+        )
         cases = {**cases, **reread_cases}
     reduced = reduce_epochs(cases, record.epochs)
     judges = case_judges(reduced.values())

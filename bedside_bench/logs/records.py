@@ -132,6 +132,8 @@ class LogRecord:
     # the release the task recognised ("unrecognised" if none); None: the log does not say
     release: str | None = None
     release_case_counts: Mapping[str, int] | None = None
+    # case id -> the digest of that case in the log's release (None: a log from before)
+    case_sha256: Mapping[str, str] | None = None
     # judge models named by the scores, when they differ from each other
     judges_seen: tuple[str, ...] = ()
     cases: Mapping[str, CaseRecord] = field(default_factory=dict)

@@ -116,6 +116,8 @@ class TaskValues(BaseModel):
     data_source: str | None = None
     release: str | None = None
     release_case_counts: dict[str, Count] | None = None
+    # case id -> digest of each case the task asked (`logs/checks.py`); None: not recorded
+    case_sha256: dict[str, Text] | None = None
     smoke: bool = False
     # the judge's options, with the types and ranges `-T` accepted (`options.ScorerOptions`)
     severe_gate: Annotated[bool, ScorerOptions.model_fields["severe_gate"]]

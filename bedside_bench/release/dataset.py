@@ -61,6 +61,28 @@ def dataset_sha256(cases: Sequence[dict[str, Any]]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def case_sha256(case: dict[str, Any]) -> str:
+    """SHA-256 of one canonical case, as `dataset_sha256` writes it: a sample records the
+    digest of the case it asked, so a resume whose case files changed is found."""
+    text = json.dumps(case, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def case_of_sample(prompt: str, metadata: SampleMetadata) -> dict[str, Any]:
+    """The canonical case a sample holds (its input and metadata), to recompute its digest."""
+    return {
+        "case_id": metadata.case_id,
+        "benchmark": metadata.benchmark,
+        "grading_method": metadata.grading_method,
+        "prompt": prompt,
+        "rubric_items": [
+            {"item_id": i.item_id, "text": i.text, "points": i.points}
+            for i in metadata.rubric_items
+        ],
+        "split": metadata.split,
+    }
+
+
 def _data_dir(root: Path) -> Path:
     """The folder holding `<benchmark>/cases/`: `root/data` in the release layout."""
     return root / "data" if (root / "data").is_dir() else root
@@ -398,7 +420,8 @@ def load_release_cached(source: DataSource) -> Release:
 
 def case_to_sample(case: dict[str, Any]) -> Sample:
     """A canonical case as an Inspect sample; its metadata is `SampleMetadata`'s fields."""
-    metadata = SampleMetadata.model_validate(case)  # the prompt is the sample's input
+    # the prompt is the sample's input
+    metadata = SampleMetadata.model_validate({**case, "case_sha256": case_sha256(case)})
     return Sample(
         id=case["case_id"], input=case["prompt"], metadata=metadata.model_dump(exclude_unset=True)
     )

@@ -21,8 +21,8 @@ from inspect_ai.util import RegistryInfo, registry_info
 
 from bedside_bench.calls.answer_facts import answer_facts
 from bedside_bench.calls.credentials import redact
-from bedside_bench.calls.kept_calls import judging_case, release_kept_calls
-from bedside_bench.core.answer_condition import AnswerState, answer_state
+from bedside_bench.calls.kept_calls import judging_case, release_case, release_kept_calls
+from bedside_bench.core.answer_condition import AnswerState, NoAnswerError, answer_state
 from bedside_bench.core.contracts import (
     GRADER_ROLE,
     SCORE_KEY,
@@ -291,7 +291,11 @@ def rubric_judge(
 
     async def score(state: TaskState, target: Target) -> Score:
         # a case whose answer never came fails here, before anything is bought for it
-        answered = answer_state(answer_facts(state.output, transcript().events))
+        try:
+            answered = answer_state(answer_facts(state.output, transcript().events))
+        except NoAnswerError:
+            release_case()  # its retry asks for an answer again instead of replaying this one
+            raise
         logged = logged_options() if len(explicit) < len(SCORER_OPTIONS) else {}
         # each option: as given, else as the sample was scored before, else the default
         opts = checked(ScorerOptions, {**SCORER_DEFAULTS.model_dump(), **logged, **explicit})

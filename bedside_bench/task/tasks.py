@@ -20,10 +20,16 @@ from bedside_bench.core.contracts import TaskMetadata
 from bedside_bench.core.listing import task_version
 from bedside_bench.core.options import said_when_stopped
 from bedside_bench.judging.grading import grading_strategy
-from bedside_bench.release.dataset import Release, benchmark_dataset, load_release_cached
+from bedside_bench.release.dataset import (
+    Release,
+    benchmark_dataset,
+    case_sha256,
+    load_release_cached,
+)
 from bedside_bench.release.sources import resolve_source
 from bedside_bench.scoring.metrics import case_mean
 from bedside_bench.scoring.scorer import preflight_judge, rubric_judge
+from bedside_bench.task.case_check import check_cases_at_task_end
 from bedside_bench.task.signature import (  # noqa: F401  (CASE_OPTIONS, ...: API)
     CASE_OPTIONS,
     SCORER_OPTIONS,
@@ -42,6 +48,7 @@ def task_metadata(
     """The log's `eval.metadata`: what this run is, for the report to group like with like;
     `judge`: the judge the run resolved (the `grader` role, else `-T judge_model`, else the
     protocol's), written only when the task is built inside the run that uses it."""
+    cases = release.cases[benchmark][:1] if options.smoke else release.cases[benchmark]
     metadata: TaskMetadata = {
         "benchmark": benchmark,
         "grading_method": get_benchmark(benchmark).grading_method,
@@ -50,6 +57,7 @@ def task_metadata(
         "data_source": release.source.label,
         "release": release.name,  # a known release's name, or "unrecognised"
         "release_case_counts": release.case_counts,
+        "case_sha256": {c["case_id"]: case_sha256(c) for c in cases},
         "smoke": options.smoke,
         "severe_gate": options.severe_gate,
         "judge_passes": options.judge_passes,
@@ -70,6 +78,7 @@ def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
     get_benchmark(benchmark)
     with said_when_stopped():  # under --display none Inspect would print none of these
         opts = task_options(options)
+        check_cases_at_task_end()  # a retry's reused answers must be to the cases as they are
         scorer = rubric_judge(**opts.scorer_options().model_dump())
         judge = preflight_judge(opts.judge_model)
         release = load_release_cached(resolve_source(opts.data_dir, opts.revision))
