@@ -160,6 +160,33 @@ def eval_in_process(
     return log
 
 
+def eval_against(
+    double: ProviderDouble,
+    task: Any,
+    log_dir: Path,
+    model: str = ANSWER_MODEL,
+    grader: str | None = JUDGE_MODEL,
+    **options: Any,
+) -> list[EvalLog]:
+    """`task` through Inspect's `eval()` in this process against `double` (its environment set
+    for the call only, Inspect's model cache reset around it), `options` as `eval()`'s keyword
+    arguments (`token_limit=20` for `--token-limit 20`); every log the call wrote."""
+    arguments = {
+        "model": model,
+        "model_roles": {} if grader is None else {"grader": grader},
+        "log_dir": str(log_dir),
+        "display": "none",
+        **options,
+    }
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        double.apply_env(monkeypatch)
+        reset_inspect_model_cache()
+        try:
+            return inspect_eval(task, **arguments)
+        finally:
+            reset_inspect_model_cache()
+
+
 def judge_by_call(
     reply: Callable[[int, JudgeInput], str], key: str = "prompt"
 ) -> Callable[[ParsedRequest], str]:

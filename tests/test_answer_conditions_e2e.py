@@ -21,17 +21,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
 from bedside_bench.core.answer_condition import NO_ANSWER_PREFIX
 from bedside_bench.doubles import ParsedRequest, ProviderDouble, Reply, Script, scripted_answer
 from bedside_bench.doubles.script import Stop
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import (
     JUDGE_MODEL,
     bedside_bench_in_process,
+    eval_against,
     eval_args,
     ok,
     output,
@@ -128,19 +127,8 @@ def eval_here(
     """`run_eval`'s run through Inspect's `eval()` in this process, with `options` as its
     keyword arguments (`token_limit=20` for `--token-limit 20`): the run of this file that
     starts `inspect eval` is `stops_run` (and the message limit's)."""
-    double.apply_env(monkeypatch)
-    reset_inspect_model_cache()
-    try:
-        inspect_eval(
-            bedside_tasks.drug_safety(data_dir=str(release)),
-            model=CHAT,
-            model_roles={"grader": JUDGE_MODEL},
-            log_dir=str(log_dir),
-            display="none",
-            **options,
-        )
-    finally:
-        reset_inspect_model_cache()
+    task = bedside_tasks.drug_safety(data_dir=str(release))
+    eval_against(double, task, log_dir, model=CHAT, grader=JUDGE_MODEL, **options)
     return read_logs(log_dir)
 
 

@@ -20,17 +20,16 @@ from typing import Any
 import genai_prices
 import pytest
 from genai_prices import Usage, calc_price
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelUsage
 from inspect_ai.model._model_info import clear_model_info_cache
 
 from bedside_bench.doubles import ProviderDouble
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import (
     ANSWER_MODEL,
     JUDGE_MODEL,
+    eval_against,
     output,
     read_logs,
     run_sweep_cli,
@@ -69,22 +68,11 @@ def eval_here(
     double: ProviderDouble, release: Path, log_dir: Path, **options: Any
 ) -> list[EvalLog]:
     """drug_safety through Inspect's `eval()` in this process, `options` as its arguments."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        double.apply_env(monkeypatch)
-        reset_inspect_model_cache()
-        try:
-            inspect_eval(
-                bedside_tasks.drug_safety(data_dir=str(release)),
-                model=ANSWER_MODEL,
-                model_roles={"grader": JUDGE_MODEL},
-                log_dir=str(log_dir),
-                display="none",
-                **options,
-            )
-        finally:
-            reset_inspect_model_cache()
-            # Inspect keeps a cost config's prices for the rest of the process
-            clear_model_info_cache()
+    task = bedside_tasks.drug_safety(data_dir=str(release))
+    try:
+        eval_against(double, task, log_dir, model=ANSWER_MODEL, grader=JUDGE_MODEL, **options)
+    finally:
+        clear_model_info_cache()  # Inspect keeps a cost config's prices for the process
     return read_logs(log_dir)
 
 

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.analysis import evals_df
 from inspect_ai.log import EvalLog, read_eval_log
 
@@ -18,8 +17,7 @@ from bedside_bench.core.options import TaskOptionError
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.doubles import ProviderDouble
 from bedside_bench.task import tasks as bedside_tasks
-from tests.doubles.fixtures import reset_inspect_model_cache
-from tests.e2e_helpers import ANSWER_MODEL, local_path
+from tests.e2e_helpers import ANSWER_MODEL, eval_against, local_path
 from tests.ledger import assert_bought_once
 from tests.release_factory import write_release
 
@@ -43,19 +41,7 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(double: ProviderDouble, log_dir: Path, task: object, **options: object) -> EvalLog:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        double.apply_env(monkeypatch)
-        reset_inspect_model_cache()
-        try:
-            (log,) = inspect_eval(
-                task,  # type: ignore[arg-type]
-                model=ANSWER_MODEL,
-                log_dir=str(log_dir),
-                display="none",
-                **options,  # type: ignore[arg-type]
-            )
-        finally:
-            reset_inspect_model_cache()
+    (log,) = eval_against(double, task, log_dir, model=ANSWER_MODEL, grader=None, **options)
     return log
 
 
