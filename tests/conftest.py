@@ -148,6 +148,33 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------
+# Tests that send a signal to their own process run in a process of their own: a signal is
+# process-wide, so one that arrives late (a loaded machine) or a handler a test left armed
+# would otherwise reach whatever the shared worker runs next, pytest's own reporting included.
+
+OWN_PROCESS_ENV = "BEDSIDE_BENCH_TEST_OWN_PROCESS"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    if pyfuncitem.get_closest_marker("own_process") is None or os.environ.get(OWN_PROCESS_ENV):
+        return None  # run here, as usual
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider"]
+        + ["-p", "no:randomly", pyfuncitem.nodeid],
+        cwd=pyfuncitem.config.rootpath,
+        env={**os.environ, OWN_PROCESS_ENV: "1"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"in its own process:\n{result.stdout[-6000:]}{result.stderr[-2000:]}")
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
 # The order of the files under `-n 2 --dist loadfile`. Each file runs whole in one process, so
 # the wall time is that of the busier process: the slowest files start first (longest first
 # is what balances two queues) and the many quick files fill the gaps at the end. pytest-xdist

@@ -22,6 +22,9 @@ from bedside_bench.core.signals import (
     wait_if_stopping,
 )
 
+# each test signals its own process: it runs in a process of its own (`tests/conftest.py`)
+pytestmark = [pytest.mark.slow, pytest.mark.own_process]
+
 
 def test_sigterm_cancels_the_running_loop_and_the_work_cleans_up() -> None:
     cleaned = []
