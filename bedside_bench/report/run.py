@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from bedside_bench.core import exit_codes
 from bedside_bench.core.owned_output import OutputError, check_owned, replacing_folder, write_file
+from bedside_bench.core.safe_text import printable
+from bedside_bench.core.small_files import SmallFileError, read_small_text
 from bedside_bench.documents.comparison import Comparison
 from bedside_bench.documents.estimate import read_estimates
 from bedside_bench.documents.summary import RunSummary
@@ -103,11 +105,15 @@ class ReportResult:
 
 
 def load_prices(path: Path) -> dict[str, dict[str, float]]:
+    shown = printable(str(path), 300)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        return check_prices(raw)
-    except (OSError, json.JSONDecodeError, ValueError, RecursionError) as ex:  # nested too deep
-        raise ReportError(f"cannot use prices file {path}: {ex}") from ex
+        text = read_small_text(path)
+    except SmallFileError as ex:  # a FIFO would block the command; a huge file fill memory
+        raise ReportError(f"cannot use prices file {shown}: it {ex}") from None
+    try:
+        return check_prices(json.loads(text))
+    except (json.JSONDecodeError, ValueError, RecursionError) as ex:  # nested too deep
+        raise ReportError(f"cannot use prices file {shown}: {printable(str(ex), 500)}") from ex
 
 
 def json_bytes(document: Mapping[str, object]) -> bytes:

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from bedside_bench.core.ranges import BATCH_SIZE, NotAWholeNumber, whole_number
 from bedside_bench.core.safe_text import printable
+from bedside_bench.core.small_files import SmallFileError, read_small_text
 
 if TYPE_CHECKING:
     from inspect_ai.model import BatchConfig
@@ -63,15 +64,13 @@ def read_batch_config(path: Path) -> BatchConfig:
     )
 
     shown = printable(str(path), 300)
-    if not path.is_file():
-        raise BatchOptionError(f"batch config file {shown} does not exist")
     try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise BatchOptionError(
-                f"batch config file {shown} is larger than {MAX_CONFIG_BYTES:,} bytes"
-            )
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as ex:
+        text = read_small_text(path, MAX_CONFIG_BYTES)
+    except SmallFileError as ex:  # a FIFO would block the command
+        raise BatchOptionError(f"batch config file {shown} {ex}") from None
+    try:
+        data = yaml.safe_load(text)
+    except (yaml.YAMLError, RecursionError) as ex:
         reason = printable(" ".join(str(ex).split()) or type(ex).__name__, 300)
         raise BatchOptionError(f"batch config file {shown} cannot be read: {reason}") from None
     if not isinstance(data, dict):

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import yaml
 
+from bedside_bench.core.safe_text import printable
+from bedside_bench.core.small_files import SmallFileError, read_small_text
 from bedside_bench.sweep.options import SweepError
 
 COST_CONFIG_ENV = "INSPECT_EVAL_MODEL_COST_CONFIG"
@@ -75,11 +77,13 @@ def check_cost_config(path: str) -> dict[str, dict[str, float]]:
     from inspect_ai.model import ModelCost, get_model_info
 
     file = Path(path)
-    if not file.is_file():
-        raise CostOptionError(f"model cost config {path} does not exist")
     try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as ex:
+        text = read_small_text(file)
+    except SmallFileError as ex:  # a FIFO would block the command; a huge file fill memory
+        raise CostOptionError(f"model cost config {printable(path, 300)} {ex}") from None
+    try:
+        raw = yaml.safe_load(text)
+    except (yaml.YAMLError, RecursionError) as ex:
         raise CostOptionError(f"model cost config {path} is not YAML or JSON: {ex}") from None
     if not isinstance(raw, Mapping) or not raw:
         raise CostOptionError(
