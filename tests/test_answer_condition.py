@@ -4,6 +4,8 @@ in which condition, and which fail unjudged (the harness never got an answer).""
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -80,6 +82,17 @@ def test_an_answer_that_never_came_is_not_judged(facts: AnswerFacts, reason: str
     assert raised.value.message == str(raised.value) == reason
 
 
+def shows_nothing(text: str) -> bool:
+    """An independent reading of "no text": nothing but whitespace and characters that draw
+    nothing (format, control, separator, combining, unassigned, private, surrogate, and the
+    Hangul and Braille blanks)."""
+    blank = set("\u115f\u1160\u3164\uffa0\u2800")
+    drawn_nothing = ("Cc", "Cf", "Cs", "Co", "Cn", "Z", "Me", "Mn")
+    return all(
+        c.isspace() or c in blank or unicodedata.category(c).startswith(drawn_nothing) for c in text
+    )
+
+
 @given(
     stop_reason=st.sampled_from(STOP_REASONS),
     text=st.text(max_size=20),
@@ -106,7 +119,7 @@ def test_judged_exactly_when_an_answer_with_text_came(
         assert str(ex).startswith(NO_ANSWER_PREFIX)
         return
     assert came
-    assert state.empty is (not text.strip())
+    assert state.empty is shows_nothing(text)
     assert state.condition in ANSWER_CONDITIONS
     assert state.complete is (stop_reason == "stop" and not refusal)
     assert (state.condition == "refused") is refusal
@@ -215,3 +228,10 @@ def test_an_output_made_up_from_a_provider_error_is_no_answer() -> None:
     made_up = output("Sorry, but I am unable to help.", "content_filter", error="content filtering")
     with pytest.raises(NoAnswerError, match="provider answered with an error"):
         answer_state(answer_facts(made_up, []))
+
+
+def test_an_answer_of_invisible_characters_states_nothing() -> None:
+    """A zero-width space and a no-break space show nothing: no judge is paid to say so."""
+    facts = AnswerFacts("stop", "\u200b\u00a0\u2800", False, None, None, None, True)
+    assert answer_state(facts).empty
+    assert not answer_state(AnswerFacts("stop", "\u200bx", False, None, None, None, True)).empty

@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from bedside_bench.core.safe_text import is_blank
+
 AnswerCondition = Literal["complete", "truncated", "filtered", "refused", "unknown"]
 ANSWER_CONDITIONS: tuple[AnswerCondition, ...] = get_args(AnswerCondition)
 # the conditions a summary counts and a report warns about: an answer judged as it came
@@ -110,7 +112,7 @@ def answer_state(facts: AnswerFacts) -> AnswerState:
     if reason is not None:
         raise NoAnswerError(reason)
     condition = condition_of(facts.stop_reason, facts.refusal)
-    return AnswerState(facts.stop_reason, condition, empty=not facts.text.strip())
+    return AnswerState(facts.stop_reason, condition, empty=is_blank(facts.text))
 
 
 def count_conditions(conditions: Sequence[str | None]) -> dict[str, int]:

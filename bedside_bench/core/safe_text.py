@@ -10,6 +10,8 @@ kept by the caller (cut, see `judge.RAW_REPLY_LIMIT`) and made encodable with `e
 
 from __future__ import annotations
 
+import unicodedata
+
 MAX_SHOWN_CHARS = 1_000
 
 
@@ -43,3 +45,19 @@ def encodable(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
+
+
+# characters that show nothing: a text of only these (and whitespace) is blank
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
+BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def is_blank(text: str) -> bool:
+    """True when `text` shows nothing: only whitespace, zero-width, control, combining or
+    blank characters (a prompt of zero-width spaces passes `str.strip`)."""
+    return all(
+        char.isspace()
+        or char in BLANK_CHARACTERS
+        or unicodedata.category(char) in INVISIBLE_CATEGORIES
+        for char in text
+    )

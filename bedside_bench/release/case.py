@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from bedside_bench.core.benchmarks import BENCHMARKS_BY_NAME
 from bedside_bench.core.contracts import GradingMethod
 from bedside_bench.core.inspect_private import PrerequisiteError
+from bedside_bench.core.safe_text import is_blank as is_blank
 from bedside_bench.core.safe_text import printable
 from bedside_bench.release.case_schema import case_validator
 
@@ -29,8 +29,6 @@ LEGACY_ITEM_ID = re.compile(r"item_(?P<index>[0-9]+)")
 SCHEMA_CASE_ID = re.compile(r"^[0-9a-f]{32}$")  # as jsonschema searches
 SCHEMA_ITEM_ID = re.compile(r"^([0-9a-f]{32}_[0-9]+|item_[0-9]+)$")  # as jsonschema searches
 # characters that show nothing: categories beyond whitespace, and blank letters and symbols
-INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
-BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 # Generous bounds (the public release's largest: prompt 1,396 characters, item text 489, 41
 # items, file 8.7 kB); the schemas carry the same numbers. Points are the protocol's -3..+3.
@@ -46,17 +44,6 @@ def short(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """A message that quotes data (a schema error repeats the offending value) as one
     printable, bounded line."""
     return printable(text, limit)
-
-
-def is_blank(text: str) -> bool:
-    """True when `text` shows nothing: only whitespace, zero-width, control, combining or
-    blank characters (a prompt of zero-width spaces passes `str.strip`)."""
-    return all(
-        char.isspace()
-        or char in BLANK_CHARACTERS
-        or unicodedata.category(char) in INVISIBLE_CATEGORIES
-        for char in text
-    )
 
 
 def first_surrogate(text: str) -> int | None:
