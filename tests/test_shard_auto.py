@@ -87,6 +87,9 @@ def test_slurm_arrays_from_one_from_zero_and_with_a_step() -> None:
         (slurm(2, 2, 0, 4, step=4), "is not an evenly spaced range of task ids holding this"),
         ({"SLURM_ARRAY_TASK_ID": "2"}, "without SLURM_ARRAY_TASK_COUNT, SLURM_ARRAY_TASK_MIN, "),
         ({**slurm(1, 3, 1, 3), "SLURM_ARRAY_TASK_ID": "x1"}, "'x1' is not a whole number"),
+        # digits other than ASCII's (str.isdigit takes them), and a size past any array job
+        ({**slurm(1, 3, 1, 3), "SLURM_ARRAY_TASK_ID": "\uff11"}, "is not a whole number from 0"),
+        (slurm(1, 10**20, 1, 10**20), "SLURM_ARRAY_TASK_COUNT='1" + "0" * 20 + "' is not"),
     ],
 )
 def test_slurm_values_that_make_no_share_are_refused(env: dict[str, str], message: str) -> None:
@@ -207,3 +210,9 @@ def test_the_sweep_says_in_one_line_when_auto_finds_no_array_job(
         "JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID, AWS_BATCH_JOB_ARRAY_INDEX is set); "
         "give --shard K/N"
     ]
+
+
+def test_a_typed_shard_takes_ascii_digits_only() -> None:
+    with pytest.raises(ValueError, match="is not K/N"):
+        Shard.parse("\uff11/3")
+    assert AutoShard.parse("auto/\uff13") is None  # not auto/N: refused as K/N after it

@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.safe_text import printable
 
-SHARD_PATTERN = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
+SHARD_PATTERN = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*")  # ASCII digits only
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def shard_runs(
 # `--shard auto`: the share from the array job the machine runs in
 
 AUTO = "auto"
-AUTO_PATTERN = re.compile(r"\s*auto\s*(?:/\s*(\d+)\s*)?")
+AUTO_PATTERN = re.compile(r"\s*auto\s*(?:/\s*([0-9]+)\s*)?")
 
 # what each engine sets in every task of an array job (docs/sweep.md, "Array jobs")
 KUBERNETES_INDEX = "JOB_COMPLETION_INDEX"
@@ -111,10 +112,19 @@ class AutoShard:
         return AUTO if self.count is None else f"{AUTO}/{self.count}"
 
 
+# no array job of any scheduler has more tasks than this
+MAX_ARRAY_TASKS = 1_000_000
+
+
 def _whole_number(environ: Mapping[str, str], name: str) -> int:
+    """A scheduler's variable as a whole number of ASCII digits (`str.isdigit` also takes
+    full-width and other digits), at most `MAX_ARRAY_TASKS`."""
     text = environ[name].strip()
-    if not text.isdigit():
-        raise ShardEnvironmentError(f"{name}={environ[name]!r} is not a whole number")
+    if not text.isascii() or not text.isdigit() or int(text) > MAX_ARRAY_TASKS:
+        raise ShardEnvironmentError(
+            f"{name}={printable(environ[name], 40)!r} is not a whole number from 0 to "
+            f"{MAX_ARRAY_TASKS:,}"
+        )
     return int(text)
 
 
