@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -30,11 +31,21 @@ class CostOptionError(SweepError):
     """A cost option that cannot be used: one line naming the file, model or value."""
 
 
+# a decimal number of ASCII digits (float() also takes full-width digits and underscores)
+_USD = re.compile(r"\s*(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
+# a case that costs more than this is no case of this benchmark
+MAX_CASE_USD = 10_000.0
+
+
 def positive_usd(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of USD, got {text!r}") from None
+    if not _USD.fullmatch(text):
+        shown = printable(text, 40)
+        raise argparse.ArgumentTypeError(
+            f"must be a number of USD written with the digits 0-9 (e.g. 0.5 or 1e-3), got {shown!r}"
+        )
+    value = float(text)
+    if value > MAX_CASE_USD:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_CASE_USD:,.0f} USD, got {text}")
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive number of USD, got {text}")
     return value
