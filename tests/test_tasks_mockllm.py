@@ -57,7 +57,7 @@ def test_benchmark_task_scores_scripted_decisions(benchmark: str, tmp_path: Path
     metrics = log.results.scores[0].metrics
     assert metrics["mean"].value == pytest.approx(mean(list(expected.values())), abs=1e-12)
     assert log.eval.task == benchmark
-    assert log.eval.task_version == task_version().comparability == 1
+    assert log.eval.task_version == task_version().comparability == 2
 
 
 def test_judge_check_scores_a_scripted_judge(tmp_path: Path) -> None:
@@ -89,4 +89,4 @@ def test_judge_check_scores_a_scripted_judge(tmp_path: Path) -> None:
     assert metrics["case_score_error"].value == pytest.approx(mean(errors), abs=1e-12)
     assert metrics["attack_none_accuracy"].value == metrics["item_accuracy"].value
     assert log.eval.task == "judge_check"
-    assert log.eval.task_version == task_version().comparability == 1
+    assert log.eval.task_version == task_version().comparability == 2
