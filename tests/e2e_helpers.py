@@ -35,6 +35,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from bedside_bench.calls import credentials
+from bedside_bench.cli.main import main
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.doubles import (
     DEFAULT_ANTHROPIC_KEY,
@@ -45,6 +46,7 @@ from bedside_bench.doubles import (
     scripted_answer,
     scripted_decision,
 )
+from bedside_bench.sweep.run import SweepResult, Timings
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.independent import case_score, read_cases
 from tests.ledger import Purchase, assert_bought_once, ledger  # noqa: F401  (the money ledger)
@@ -642,3 +644,17 @@ def in_process(
             code = _uncaught(tool, error)
         sys.stdout.flush()
     return subprocess.CompletedProcess([tool, *argv], code, out.getvalue(), err.getvalue())
+
+
+def swept_options(monkeypatch: pytest.MonkeyPatch, *argv: str) -> tuple[int, list[Any]]:
+    """`bedside-bench sweep ARGV` through the command's `main`, the sweep itself replaced by one
+    that keeps the `SweepOptions` it was given and succeeds at once (nothing is run)."""
+    seen: list[Any] = []
+
+    def run_sweep(options: Any) -> SweepResult:
+        seen.append(options)
+        timings = Timings(preparation=0.0, evaluation=0.0, report=0.0, total=0.0)
+        return SweepResult(success=True, logs=[], report=None, timings=timings, runs=[])
+
+    monkeypatch.setattr("bedside_bench.sweep.run.run_sweep", run_sweep)
+    return main(["sweep", *argv]), seen

@@ -20,7 +20,7 @@ from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import load_dotenv_as_inspect
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.sweep.options import SweepOptions
-from bedside_bench.sweep.run import SweepResult, Timings
+from tests.e2e_helpers import swept_options
 
 VARIABLES = ("INSPECT_LOG_DIR", "INSPECT_EVAL_MODEL", "INSPECT_EVAL_MODEL_ROLE", "DOTENV_PROBE")
 VSCODE = ("VSCODE_IPYTHON_KERNEL", "VSCODE_CLI_REQUIRE_TOKEN", "VSCODE_PID", "VSCODE_CWD")
@@ -123,20 +123,7 @@ def test_a_log_dir_already_set_wins_over_the_dotenv(
 
 def sweep_options(monkeypatch: pytest.MonkeyPatch, *argv: str) -> tuple[int, list[SweepOptions]]:
     """`bedside-bench sweep ARGV` through `main`, the sweep replaced by one keeping its options."""
-    seen: list[SweepOptions] = []
-
-    def run_sweep(options: SweepOptions) -> SweepResult:
-        seen.append(options)
-        return SweepResult(
-            success=True,
-            logs=[],
-            report=None,
-            timings=Timings(preparation=0.0, evaluation=0.0, report=0.0, total=0.0),
-            runs=[],
-        )
-
-    monkeypatch.setattr("bedside_bench.sweep.run.run_sweep", run_sweep)
-    return main(["sweep", "--no-report", *argv]), seen
+    return swept_options(monkeypatch, "--no-report", *argv)
 
 
 def test_sweep_takes_models_grader_and_log_dir_from_the_dotenv(

@@ -15,16 +15,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bedside_bench.cli.main import main
 from bedside_bench.core import exit_codes
 from bedside_bench.sweep.options import SweepOptions
-from bedside_bench.sweep.run import SweepResult, Timings
 from bedside_bench.sweep.shard import (
     AutoShard,
     Shard,
     ShardEnvironmentError,
     scheduler_shard,
 )
+from tests.e2e_helpers import swept_options
 from tests.log_factory import ANSWER_MODEL
 
 AUTO = AutoShard()
@@ -156,25 +155,13 @@ def test_every_task_of_a_slurm_range_takes_a_different_share(
 def sweep_with(
     monkeypatch: pytest.MonkeyPatch, env: dict[str, str], shard: str
 ) -> tuple[int, list[SweepOptions]]:
-    seen: list[SweepOptions] = []
-
-    def run_sweep(options: SweepOptions) -> SweepResult:
-        seen.append(options)
-        return SweepResult(
-            success=True,
-            logs=[],
-            report=None,
-            timings=Timings(preparation=0.0, evaluation=0.0, report=0.0, total=0.0),
-            runs=[],
-        )
-
-    monkeypatch.setattr("bedside_bench.sweep.run.run_sweep", run_sweep)
     for name in ("JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "AWS_BATCH_JOB_ARRAY_INDEX"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    code = main(["sweep", "--model", ANSWER_MODEL, "--shard", shard, "--log-dir", "s3://b/s"])
-    return code, seen
+    return swept_options(
+        monkeypatch, "--model", ANSWER_MODEL, "--shard", shard, "--log-dir", "s3://b/s"
+    )
 
 
 @pytest.mark.parametrize(
