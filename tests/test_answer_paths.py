@@ -12,6 +12,7 @@ harness never got (a limit, a provider error) fails a case: `test_answer_conditi
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -111,7 +112,13 @@ def test_every_answer_the_model_returned_is_its_answer(
     doubles: Endpoints, route: tuple[str, dict[str, Any], str], stop: Stop, said: Said
 ) -> None:
     name, args, api = route
-    output, events = asyncio.run(answer(model(doubles, name, args), directive(stop, said)))
+    # a fresh context, so a transcript of its own: Inspect keeps the provider's reply (the
+    # ModelEvent's `call`) for the first 5 calls per model of a transcript only, as it does
+    # per sample; a transcript an earlier test left in this thread's context is shared
+    fresh = contextvars.Context()
+    output, events = fresh.run(
+        asyncio.run, answer(model(doubles, name, args), directive(stop, said))
+    )
     state = answer_state(answer_facts(output, events))  # never "no answer": it came
     has_text = said in ("text", "reasoning_and_text")
     assert state.empty is (not has_text), (route, stop, said, output.completion)

@@ -9,7 +9,9 @@ answer never came.
 Anthropic's `stop_reason: model_context_window_exceeded` (the answer was cut where the context
 window ends) is reported by Inspect 0.3.285 as the stop reason `unknown`; the provider's own
 reply, which Inspect keeps in the answer's `ModelEvent`, says what it was, and the answer is
-then `model_length`, as Inspect says of the same stop on Bedrock.
+then `model_length`, as Inspect says of the same stop on Bedrock. Inspect keeps that reply
+for the first 5 calls per model of a sample, and none with `--no-log-model-api`: where it is
+not kept the answer's condition stays `unknown` (counted and reported, never `complete`).
 """
 
 from __future__ import annotations
