@@ -88,37 +88,37 @@ def check_cost_config(path: str) -> dict[str, dict[str, float]]:
     from inspect_ai.model import ModelCost, get_model_info
 
     file = Path(path)
+    # the path as typed may hold anything a shell lets through; a YAML error quotes the file
+    where = f"model cost config {printable(path, 300)}"
     try:
         text = read_small_text(file)
     except SmallFileError as ex:  # a FIFO would block the command; a huge file fill memory
-        raise CostOptionError(f"model cost config {printable(path, 300)} {ex}") from None
+        raise CostOptionError(f"{where} {ex}") from None
     try:
         raw = yaml.safe_load(text)
     except (yaml.YAMLError, RecursionError) as ex:
-        raise CostOptionError(f"model cost config {path} is not YAML or JSON: {ex}") from None
+        raise CostOptionError(f"{where} is not YAML or JSON: {printable(str(ex), 300)}") from None
     if not isinstance(raw, Mapping) or not raw:
         raise CostOptionError(
-            f"model cost config {path} must map model names to prices (input, output, "
+            f"{where} must map model names to prices (input, output, "
             "input_cache_write, input_cache_read: USD per million tokens)"
         )
     checked: dict[str, dict[str, float]] = {}
     for model, cost in raw.items():
         if not isinstance(cost, Mapping):
-            raise CostOptionError(f"model cost config {path}: {model!r} must map to prices")
+            raise CostOptionError(f"{where}: {model!r} must map to prices")
         try:
             parsed = ModelCost(**{str(k): v for k, v in cost.items()})
         except (ValueError, TypeError) as ex:  # pydantic's ValidationError is a ValueError
             first = str(ex).splitlines()[0]
-            raise CostOptionError(f"model cost config {path}: {model!r}: {first}") from None
+            raise CostOptionError(f"{where}: {model!r}: {printable(first, 300)}") from None
         values = parsed.model_dump()
         bad = [k for k, v in values.items() if not math.isfinite(v) or v < 0]
         if bad:
-            raise CostOptionError(
-                f"model cost config {path}: {model!r}: {', '.join(bad)} must be finite USD >= 0"
-            )
+            raise CostOptionError(f"{where}: {model!r}: {', '.join(bad)} must be finite USD >= 0")
         if get_model_info(str(model)) is None:
             raise CostOptionError(
-                f"model cost config {path}: Inspect's model database has no {model!r} "
+                f"{where}: Inspect's model database has no {model!r} "
                 "(Inspect prices only the models it knows)"
             )
         checked[str(model)] = values
