@@ -8,8 +8,10 @@ all. Fast: one small log built with `tests/log_factory.py`, no eval, no subproce
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -607,3 +609,58 @@ def test_any_command_line_ends_in_an_exit_code_not_a_traceback(
             "bedside-bench review: error: "
         ), result.stderr
         assert "\x1b" not in result.stderr
+
+
+# --------------------------------------------------------------------------------------------
+# `report --labels`: the labels as `review score` reads them, checked before any log is read
+
+
+def report(out: Path, *args: str) -> Any:
+    return bedside_bench_in_process("report", *args, "-o", str(out), "--resamples", "20")
+
+
+def test_report_labels_from_a_pipe_are_read_as_labels(logs: Path, tmp_path: Path) -> None:
+    """A FIFO (or `/dev/stdin`) is a labels file too: it is read once, not taken for a log."""
+    fifo = tmp_path / "labels"
+    os.mkfifo(fifo)
+    text = json.dumps(base())
+    writer = threading.Thread(target=fifo.write_text, args=(text,))
+    writer.start()
+    try:
+        result = report(tmp_path / "r", str(logs), "--labels", str(fifo))
+    finally:
+        if writer.is_alive():  # not opened: open it once so the writer ends
+            fifo.read_text()
+        writer.join()
+    assert result.returncode == 0, result.stderr
+    assert "## Judge vs physicians" in (tmp_path / "r" / "report.md").read_text()
+    review = json.loads((tmp_path / "r" / "review.json").read_text())
+    assert review["labels"]["items"] == len(base()["labels"])
+
+
+def test_report_labels_are_checked_before_the_logs_are_read(tmp_path: Path) -> None:
+    """A labels file that is not one is named at once, even where no log could be read."""
+    bad = write(tmp_path / "labels.txt", "not json")
+    result = report(tmp_path / "r", str(tmp_path / "no-such-logs"), "--labels", str(bad))
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == (
+        f"bedside-bench report: error: --labels: {bad}: not a readable JSON labels file "
+        "(Expecting value: line 1 column 1 (char 0))\n"
+    )
+
+
+def test_report_log_paths_typed_after_labels_are_reported(logs: Path, tmp_path: Path) -> None:
+    """`--labels` takes one or more paths: a log folder typed after it is a log folder, read
+    by the report and by the review alike (not the default log folder)."""
+    labels = write(tmp_path / "labels.json", base())
+    result = report(tmp_path / "r", "--labels", str(labels), str(logs))
+    assert result.returncode == 0, result.stderr
+    summaries = [json.loads(f.read_text()) for f in (tmp_path / "r").glob("*.summary.json")]
+    assert summaries and {s["answer_model"] for s in summaries} == {ANSWER_MODEL}
+    assert (tmp_path / "r" / "review.json").is_file()
+    # only log folders after it: no labels file given, said so
+    result = report(tmp_path / "r2", "--labels", str(logs))
+    assert result.stderr == (
+        "bedside-bench report: error: --labels: no labels file given (a labels file from the "
+        "review page)\n"
+    )

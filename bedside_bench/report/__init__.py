@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
     from bedside_bench.report.run import build_report as build_report
     from bedside_bench.report.run import load_prices as load_prices
     from bedside_bench.report.run import report_file as report_file
+    from bedside_bench.report.run import split_labels_option as split_labels_option
     from bedside_bench.report.summary import BootstrapOptions as BootstrapOptions
 
 # imported when first asked for (PEP 562): `bedside-bench report` parses its command line from
@@ -38,6 +39,7 @@ _EXPORTS: dict[str, str] = {
     "build_report": "run",
     "load_prices": "run",
     "report_file": "run",
+    "split_labels_option": "run",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -73,15 +73,17 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def run_report_command(args: argparse.Namespace) -> int:
-    options = report.ReportOptions(
-        log_paths=args.log_paths or [inspect_log_dir()],
-        out_dir=args.out_dir,
-        bootstrap=report.BootstrapOptions(resamples=args.resamples, seed=args.seed),
-        force=args.force,
-        prices_file=args.prices,
-        labels_files=args.labels or (),
-    )
     try:
+        # log paths typed after `--labels` land in it (it takes one or more)
+        labels, swallowed = report.split_labels_option(args.labels or ())
+        options = report.ReportOptions(
+            log_paths=[*swallowed, *(args.log_paths or [])] or [inspect_log_dir()],
+            out_dir=args.out_dir,
+            bootstrap=report.BootstrapOptions(resamples=args.resamples, seed=args.seed),
+            force=args.force,
+            prices_file=args.prices,
+            labels_files=labels,
+        )
         return report.build_report(options).exit_code
     except (report.ReportError, FileNotFoundError) as ex:
         # a path typed or a text read from a file: one printable, bounded line

@@ -53,7 +53,12 @@ from bedside_bench.report.standing import (
 )
 from bedside_bench.report.summary import BootstrapOptions, summarise
 from bedside_bench.report.usage import Prices, check_prices
-from bedside_bench.review.inputs import score_inputs
+from bedside_bench.review.inputs import (
+    LabelInputs,
+    read_label_inputs,
+    score_label_inputs,
+)
+from bedside_bench.review.inputs import split_labels_option as split_labels
 from bedside_bench.review.logs import ReviewInputError
 
 if TYPE_CHECKING:
@@ -197,16 +202,35 @@ def analyse(
     return Analysis(groups, labels, files, summaries, comparison, refused, ranking)
 
 
-def review_document(options: ReportOptions) -> ReviewDocument | None:
-    """With `--labels`: each judge against the reviewers' labels (`bedside-bench review`)."""
+def split_labels_option(paths: Sequence[str]) -> tuple[list[str], list[str]]:
+    """`--labels`' paths as (labels files, log paths typed after them): `review.inputs`."""
+    try:
+        labels, logs = split_labels(paths)
+    except ReviewInputError as ex:
+        raise ReportError(f"--labels: {ex}") from ex
+    if paths and not labels:
+        raise ReportError("--labels: no labels file given (a labels file from the review page)")
+    return labels, logs
+
+
+def read_review_labels(options: ReportOptions) -> LabelInputs | None:
+    """With `--labels`: the reviewers' labels, read and checked before any log is, so a bad
+    labels file fails the command at once rather than after the logs were read."""
     if not options.labels_files:
         return None
-
     try:
-        return score_inputs(
-            [*options.labels_files, *options.log_paths],
-            options.bootstrap.resamples,
-            options.bootstrap.seed,
+        return read_label_inputs(options.labels_files)
+    except ReviewInputError as ex:
+        raise ReportError(f"--labels: {ex}") from ex
+
+
+def review_document(options: ReportOptions, labels: LabelInputs | None) -> ReviewDocument | None:
+    """With `--labels`: each judge against the reviewers' labels (`bedside-bench review`)."""
+    if labels is None:
+        return None
+    try:
+        return score_label_inputs(
+            labels, options.log_paths, options.bootstrap.resamples, options.bootstrap.seed
         )
     except ReviewInputError as ex:
         raise ReportError(f"--labels: {ex}") from ex
@@ -249,6 +273,7 @@ class ReportDocuments:
 def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
     """Logs -> records -> groups -> documents. Raises ReportError on unusable inputs."""
     prices = load_prices(options.prices_file) if options.prices_file else None
+    labels = read_review_labels(options)
     read = read_records(options.log_paths, progress_stream=err)
     for location, reason in read.skipped:
         print(f"report: skipped {location}: {reason}", file=err)
@@ -262,7 +287,7 @@ def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
         raise ReportError(f"no BedsideBench logs in {', '.join(options.log_paths)}")
 
     analysis = analyse(read.records, options.bootstrap, prices, read.skipped, options.force)
-    review = review_document(options)
+    review = review_document(options, labels)
     if review is not None:
         note = f"physician review: {coverage_sentence(review)}"
         analysis = dataclasses.replace(

@@ -7,10 +7,20 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bedside_bench.review.labels import MAX_LABELS_BYTES, read_all, read_json, shown
+from bedside_bench.review.labels import (
+    MAX_LABELS_BYTES,
+    LabelsFile,
+    ReviewLabels,
+    combine_labels,
+    parse_labels,
+    read_json,
+    shown,
+)
 from bedside_bench.review.logs import ReviewInputError, read_source
 from bedside_bench.review.score import review_document
 
@@ -24,25 +34,54 @@ def score_inputs(inputs: list[str], resamples: int, seed: int) -> ReviewDocument
     """`review.json` from a mix of labels files and log paths (told apart by content)."""
     json_files = [p for p in inputs if is_labels_file(p)]
     logs = [p for p in inputs if p not in json_files]
-    pages = [p for p in json_files if is_items_file(p)]
-    labels_files = [p for p in json_files if p not in pages]
-    if not labels_files:
+    if all(is_items_file(p) for p in json_files):
         raise ReviewInputError("no labels file given (a labels file from the review page)")
     if not logs:
         raise ReviewInputError("no log path given (the logs the review was exported from)")
-    labels = read_all(labels_files)
-    for page in pages:
-        exported = exported_review_id(page)
+    return score_label_inputs(read_label_inputs(json_files), logs, resamples, seed)
+
+
+@dataclass(frozen=True)
+class LabelInputs:
+    """The reviewers' labels of one review, checked against the review pages given with them
+    (each page's file: the review id it exported)."""
+
+    labels: ReviewLabels
+    pages: dict[str, str]
+
+
+def read_label_inputs(paths: Sequence[str]) -> LabelInputs:
+    """Labels files and the export's `review_items.json`, told apart by content, each read
+    once (a pipe can be read only once). Given a page, the labels must be of that page."""
+    files: list[tuple[str | Path, LabelsFile]] = []
+    pages: dict[str, str] = {}
+    for path in paths:
+        data = read_json(path)
+        if _is_items_data(data):
+            pages[path] = exported_review_id(path, data)
+        else:
+            files.append((path, parse_labels(path, data)))
+    if not files:
+        raise ReviewInputError("no labels file given (a labels file from the review page)")
+    labels = combine_labels(files)
+    for page, exported in pages.items():
         if exported != labels.review_id:
             raise ReviewInputError(
                 f"{shown(page, 300)}: field review_id: the review page exported review "
                 f"{exported}, but the labels are of review {labels.review_id}: they list "
                 "items that page never showed"
             )
-    source = read_source(logs)
+    return LabelInputs(labels, pages)
+
+
+def score_label_inputs(
+    inputs: LabelInputs, logs: Sequence[str], resamples: int, seed: int
+) -> ReviewDocument:
+    """`review.json`: the labels read against the judges' decisions in `logs`."""
+    source = read_source(list(logs))
     for location, reason in source.skipped:
         print(f"{PROG}: skipped {shown(location, 300)}: {shown(reason, 500)}", file=sys.stderr)
-    document = review_document(source, labels, resamples, seed)
+    document = review_document(source, inputs.labels, resamples, seed)
     if not any(e.n for e in document.judges.values()):
         print(
             f"{PROG}: warning: no decided label meets a judge's decision "
@@ -50,6 +89,21 @@ def score_inputs(inputs: list[str], resamples: int, seed: int) -> ReviewDocument
             file=sys.stderr,
         )
     return document
+
+
+def split_labels_option(paths: Sequence[str]) -> tuple[list[str], list[str]]:
+    """`report --labels` takes one or more paths, so log paths typed after it land there too:
+    (labels, logs). A folder, an `.eval` file or a JSON Inspect log is a log; anything else is
+    read as labels (a pipe, `/dev/stdin`, a file of any name), so what is not a labels file is
+    refused by name rather than taken for a log."""
+    labels: list[str] = []
+    logs: list[str] = []
+    for path in paths:
+        is_log = Path(path).is_dir() or path.lower().endswith(".eval")
+        if not is_log and path.lower().endswith(".json") and Path(path).is_file():
+            is_log = not is_labels_file(path)
+        (logs if is_log else labels).append(path)
+    return labels, logs
 
 
 def is_labels_file(path: str) -> bool:
@@ -79,17 +133,20 @@ def is_labels_file(path: str) -> bool:
     return True
 
 
-def is_items_file(path: str) -> bool:
-    """The export's `review_items.json` (a JSON object with the review's id and its items,
-    and no labels format), told from a labels file by content."""
-    data = read_json(path)
+def _is_items_data(data: object) -> bool:
     return isinstance(data, dict) and "format" not in data and {"review_id", "items"} <= set(data)
 
 
-def exported_review_id(path: str) -> str:
-    """The review id `review export` wrote into its `review_items.json`: the labels of that
-    page carry it, so labels listing any other items are of another page (or forged)."""
-    data = read_json(path)
+def is_items_file(path: str) -> bool:
+    """The export's `review_items.json` (a JSON object with the review's id and its items,
+    and no labels format), told from a labels file by content."""
+    return _is_items_data(read_json(path))
+
+
+def exported_review_id(path: str, data: object) -> str:
+    """The review id `review export` wrote into its `review_items.json` (`data`, read from
+    `path`): the labels of that page carry it, so labels listing any other items are of another
+    page (or forged)."""
     found = data.get("review_id") if isinstance(data, dict) else None
     if not isinstance(found, str) or len(found) != 16 or not found.isascii():
         raise ReviewInputError(

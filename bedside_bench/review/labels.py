@@ -312,15 +312,20 @@ class ReviewLabels:
 
 
 def read_all(paths: Sequence[str | Path]) -> ReviewLabels:
-    """Labels of one review over every file, by reviewer. One reviewer's files are combined
-    (names compared as `reviewer_key` does; shown as the first file writes it), an item that
-    reviewer labelled in two files is refused by name, and so is a file of another review."""
+    """Labels of one review over every file, by reviewer (`combine_labels`)."""
+    return combine_labels([(path, read_labels(path)) for path in paths])
+
+
+def combine_labels(files: Sequence[tuple[str | Path, LabelsFile]]) -> ReviewLabels:
+    """Labels of one review over every file read, by reviewer. One reviewer's files are
+    combined (names compared as `reviewer_key` does; shown as the first file writes it), an
+    item that reviewer labelled in two files is refused by name, and so is a file of another
+    review."""
     by_key: dict[str, dict[ItemKey, Label]] = {}
     names: dict[str, str] = {}
     origins: dict[tuple[str, ItemKey], str] = {}
     review: tuple[str, str] | None = None  # (review id, the first file naming it)
-    for path in paths:
-        labels = read_labels(path)
+    for path, labels in files:
         if review is None:
             review = (labels.review_id, str(path))
         elif labels.review_id != review[0]:
