@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -126,9 +125,11 @@ def expected_accuracy(
 def test_review_page_marked_in_a_browser_scores_each_judge(
     judged: tuple[Path, dict[str, str]], browser: Any, tmp_path: Path
 ) -> None:
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
 
     def press(*keys: str) -> None:
         """Keys to whatever has the focus, as a reviewer types them."""
@@ -174,10 +175,18 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
     def progress() -> str:
         return str(browser.find_element(By.ID, "progress").text)
 
+    def assert_progress(expected: str) -> None:
+        """The page's count once it shows `expected` (a loaded machine may render late); its
+        last text if it never does."""
+        try:
+            WebDriverWait(browser, PAGE_WAIT).until(lambda _: progress() == expected)
+        except TimeoutException:
+            assert progress() == expected
+
     # typing in a field never marks: "2" goes into the name
     click(name)
     press("Dr Test2")
-    assert progress() == "0 of 10 items marked"
+    assert_progress("0 of 10 items marked")
     press(Keys.BACKSPACE, Keys.ENTER)  # Enter: back to marking
     press("1")  # the first item
     # a click marks its row, and the keys go on from the next unmarked item, never over it
@@ -188,7 +197,7 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
     press("1", "2", "2")
     click(rows[6].find_element(By.CSS_SELECTOR, 'button[data-choice="unsure"]'))
     plan = ["matched", "not_matched", "unsure", "matched", "not_matched", "not_matched", "unsure"]
-    assert progress() == "7 of 10 items marked"
+    assert_progress("7 of 10 items marked")
     browser.save_screenshot(str(tmp_path / "review-1400.png"))
 
     browser.refresh()  # the marks are kept across a reload
@@ -205,19 +214,21 @@ def test_review_page_marked_in_a_browser_scores_each_judge(
         for r in rows
     ]
     assert pressed == [*plan, None, None, None]
-    assert progress() == "7 of 10 items marked"
+    assert_progress("7 of 10 items marked")
     assert browser.find_element(By.ID, "reviewer").get_attribute("value") == "Dr Test"
     # a key after the reload marks the first unmarked item, never an earlier mark
     press("2")
     plan.append("not_matched")
-    assert progress() == "8 of 10 items marked"
+    assert_progress("8 of 10 items marked")
 
     browser.find_element(By.ID, "download").click()
     # named after the reviewer and the review
     downloaded = browser.downloads / f"labels-dr-test-{manifest['review_id']}.json"
-    deadline = time.monotonic() + 20
-    while not downloaded.exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
+    # Chrome writes the file under another name and renames it when whole
+    try:
+        WebDriverWait(browser, PAGE_WAIT).until(lambda _: downloaded.exists())
+    except TimeoutException:
+        raise AssertionError(f"no download named {downloaded.name}") from None
     labels_file = tmp_path / "labels.json"
     shutil.move(str(downloaded), labels_file)
     labels = json.loads(labels_file.read_text())
