@@ -12,6 +12,7 @@ three; the summary counts them (`answers_without_text`) and the report names the
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -27,7 +28,7 @@ from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.e2e_helpers import JUDGE_MODEL, bedside_bench_in_process, output, summaries, wire_name
 from tests.independent import exact_case_score
-from tests.ledger import assert_bought_once
+from tests.ledger import assert_bought_once, ledger
 from tests.release_factory import write_release
 
 pytestmark = pytest.mark.slow  # an Inspect eval, the report and a provider double
@@ -168,3 +169,25 @@ def test_the_report_counts_them_in_the_mean_and_names_them_at_its_top(
     markdown = (out / "report.md").read_text()
     assert warning in markdown
     assert markdown.index(warning) < markdown.index("## ")  # at the top, before any section
+
+
+def test_a_rejudge_pays_only_for_answers_with_text_and_says_so(
+    run: tuple[ProviderDouble, EvalLog, Path],
+    cases: tuple[Path, list[dict[str, Any]]],
+    tmp_path: Path,
+) -> None:
+    """Another judge over the same log: the answers without text are scored again as stating
+    nothing, with no call to the new judge, and its line says how many of those it counted."""
+    double, log, _ = run
+    other = "anthropic/claude-sonnet-4-6"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        double.apply_env(monkeypatch)
+        result = bedside_bench_in_process(
+            "rejudge", log.location, "--judge", other, "-o", str(tmp_path / "rejudged")
+        )
+    assert result.returncode == 0, output(result)
+    (line,) = result.stdout.splitlines()
+    assert f": judged {CASES} ({len(SPENT)} empty answers, scored with no judge call), " in line
+    judged = Counter(p.case_id for p in ledger(double, cases[1], judge=other) if p.kind == "judge")
+    with_text = {c["case_id"] for c in cases[1] if case_number(c["prompt"]) not in SPENT}
+    assert judged == Counter(with_text)

@@ -39,11 +39,13 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
     from bedside_bench.sweep.options import SweepError as SweepError
     from bedside_bench.sweep.options import SweepFields as SweepFields
     from bedside_bench.sweep.options import SweepOptions as SweepOptions
+    from bedside_bench.sweep.options import build_task as build_task
     from bedside_bench.sweep.options import build_tasks as build_tasks
     from bedside_bench.sweep.options import check_benchmarks as check_benchmarks
     from bedside_bench.sweep.options import check_model_name as check_model_name
     from bedside_bench.sweep.options import generate_config_args as generate_config_args
     from bedside_bench.sweep.options import judge_connections as judge_connections
+    from bedside_bench.sweep.options import judge_named as judge_named
     from bedside_bench.sweep.options import judge_role as judge_role
     from bedside_bench.sweep.options import max_samples as max_samples
     from bedside_bench.sweep.options import parse_task_arg as parse_task_arg
@@ -96,12 +98,14 @@ _EXPORTS: dict[str, str] = {
     "SweepResult": "run",
     "Timings": "run",
     "all_runs": "shard",
+    "build_task": "options",
     "build_tasks": "options",
     "check_benchmarks": "options",
     "check_model_name": "options",
     "configure_parser": "command",
     "generate_config_args": "options",
     "judge_connections": "options",
+    "judge_named": "options",
     "judge_role": "options",
     "main": "command",
     "max_samples": "options",

@@ -61,6 +61,7 @@ from bedside_bench.sweep.options import (
     SweepError,
     SweepOptions,
     check_model_name,
+    judge_named,
     parse_task_arg,
     split_list,
 )
@@ -310,13 +311,14 @@ def sweep_judge() -> str:
 
 
 def options_from_args(args: argparse.Namespace) -> SweepOptions:
-    task_args = dict(parse_task_arg(t) for t in args.task_arg)
+    # `-T judge_model=M` is `--judge M` (`judge_named`)
+    judge, task_args = judge_named(args.judge, dict(parse_task_arg(t) for t in args.task_arg))
     model_cost_config, cost_limit = cost_options(args)
     return SweepOptions(
         models=[
             check_model_name(m, "model") for m in split_list(args.model) or inspect_eval_models()
         ],
-        judge=check_model_name(args.judge or sweep_judge(), "judge"),
+        judge=check_model_name(judge or sweep_judge(), "judge"),
         benchmarks=split_list(args.benchmarks) or list(BENCHMARK_NAMES),
         smoke=args.smoke,
         log_dir=args.log_dir or sweep_log_dir(),

@@ -40,6 +40,15 @@ DEFAULT_RETRY_ATTEMPTS = 2
 # the judge's default connections over what keeps pace with the answers (see judge_connections)
 JUDGE_HEADROOM = 2
 DISPLAYS = ("full", "rich", "plain", "log", "none")
+# a `-T` value that looks like a number (digits with `_` or `:`, a base prefix) is one only as a
+# plain decimal, with a sign, a fraction or an exponent (`odd_number`); ASCII digits alone
+NUMBER_SHAPED = re.compile(
+    r"[-+]?(0[xXoObB][0-9a-fA-F_]*|[0-9][0-9_:]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?)"
+)
+PLAIN_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?")
+YAML_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+# the task argument naming the judge: the sweep takes it as its judge (`judge_named`)
+JUDGE_ARG = "judge_model"
 
 
 class SweepError(RuntimeError):
@@ -158,16 +167,56 @@ def check_benchmarks(names: Sequence[str]) -> list[str]:
 
 
 def parse_task_arg(text: str) -> tuple[str, object]:
-    """`NAME=VALUE`, the value read as YAML like Inspect's `-T` (so `true`, `3` are typed)."""
+    """`NAME=VALUE`, the value read as YAML like Inspect's `-T` (so `true`, `3` are typed),
+    a number only when written as a plain decimal (`odd_number`)."""
 
     name, sep, value = text.partition("=")
-    if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
+    name = name.strip()
+    if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name):
         raise SweepError(f"task argument {text!r} is not NAME=VALUE")
     try:
         parsed = yaml.safe_load(value)
     except yaml.YAMLError:
-        parsed = value
-    return name.strip(), parsed
+        return name, value
+    if (odd := odd_number(yaml.compose(value))) is not None:
+        token, tag = odd
+        read = yaml.safe_load(token) if tag in YAML_NUMBER_TAGS else None
+        reading = repr(read) if read is not None else f"the text {token!r}"
+        raise SweepError(
+            f"task argument {name}={value.strip()}: {token} is not a plain decimal number "
+            f"(YAML reads it as {reading}); write a plain decimal such as 3, -2 or 1.5, or "
+            "quote the value for text"
+        )
+    return name, parsed
+
+
+def odd_number(node: yaml.Node | None) -> tuple[str, str] | None:
+    """The first unquoted scalar of a parsed `-T` value (text and YAML tag) written as a number
+    in any form but a plain decimal, else None.
+
+    YAML 1.1, which PyYAML and so Inspect's `-T` read, takes `010` as 8 (octal), `0x5` as 5,
+    `0b11` as 3, `1_5` as 15 and `1:30` as 90 (base 60), while it takes `08`, `0o7` (YAML 1.2's
+    octal) and `1:75` as text: the same shape would mean a number to one value and a word to
+    another, and a number the user did not write. A task is given the number alone and cannot
+    tell `-T judge_passes=010` from `-T judge_passes=8`, so the sweep refuses such a value while
+    it still has the text. A quoted value is text, as written."""
+    seen: set[int] = set()
+    stack = [] if node is None else [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:  # an alias repeats a node (`&a [*a]` holds itself)
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.ScalarNode):
+            text = str(current.value)
+            shaped = current.style is None and NUMBER_SHAPED.fullmatch(text)
+            if shaped and not PLAIN_DECIMAL.fullmatch(text):
+                return text, current.tag
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(reversed(current.value))
+        elif isinstance(current, yaml.MappingNode):
+            stack.extend(reversed([part for pair in current.value for part in pair]))
+    return None
 
 
 def task_arguments(options: SweepOptions) -> dict[str, object]:
@@ -181,18 +230,57 @@ def task_arguments(options: SweepOptions) -> dict[str, object]:
     if options.judge_retries is not None:
         args["judge_retries"] = options.judge_retries
     args.update(options.task_args)
+    # `task_args={"judge_model": J}` from Python is the judge as from the command line: the
+    # sweep's own (`judge_named`), never a task argument beside a grader role
+    named = args.get(JUDGE_ARG)
+    if isinstance(named, str):
+        if named != options.judge:
+            raise two_judges(f"judge {options.judge}", f"task argument {JUDGE_ARG}={named}")
+        del args[JUDGE_ARG]
     return args
 
 
-def build_tasks(options: SweepOptions) -> list[Task]:
-    """One task per benchmark, made by its registered @task function so that eval_set and
-    `inspect eval-retry` can recreate it from the log."""
+def two_judges(judge: str, named: str) -> SweepError:
+    return SweepError(f"{judge} and {named} name two judges, so nothing was run: give one of them")
+
+
+def judge_named(judge: str | None, task_args: RawTaskArgs) -> tuple[str | None, dict[str, object]]:
+    """`-T judge_model=M` is the sweep's judge, as `--judge M` is: the grader role (with its
+    connection limits), what the logs and the report name. Left a task argument it would name
+    a judge beside the role the sweep binds to `--judge`'s default, and the scorer would call
+    M while the logs named the role's model. (judge, the task arguments without it); a
+    `--judge` naming another is refused. A value that is not text stays a task argument, for
+    the task to refuse as it refuses any wrong type."""
+    args = dict(task_args)
+    named = args.get(JUDGE_ARG)
+    if not isinstance(named, str):
+        return judge, args
+    if judge is not None and judge != named:
+        raise two_judges(f"--judge {judge}", f"-T {JUDGE_ARG}={named}")
+    del args[JUDGE_ARG]
+    return named, args
+
+
+def build_task(options: SweepOptions, benchmark: str) -> Task:
+    """The task of one benchmark, made by its registered @task function so that eval_set and
+    `inspect eval-retry` can recreate it from the log; every task a sweep runs or estimates.
+
+    Its metadata names the sweep's judge (`judge_model`), as a task built inside `inspect
+    eval` names the grader it resolved: the sweep builds its tasks before eval_set binds the
+    role, when a task cannot see it (`preflight_judge`). Set as `task_with(metadata=...)` sets
+    it; the metadata is no part of the task's identity in eval_set, so a resumed run pairs
+    with its logs as before."""
     # lazy: the tasks import Inspect, and the sweep parses its command line without it
     from bedside_bench.task import tasks as registered
 
-    args = task_arguments(options)
-    names = check_benchmarks(options.benchmarks)
-    return [getattr(registered, name)(**args) for name in names]
+    task: Task = getattr(registered, benchmark)(**task_arguments(options))
+    task.metadata = {**(task.metadata or {}), JUDGE_ARG: options.judge}
+    return task
+
+
+def build_tasks(options: SweepOptions) -> list[Task]:
+    """`build_task` of every benchmark asked for, in registry order."""
+    return [build_task(options, name) for name in check_benchmarks(options.benchmarks)]
 
 
 def generate_config_args(options: SweepOptions) -> GenerateConfigArgs:

@@ -52,12 +52,12 @@ from bedside_bench.sweep.options import (
     SweepOptions,
     answer_model,
     answer_models,
+    build_task,
     check_benchmarks,
     check_model_name,
     eval_config_args,
     judge_role,
     max_samples,
-    task_arguments,
 )
 from bedside_bench.sweep.recovery import (
     complete_runs,
@@ -66,7 +66,6 @@ from bedside_bench.sweep.recovery import (
     was_interrupted,
 )
 from bedside_bench.sweep.shard import all_runs, shard_runs
-from bedside_bench.task import tasks as registered
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -139,17 +138,14 @@ def plan(options: SweepOptions) -> Plan:
     """Every benchmark for every model (one task per benchmark, crossed with the models by
     eval_set), or a shard's share, each task then bound to its own model."""
 
-    args = task_arguments(options)
     benchmarks = check_benchmarks(options.benchmarks)
     if options.shard.whole:
-        tasks = [getattr(registered, name)(**args) for name in benchmarks]
+        tasks = [build_task(options, name) for name in benchmarks]
         models = answer_models(options, options.models)
         return Plan(tasks, models, all_runs(options.models, benchmarks))
 
     runs = shard_runs(options.models, benchmarks, options.shard)
-    tasks = [
-        task_with(getattr(registered, b)(**args), model=answer_model(options, m)) for m, b in runs
-    ]
+    tasks = [task_with(build_task(options, b), model=answer_model(options, m)) for m, b in runs]
     # each task names its model; eval_set is given one model only so it makes no copies
     return Plan(tasks, answer_models(options, [runs[0][0]] if runs else []), runs)
 
