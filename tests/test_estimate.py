@@ -227,6 +227,11 @@ def test_the_document_round_trips_through_the_log_dir(tmp_path: Path) -> None:
     table = render_table(document)
     assert "openai/gpt-4.1-mini" in table and "no provider was called" in table
     assert f"{document.models[MODELS[0]].answer_calls:,}" in table
+    # the report's token vocabulary: the estimate prices all input as fresh input
+    m = document.models[MODELS[0]]
+    header, _, row = table.splitlines()[:3]
+    assert "answer tokens (fresh input / output)" in header
+    assert f"{m.answer_input_tokens:,} / {m.answer_output_tokens:,}" in row
     assert math.isfinite(document.models[MODELS[0]].answer_output.per_call)
 
 

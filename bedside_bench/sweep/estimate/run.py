@@ -40,8 +40,8 @@ def render_table(document: EstimateDocument) -> str:
         "cases",
         "answer calls",
         "judge calls",
-        "answer in/out tokens",
-        "judge in/out tokens",
+        "answer tokens (fresh input / output)",
+        "judge tokens (fresh input / output)",
         "cost USD (low-high)",
     )
     rows = [header]
