@@ -24,13 +24,14 @@ import re
 import statistics
 import threading
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 from inspect_ai import eval as inspect_eval
 from inspect_ai import eval_retry
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
@@ -196,6 +197,40 @@ def log_record(
         cases={k: v if isinstance(v, CaseRecord) else case_record(k, v) for k, v in cases.items()},
         **{**defaults, **fields},
     )
+
+
+CaseValue = float | None | CaseRecord  # a score, a failed case, or a whole record
+
+
+@st.composite
+def a_run(
+    draw: st.DrawFn,
+    model: str,
+    case: Callable[[str], st.SearchStrategy[CaseValue]],
+    *,
+    max_cases: int = 3,
+    passes: int = 1,
+) -> list[LogRecord]:
+    """One model's logs, for the report's property tests: a full, smoke or partial (--limit)
+    run, some benchmarks maybe missing, each case drawn by `case` from its id."""
+    kind = draw(st.sampled_from(["full", "full", "full", "smoke", "partial"]))
+    everything = draw(st.booleans()) or kind == "smoke"
+    names = (
+        BENCHMARK_NAMES
+        if everything
+        else draw(st.lists(st.sampled_from(BENCHMARK_NAMES), min_size=1, max_size=9, unique=True))
+    )
+    n = 1 if kind == "smoke" else draw(st.integers(1, max_cases))
+    records = []
+    for name in names:
+        cases = {f"{name}-{i}": draw(case(f"{name}-{i}")) for i in range(n)}
+        fields: dict[str, Any] = {"task_id": f"{model}-{name}", "judge_passes": passes}
+        if kind == "smoke":
+            fields.update(smoke=True, dataset_samples=1)
+        elif kind == "partial":
+            fields.update(limit=str(n), dataset_samples=n + 2)
+        records.append(log_record(cases, benchmark=name, answer_model=model, **fields))
+    return records
 
 
 def scores_for(benchmark: str, n: int, offset: float = 0.0) -> dict[str, float]:

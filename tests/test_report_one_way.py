@@ -39,6 +39,7 @@ from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.summary import BootstrapOptions
 from tests.report_helpers import (
     JointCase,
+    a_run,
     case_record,
     context_of,
     expected_cases_needed,
@@ -54,37 +55,19 @@ SCORE = st.one_of(st.sampled_from([0.0, 1.0, 0.5, 0.25]), st.floats(0.0, 1.0, al
 PRICE = {"input": 2.0, "output": 8.0, "cached_input": 0.5}
 
 
-@st.composite
-def a_run(draw: st.DrawFn, model: str, passes: int) -> list[LogRecord]:
-    """One model's logs: a full, smoke or partial run, maybe missing benchmarks, maybe failed
-    cases; with three judge passes every case carries its pass scores."""
-    kind = draw(st.sampled_from(["full", "full", "full", "smoke", "partial"]))
-    everything = draw(st.booleans()) or kind == "smoke"
-    names = (
-        BENCHMARK_NAMES
-        if everything
-        else draw(st.lists(st.sampled_from(BENCHMARK_NAMES), min_size=1, max_size=9, unique=True))
-    )
-    n = 1 if kind == "smoke" else draw(st.integers(1, 4))
-    records = []
-    for name in names:
-        cases: dict[str, float | None | CaseRecord] = {}
-        for i in range(n):
-            case_id = f"{name}-{i}"
-            if draw(st.integers(0, 7)) == 0:
-                cases[case_id] = None  # a failed case
-            elif passes == 1:
-                cases[case_id] = draw(SCORE)
-            else:
-                scores = tuple(draw(SCORE) for _ in range(passes))
-                cases[case_id] = case_record(case_id, sorted(scores)[1], pass_scores=scores)
-        fields: dict[str, Any] = {"task_id": f"{model}-{name}", "judge_passes": passes}
-        if kind == "smoke":
-            fields.update(smoke=True, dataset_samples=1)
-        elif kind == "partial":
-            fields.update(limit=str(n), dataset_samples=n + 2)
-        records.append(log_record(cases, benchmark=name, answer_model=model, **fields))
-    return records
+def one_way_case(passes: int) -> Any:
+    """A case's strategy: failed one time in eight; with three judge passes, carrying them."""
+
+    @st.composite
+    def case(draw: st.DrawFn, case_id: str) -> float | None | CaseRecord:
+        if draw(st.integers(0, 7)) == 0:
+            return None  # a failed case
+        if passes == 1:
+            return draw(SCORE)
+        scores = tuple(draw(SCORE) for _ in range(passes))
+        return case_record(case_id, sorted(scores)[1], pass_scores=scores)
+
+    return case
 
 
 @st.composite
@@ -93,7 +76,8 @@ def reports(draw: st.DrawFn) -> Analysis:
     --prices)."""
     passes = draw(st.sampled_from([1, 3]))
     models = draw(st.permutations(MODELS))[: draw(st.integers(1, len(MODELS)))]
-    records = [r for model in models for r in draw(a_run(model, passes))]
+    case = one_way_case(passes)
+    records = [r for model in models for r in draw(a_run(model, case, max_cases=4, passes=passes))]
     prices = {m: PRICE for m in (*MODELS, "test/judge")} if draw(st.booleans()) else None
     return analyse(records, OPTIONS, prices, force=draw(st.booleans()))
 

@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.documents.summary import RunSummary
 from bedside_bench.logs.records import LogRecord
 from bedside_bench.report.document import ReportContext
@@ -24,7 +23,7 @@ from bedside_bench.report.run import Analysis, analyse
 from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.standing import overall_mean
 from bedside_bench.report.summary import BootstrapOptions
-from tests.report_helpers import context_of, log_record
+from tests.report_helpers import a_run, context_of
 
 OPTIONS = BootstrapOptions(resamples=30, seed=3)
 MODELS = ("test/a", "test/b", "test/c", "test/d")
@@ -38,32 +37,9 @@ CASE_SCORE = st.one_of(SCORE, SCORE, SCORE, st.none())  # None: a failed case
 
 
 @st.composite
-def a_run(draw: st.DrawFn, model: str) -> list[LogRecord]:
-    """One model's logs: a full, smoke or partial (--limit) run, some benchmarks maybe missing."""
-    kind = draw(st.sampled_from(["full", "full", "smoke", "partial"]))
-    everything = draw(st.booleans()) or kind == "smoke"
-    names = (
-        BENCHMARK_NAMES
-        if everything
-        else draw(st.lists(st.sampled_from(BENCHMARK_NAMES), min_size=1, max_size=9, unique=True))
-    )
-    n = 1 if kind == "smoke" else draw(st.integers(1, 3))
-    records = []
-    for name in names:
-        cases = {f"{name}-{i}": draw(CASE_SCORE) for i in range(n)}
-        fields: dict[str, Any] = {"task_id": f"{model}-{name}"}
-        if kind == "smoke":
-            fields.update(smoke=True, dataset_samples=1)
-        elif kind == "partial":
-            fields.update(limit=str(n), dataset_samples=n + 2)
-        records.append(log_record(cases, benchmark=name, answer_model=model, **fields))
-    return records
-
-
-@st.composite
 def runs(draw: st.DrawFn) -> list[LogRecord]:
     k = draw(st.integers(1, len(MODELS)))
-    return [r for model in MODELS[:k] for r in draw(a_run(model))]
+    return [r for model in MODELS[:k] for r in draw(a_run(model, lambda _: CASE_SCORE))]
 
 
 def render_everything(context: ReportContext) -> tuple[str, str, str]:
