@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bedside_bench.release.case import DatasetError, Violation, is_blank, validate_case
+from bedside_bench.release.case_model import Case
 from bedside_bench.release.dataset import load_release
 from bedside_bench.release.sources import DataSource
 from tests.release_factory import case_path, write_release
@@ -44,7 +45,7 @@ def assert_named(violations: list[Violation]) -> None:
     str(DatasetError(violations)).encode("utf-8")
 
 
-def check(value: Any) -> tuple[dict[str, Any] | None, list[Violation]]:
+def check(value: Any) -> tuple[Case | None, list[Violation]]:
     return validate_case(
         value, file=FILE, expected_case_id=CASE_ID, expected_benchmark="drug_safety"
     )
@@ -88,11 +89,11 @@ def test_a_mutated_case_is_accepted_or_refused_with_named_violations(
     if canonical is not None:
         assert violations == []
         # what was accepted is well formed: ids whole, text encodable, prompt visible
-        assert not is_blank(canonical["prompt"])
-        json.dumps(canonical, ensure_ascii=False).encode("utf-8")
-        for accepted in canonical["rubric_items"]:
-            assert accepted["item_id"].strip() == accepted["item_id"]
-            assert "\n" not in accepted["item_id"]
+        assert not is_blank(canonical.prompt)
+        json.dumps(canonical.json_object(), ensure_ascii=False).encode("utf-8")
+        for accepted in canonical.rubric_items:
+            assert accepted.item_id.strip() == accepted.item_id
+            assert "\n" not in accepted.item_id
         return
     assert_named(violations)
 

@@ -5,9 +5,17 @@ md5(prompt)_index. (The whole-release checks are in test_dataset.py.)"""
 from __future__ import annotations
 
 import hashlib
+import json
+from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
+import pytest
+from pydantic import ValidationError
+
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.contracts import RubricItem
+from bedside_bench.core.schema_files import load_schema
 from bedside_bench.release.case import (
     MAX_MESSAGE_CHARS,
     DatasetError,
@@ -15,6 +23,7 @@ from bedside_bench.release.case import (
     canonical_item_id,
     validate_case,
 )
+from bedside_bench.release.case_model import Case
 
 CASE_ID = "0123456789abcdef0123456789abcdef"
 PROMPT = "A 70-year-old on warfarin asks about ibuprofen."
@@ -37,7 +46,7 @@ def case(**changes: Any) -> dict[str, Any]:
     return {**base, **changes}
 
 
-def check(value: Any) -> tuple[dict[str, Any] | None, list[str]]:
+def check(value: Any) -> tuple[Case | None, list[str]]:
     canonical, violations = validate_case(
         value, file=FILE, expected_case_id=CASE_ID, expected_benchmark="drug_safety"
     )
@@ -48,12 +57,12 @@ def test_legacy_item_ids_become_md5_of_the_prompt_and_the_index() -> None:
     canonical, problems = check(case())
     assert problems == []
     assert canonical is not None
-    assert [i["item_id"] for i in canonical["rubric_items"]] == [f"{MD5}_0", f"{MD5}_1"]
+    assert [i.item_id for i in canonical.rubric_items] == [f"{MD5}_0", f"{MD5}_1"]
     assert canonical_item_id(PROMPT, 1) == f"{MD5}_1"
     # canonical ids stay as they are
     items = [{**i, "item_id": f"{MD5}_{n}"} for n, i in enumerate(case()["rubric_items"])]
     again, problems = check(case(rubric_items=items))
-    assert problems == [] and again is not None and again["rubric_items"] == items
+    assert problems == [] and again is not None and again.json_object()["rubric_items"] == items
 
 
 def test_a_case_that_is_not_an_object() -> None:
@@ -137,3 +146,48 @@ def test_violation_messages_are_capped_and_the_error_counts_them() -> None:
         "invalid BedsideBench data (2 problems); nothing was evaluated:\n"
         "  - a.json: bad\n  - b.json, case c, item i: worse"
     )
+
+
+def test_the_model_has_the_schemas_keys_in_the_release_order() -> None:
+    """The schema validates and the model holds: a key added to one and not the other fails
+    here, not as a case the model refuses after the collector accepted it."""
+    for method in ("points_rubric", "f1_weighted_rubric"):
+        schema = load_schema(f"case.{method}.schema.json")
+        assert list(Case.model_fields) == schema["required"]
+        item = schema["properties"]["rubric_items"]["items"]
+        assert [f.name for f in fields(RubricItem)] == item["required"]
+
+
+def test_a_case_file_is_its_models_json_object() -> None:
+    """Every synthetic case file (canonical ids) read as plain JSON is, key order included,
+    the JSON object of the case the loader made of it."""
+    root = Path(__file__).resolve().parent.parent / "data" / "synthetic" / "data"
+    paths = sorted(root.glob("*/cases/*.json"))
+    assert len(paths) == 20
+    for path in paths:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        made, problems = validate_case(
+            raw,
+            file=str(path),
+            expected_case_id=path.stem,
+            expected_benchmark=path.parent.parent.name,
+        )
+        assert problems == [] and made is not None
+        assert made.json_object() == raw
+        assert list(made.json_object()) == list(raw)
+        assert [list(i) for i in made.json_object()["rubric_items"]] == [
+            list(i) for i in raw["rubric_items"]
+        ]
+
+
+def test_a_case_is_typed_and_frozen() -> None:
+    made, _ = check(case())
+    assert made is not None
+    assert made.rubric_items == (
+        RubricItem(f"{MD5}_0", "Advises against ibuprofen.", 2),
+        RubricItem(f"{MD5}_1", "Recommends aspirin instead.", -1),
+    )
+    with pytest.raises(ValidationError, match="frozen"):
+        made.prompt = "Another question?"  # type: ignore[misc]
+    with pytest.raises(ValidationError, match="notes"):
+        Case.model_validate({**made.json_object(), "notes": "x"})

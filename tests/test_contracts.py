@@ -24,6 +24,7 @@ from bedside_bench.core.contracts import (
     TaskMetadata,
     metadata_keys,
 )
+from bedside_bench.release.case_model import Case
 from bedside_bench.release.dataset import case_to_sample
 from bedside_bench.scoring.metrics import EPOCH_MEAN_KEYS
 from bedside_bench.task.judge_check.data import pair_to_sample
@@ -113,7 +114,7 @@ def state_of(metadata: dict[str, object]) -> TaskState:
 def test_a_sample_stores_exactly_the_metadata_logs_have_always_held() -> None:
     """What logs have always held, then the digest of the case asked (its compact, key-sorted
     JSON, computed here by hand), which a resume checks its reused answers against."""
-    sample = case_to_sample(CASE)
+    sample = case_to_sample(Case.model_validate(CASE))
     assert sample.metadata is not None
     text = json.dumps(CASE, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -122,7 +123,7 @@ def test_a_sample_stores_exactly_the_metadata_logs_have_always_held() -> None:
 
 
 def test_the_scorer_reads_the_metadata_typed_as_the_solver_left_it() -> None:
-    sample = case_to_sample(CASE)
+    sample = case_to_sample(Case.model_validate(CASE))
     state = state_of({**(sample.metadata or {}), ANSWER_TEMPERATURE_KEY: 1.0})
     read = state.metadata_as(SampleMetadata)
     assert read.rubric_items == [

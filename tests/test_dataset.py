@@ -13,6 +13,7 @@ import pytest
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.release.case import DatasetError, canonical_item_id
+from bedside_bench.release.case_model import Case
 from bedside_bench.release.dataset import benchmark_dataset, dataset_sha256, load_release
 from bedside_bench.release.sources import DataSource, resolve_source
 from tests.release_factory import case_path, write_case, write_release
@@ -41,15 +42,15 @@ def test_valid_release_loads_in_manifest_order(tmp_path: Path) -> None:
     order = [c["case_id"] for c in reversed(cases["drug_safety"])]
     manifest.write_text(json.dumps({"case_ids": order}))
     release = load(tmp_path)
-    assert [c["case_id"] for c in release.cases["drug_safety"]] == order
+    assert [c.case_id for c in release.cases["drug_safety"]] == order
     assert len(release.all_cases) == 30
-    assert [c["benchmark"] for c in release.all_cases][::3] == list(BENCHMARK_NAMES)
+    assert [c.benchmark for c in release.all_cases][::3] == list(BENCHMARK_NAMES)
 
 
 def test_without_manifest_cases_are_ordered_by_case_id(tmp_path: Path) -> None:
     write_release(tmp_path, per_benchmark=3, manifests=False)
     release = load(tmp_path)
-    ids = [c["case_id"] for c in release.cases["landmark_trials"]]
+    ids = [c.case_id for c in release.cases["landmark_trials"]]
     assert ids == sorted(ids)
 
 
@@ -61,10 +62,13 @@ def test_legacy_item_ids_become_canonical(tmp_path: Path) -> None:
     assert a.dataset_sha256 == b.dataset_sha256
     first = legacy["drug_safety"][0]
     assert first["rubric_items"][1]["item_id"] == "item_1"
-    assert a.cases["drug_safety"][0]["rubric_items"][1]["item_id"] == canonical_item_id(
+    assert a.cases["drug_safety"][0].rubric_items[1].item_id == canonical_item_id(
         first["prompt"], 1
     )
-    assert canonical["drug_safety"][0]["rubric_items"] == a.cases["drug_safety"][0]["rubric_items"]
+    assert (
+        canonical["drug_safety"][0]["rubric_items"]
+        == a.cases["drug_safety"][0].json_object()["rubric_items"]
+    )
 
 
 def test_canonical_id_is_md5_of_the_prompt() -> None:
@@ -76,12 +80,13 @@ def test_canonical_id_is_md5_of_the_prompt() -> None:
 def test_digest_definition_and_key_order_invariance(tmp_path: Path) -> None:
     write_release(tmp_path)
     release = load(tmp_path)
-    text = json.dumps(release.all_cases, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    objects = [c.json_object() for c in release.all_cases]
+    text = json.dumps(objects, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert release.dataset_sha256 == hashlib.sha256(text.encode("utf-8")).hexdigest()
-    reordered = [dict(reversed(list(c.items()))) for c in release.all_cases]
+    reordered = [Case.model_validate(dict(reversed(list(c.items())))) for c in objects]
     assert dataset_sha256(reordered) == release.dataset_sha256
     # and a file written with other key order and indentation loads to the same digest
-    case = release.cases["health_equity"][0]
+    case = release.cases["health_equity"][0].json_object()
     path = case_path(tmp_path, case)
     path.write_text(json.dumps(dict(reversed(list(json.loads(path.read_text()).items())))))
     assert load(tmp_path).dataset_sha256 == release.dataset_sha256
@@ -100,8 +105,8 @@ def test_non_ascii_prompts_hash_as_utf8(tmp_path: Path) -> None:
     ]
     rewrite(tmp_path, case, prompt=prompt, rubric_items=items)
     release = load(tmp_path)
-    assert release.cases["drug_safety"][0]["prompt"] == prompt
-    assert "\u2082" in json.dumps(release.all_cases, ensure_ascii=False)
+    assert release.cases["drug_safety"][0].prompt == prompt
+    assert "\u2082" in json.dumps([c.json_object() for c in release.all_cases], ensure_ascii=False)
 
 
 @pytest.mark.parametrize(
@@ -283,13 +288,13 @@ def test_real_public_release() -> None:
     assert len(release.all_cases) == 250
     assert {k: len(v) for k, v in release.cases.items()} == {n: 25 for n in BENCHMARK_NAMES}
     first = release.cases["drug_safety"]
-    example = next(c for c in first if c["case_id"] == "060fc273ab79cb9d4f7e8a9d8e253dd5")
-    assert [i["item_id"] for i in example["rubric_items"]] == [
+    example = next(c for c in first if c.case_id == "060fc273ab79cb9d4f7e8a9d8e253dd5")
+    assert [i.item_id for i in example.rubric_items] == [
         f"68befa69f1bcd167c69e95e1462c1bbc_{n}" for n in range(3)
     ]
     for case in release.all_cases:
-        for n, item in enumerate(case["rubric_items"]):
-            assert item["item_id"] == canonical_item_id(case["prompt"], n)
+        for n, item in enumerate(case.rubric_items):
+            assert item.item_id == canonical_item_id(case.prompt, n)
 
 
 def test_cached_release_is_reused_until_a_file_changes(tmp_path: Path) -> None:
@@ -302,7 +307,7 @@ def test_cached_release_is_reused_until_a_file_changes(tmp_path: Path) -> None:
     rewrite(tmp_path, cases["drug_safety"][0], split="test")
     second = load_release_cached(source)
     assert second is not first
-    assert second.cases["drug_safety"][0]["split"] == "test"
+    assert second.cases["drug_safety"][0].split == "test"
     rewrite(tmp_path, cases["drug_safety"][0], prompt="")
     with pytest.raises(DatasetError, match="the prompt is empty"):
         load_release_cached(source)
@@ -565,7 +570,7 @@ def test_links_inside_the_tree_are_followed(tmp_path: Path) -> None:
     store.mkdir()
     path.rename(store / path.name)
     path.symlink_to(store / path.name)
-    assert load(tmp_path).cases["drug_safety"][0]["case_id"] == min(
+    assert load(tmp_path).cases["drug_safety"][0].case_id == min(
         c["case_id"] for c in cases["drug_safety"]
     )
 

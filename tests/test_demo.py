@@ -145,7 +145,7 @@ def test_the_environments_release_is_preferred_and_cut_to_the_first_cases(
     assert cases.describe().startswith("20 cases, 2 per benchmark (the first of each), from ")
     kept = load_release(DataSource(root=folder, label=str(folder)))
     for name, originals in written.items():
-        assert kept.cases[name] == originals[:2]
+        assert [c.json_object() for c in kept.cases[name]] == originals[:2]
         assert read_cases(folder, name) == originals[:2]  # the files as plain JSON read them
     manifest = json.loads((folder / "data" / "drug_safety" / "manifest.json").read_text())
     assert manifest["case_ids"] == [c["case_id"] for c in written["drug_safety"][:2]]

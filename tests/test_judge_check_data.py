@@ -28,6 +28,7 @@ from bedside_bench.task.judge_check.data import (
     ATTACKS,
     GoldFile,
     Requirements,
+    case_rubric,
     default_files,
     default_pairs,
     load_gold_files,
@@ -320,7 +321,7 @@ def test_the_checks_across_pairs_and_files() -> None:
 
 def synthetic_rubrics() -> dict[str, Any]:
     release = load_release(DataSource(root=REPO / "data" / "synthetic", label="synthetic"))
-    return {case["prompt"]: rubric_of(case) for case in release.all_cases}
+    return {case.prompt: case_rubric(case) for case in release.all_cases}
 
 
 def test_a_rubric_must_be_its_synthetic_case() -> None:

@@ -22,6 +22,7 @@ from inspect_ai.scorer import Score
 
 from bedside_bench.core.contracts import SCORER_NAME
 from bedside_bench.logs.read import ReadResult, read_records
+from bedside_bench.release.case_model import Case
 from bedside_bench.release.dataset import case_to_sample
 from tests.independent import case_score
 from tests.log_factory import JUDGE_A, eval_log, write
@@ -44,7 +45,7 @@ SCORES = [case_score(c, m) for c, m in zip(CASES, MATCHED, strict=True)]
 
 def scored(n: int, value: float | None = None, **changes: Any) -> EvalSample:
     """Case n as the task makes its sample, scored from its decisions (`value`: another)."""
-    made = case_to_sample(CASES[n])
+    made = case_to_sample(Case.model_validate(CASES[n]))
     metadata = {**(made.metadata or {}), **changes.pop("metadata", {})}
     return EvalSample(
         id=CASES[n]["case_id"],

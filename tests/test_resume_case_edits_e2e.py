@@ -28,6 +28,7 @@ from bedside_bench.doubles import (
     default_judge,
     invalid_judge_always,
 )
+from bedside_bench.release.case_model import Case
 from bedside_bench.release.dataset import case_sha256
 from bedside_bench.task import case_check
 from tests.e2e_helpers import (
@@ -93,11 +94,13 @@ def assert_no_old_answers(log: Any, cases: list[dict[str, Any]]) -> None:
     """Every sample is its case as the release holds it now: its question, its recorded digest,
     the header's digest of that case."""
     now = {c["case_id"]: c for c in cases}
-    assert log.eval.metadata["case_sha256"] == {i: case_sha256(c) for i, c in now.items()}
+    assert log.eval.metadata["case_sha256"] == {
+        i: case_sha256(Case.model_validate(c)) for i, c in now.items()
+    }
     for sample in log.samples or []:
         case = now[str(sample.id)]
         assert sample.input == case["prompt"]
-        assert sample.metadata["case_sha256"] == case_sha256(case)
+        assert sample.metadata["case_sha256"] == case_sha256(Case.model_validate(case))
 
 
 def test_eval_retry_after_case_edits_asks_the_edited_cases_afresh(

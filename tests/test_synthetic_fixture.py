@@ -63,10 +63,10 @@ def test_release_matches_source_on_the_package_loader() -> None:
     for entry in registry["benchmarks"]:
         source = json.loads((SOURCE / f"{entry['name']}.json").read_text(encoding="utf-8"))
         loaded = release.cases[entry["name"]]
-        assert [c["prompt"] for c in loaded] == [c["prompt"] for c in source["cases"]]
+        assert [c.prompt for c in loaded] == [c["prompt"] for c in source["cases"]]
         for case, written in zip(loaded, source["cases"], strict=True):
-            assert case["grading_method"] == entry["grading_method"]
-            assert [(i["points"], i["text"]) for i in case["rubric_items"]] == [
+            assert case.grading_method == entry["grading_method"]
+            assert [(i.points, i.text) for i in case.rubric_items] == [
                 (i["points"], i["text"]) for i in written["rubric"]
             ]
     assert len(release.all_cases) == 20

@@ -142,7 +142,7 @@ def check_document(source: release.DataSource, origin: str) -> tuple[dict[str, A
     digest = loaded.dataset_sha256
     document["valid"] = True
     document["benchmarks"] = {
-        name: {"cases": len(cases), "rubric_items": sum(len(c["rubric_items"]) for c in cases)}
+        name: {"cases": len(cases), "rubric_items": sum(len(c.rubric_items) for c in cases)}
         for name, cases in loaded.cases.items()
     }
     document["cases"] = len(loaded.all_cases)

@@ -112,8 +112,8 @@ def write_first_cases(release: Release, cases: int, folder: Path) -> None:
         manifest = {
             "benchmark": benchmark.name,
             "grading_method": benchmark.grading_method,
-            "case_ids": [case["case_id"] for case in kept],
+            "case_ids": [case.case_id for case in kept],
         }
         write_text(bench_dir / "manifest.json", _json(manifest))
         for case in kept:
-            write_text(bench_dir / "cases" / f"{case['case_id']}.json", _json(case))
+            write_text(bench_dir / "cases" / f"{case.case_id}.json", _json(case.json_object()))

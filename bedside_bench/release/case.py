@@ -1,4 +1,5 @@
-"""Validation and canonical form of one BedsideBench case (a dict read from a case file).
+"""Validation and canonical form of one BedsideBench case (a value read from a case file): the
+`Case` model (`release/case_model.py`) is built only once no rule found a violation.
 
 Every violation is collected, not just the first, so that a broken release is fixed in one pass.
 Past 300 lines because every rule about one case's content (schema, ids, points, text that is
@@ -18,6 +19,7 @@ from bedside_bench.core.contracts import GradingMethod
 from bedside_bench.core.inspect_private import PrerequisiteError
 from bedside_bench.core.safe_text import is_blank as is_blank
 from bedside_bench.core.safe_text import printable
+from bedside_bench.release.case_model import Case
 from bedside_bench.release.case_schema import case_validator
 
 CASE_KEYS = frozenset({"case_id", "benchmark", "grading_method", "prompt", "rubric_items", "split"})
@@ -151,7 +153,7 @@ def _schema_message(error: Any) -> str:
 
 def validate_case(
     case: Any, *, file: str, expected_case_id: str, expected_benchmark: str
-) -> tuple[dict[str, Any] | None, list[Violation]]:
+) -> tuple[Case | None, list[Violation]]:
     """Check one case; return its canonical form (None when invalid) and the violations.
 
     The canonical form rewrites legacy per-case item ids (`item_<index>`) to
@@ -243,9 +245,8 @@ def validate_case(
 
     if violations:
         return None, violations
-    canonical = dict(case)
-    canonical["rubric_items"] = canonical_items
-    return canonical, []
+    # every key and type is the schema's by now: the model cannot refuse what passed
+    return Case.model_validate({**case, "rubric_items": canonical_items}), []
 
 
 def _surrogate_violations(case: dict[str, Any], file: str, case_id: str | None) -> list[Violation]:

@@ -23,6 +23,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
 from bedside_bench.core.contracts import SampleMetadata
 from bedside_bench.release.case import MAX_CASE_FILE_BYTES, DatasetError, Violation, validate_case
+from bedside_bench.release.case_model import Case
 from bedside_bench.release.known import UNRECOGNISED, identify_release
 from bedside_bench.release.sources import DataSource
 
@@ -34,10 +35,10 @@ class Release:
     """Every case of the ten benchmarks, canonical and in registry then manifest order."""
 
     source: DataSource
-    cases: dict[str, list[dict[str, Any]]]
+    cases: dict[str, list[Case]]
 
     @property
-    def all_cases(self) -> list[dict[str, Any]]:
+    def all_cases(self) -> list[Case]:
         return [case for name in BENCHMARK_NAMES for case in self.cases[name]]
 
     @cached_property
@@ -55,32 +56,30 @@ class Release:
         return identify_release(self.dataset_sha256, self.case_counts)
 
 
-def dataset_sha256(cases: Sequence[dict[str, Any]]) -> str:
+def dataset_sha256(cases: Sequence[Case]) -> str:
     """SHA-256 of the compact, key-sorted JSON of the case objects, in the order given."""
-    text = json.dumps(list(cases), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    objects = [case.json_object() for case in cases]
+    text = json.dumps(objects, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def case_sha256(case: dict[str, Any]) -> str:
+def case_sha256(case: Case) -> str:
     """SHA-256 of one canonical case, as `dataset_sha256` writes it: a sample records the
     digest of the case it asked, so a resume whose case files changed is found."""
-    text = json.dumps(case, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(case.json_object(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def case_of_sample(prompt: str, metadata: SampleMetadata) -> dict[str, Any]:
+def case_of_sample(prompt: str, metadata: SampleMetadata) -> Case:
     """The canonical case a sample holds (its input and metadata), to recompute its digest."""
-    return {
-        "case_id": metadata.case_id,
-        "benchmark": metadata.benchmark,
-        "grading_method": metadata.grading_method,
-        "prompt": prompt,
-        "rubric_items": [
-            {"item_id": i.item_id, "text": i.text, "points": i.points}
-            for i in metadata.rubric_items
-        ],
-        "split": metadata.split,
-    }
+    return Case(
+        case_id=metadata.case_id,
+        benchmark=metadata.benchmark,
+        grading_method=metadata.grading_method,
+        prompt=prompt,
+        rubric_items=tuple(metadata.rubric_items),
+        split=metadata.split,
+    )
 
 
 def _data_dir(root: Path) -> Path:
@@ -323,7 +322,7 @@ def load_release(source: DataSource) -> Release:
     _check_registry(source.root, tree, violations)
     data_dir = _data_dir(source.root)
     _check_data_folders(data_dir, violations)
-    cases: dict[str, list[dict[str, Any]]] = {}
+    cases: dict[str, list[Case]] = {}
     case_ids: dict[str, str] = {}
     for benchmark in BENCHMARK_NAMES:
         bench_dir = data_dir / benchmark
@@ -350,17 +349,17 @@ def load_release(source: DataSource) -> Release:
             violations.extend(problems)
             if case is None:
                 continue
-            if case["case_id"] in case_ids:
+            if case.case_id in case_ids:
                 violations.append(
                     Violation(
                         str(path),
-                        f"duplicate case_id, also in {case_ids[case['case_id']]}",
-                        case["case_id"],
+                        f"duplicate case_id, also in {case_ids[case.case_id]}",
+                        case.case_id,
                         field="case_id",
                     )
                 )
                 continue
-            case_ids[case["case_id"]] = str(path)
+            case_ids[case.case_id] = str(path)
             loaded.append(case)
         if not loaded and not any(str(bench_dir) in v.file for v in violations):
             violations.append(Violation(str(bench_dir / "cases"), "no case files"))
@@ -418,12 +417,19 @@ def load_release_cached(source: DataSource) -> Release:
     return release
 
 
-def case_to_sample(case: dict[str, Any]) -> Sample:
-    """A canonical case as an Inspect sample; its metadata is `SampleMetadata`'s fields."""
-    # the prompt is the sample's input
-    metadata = SampleMetadata.model_validate({**case, "case_sha256": case_sha256(case)})
+def case_to_sample(case: Case) -> Sample:
+    """A canonical case as an Inspect sample; its metadata is `SampleMetadata`'s fields (the
+    prompt is the sample's input)."""
+    metadata = SampleMetadata(
+        case_id=case.case_id,
+        benchmark=case.benchmark,
+        grading_method=case.grading_method,
+        split=case.split,
+        rubric_items=list(case.rubric_items),
+        case_sha256=case_sha256(case),
+    )
     return Sample(
-        id=case["case_id"], input=case["prompt"], metadata=metadata.model_dump(exclude_unset=True)
+        id=case.case_id, input=case.prompt, metadata=metadata.model_dump(exclude_unset=True)
     )
 
 

@@ -57,7 +57,7 @@ def task_metadata(
         "data_source": release.source.label,
         "release": release.name,  # a known release's name, or "unrecognised"
         "release_case_counts": release.case_counts,
-        "case_sha256": {c["case_id"]: case_sha256(c) for c in cases},
+        "case_sha256": {c.case_id: case_sha256(c) for c in cases},
         "smoke": options.smoke,
         "severe_gate": options.severe_gate,
         "judge_passes": options.judge_passes,

@@ -31,10 +31,10 @@ from bedside_bench.task.judge_check.data import (
     RULES,
     GoldFile,
     Rubric,
+    case_rubric,
     load_gold_files,
     negative_items,
     requirement_violations,
-    rubric_of,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -48,7 +48,7 @@ def synthetic_cases(root: Path = SYNTHETIC) -> dict[str, tuple[str, Rubric]]:
     if not root.is_dir():
         return {}
     release = load_release(DataSource(root=root, label=str(root)))
-    return {case["prompt"]: (case["benchmark"], rubric_of(case)) for case in release.all_cases}
+    return {case.prompt: (case.benchmark, case_rubric(case)) for case in release.all_cases}
 
 
 def counts(pairs: list[dict[str, Any]], synthetic: dict[str, tuple[str, Rubric]]) -> list[str]:

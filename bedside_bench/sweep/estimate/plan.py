@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from bedside_bench.core.contracts import RubricItem, SampleMetadata
+from bedside_bench.core.contracts import SampleMetadata
 from bedside_bench.core.protocol import PHYSICIAN_SYSTEM_MESSAGE
 from bedside_bench.documents.estimate import (
     EstimateDocument,
@@ -26,6 +25,8 @@ from bedside_bench.documents.estimate import (
 )
 from bedside_bench.judging.grading import grading_strategy
 from bedside_bench.judging.reply import judge_user_message
+from bedside_bench.release.case_model import Case
+from bedside_bench.release.dataset import case_of_sample
 from bedside_bench.report.prices import (
     Prices,
     Pricing,
@@ -66,22 +67,14 @@ def is_reasoning_model(model: str) -> bool:
     return re.match(r"o\d", name) is not None
 
 
-@dataclass(frozen=True)
-class Case:
-    """One case as the estimate needs it."""
-
-    benchmark: str
-    case_id: str
-    prompt: str
-    items: tuple[RubricItem, ...]
-
-
-def task_cases(benchmark: str, task: Task) -> list[Case]:
+def task_cases(task: Task) -> list[Case]:
+    """The cases of a task as it was built (its samples), so the estimate counts what the run
+    would send."""
     cases = []
     for sample in task.dataset:
         meta = SampleMetadata.model_validate(sample.metadata or {})
         prompt = sample.input if isinstance(sample.input, str) else ""
-        cases.append(Case(benchmark, str(sample.id), prompt, tuple(meta.rubric_items)))
+        cases.append(case_of_sample(prompt, meta))
     return cases
 
 
@@ -123,7 +116,7 @@ def estimate_sweep(
     """The plan of `options` as a sweep in its log directory would run it now."""
     benchmarks = check_benchmarks(options.benchmarks)
     tasks = dict(zip(benchmarks, build_tasks(options), strict=True))
-    cases = {name: task_cases(name, task) for name, task in tasks.items()}
+    cases = {name: task_cases(task) for name, task in tasks.items()}
     any_task = next(iter(tasks.values()))
     epochs = int(any_task.epochs or 1)
     task_meta: Mapping[str, Any] = any_task.metadata or {}
@@ -143,8 +136,8 @@ def estimate_sweep(
     )
     judge_system = judge_counter.count(strategy.system_message)
     judge_fixed = {
-        (c.benchmark, c.case_id): judge_system
-        + judge_counter.count(judge_user_message(c.prompt, "", c.items))
+        (b, c.case_id): judge_system
+        + judge_counter.count(judge_user_message(c.prompt, "", c.rubric_items))
         + CALL_OVERHEAD_TOKENS
         for b in benchmarks
         for c in cases[b]
@@ -182,7 +175,7 @@ def estimate_sweep(
                     answer_calls += 1
                     answer_input += physician + counter.count(case.prompt) + CALL_OVERHEAD_TOKENS
                     judge_input += passes * (judge_fixed[(benchmark, case.case_id)] + visible)
-                    judged_items += passes * len(case.items)
+                    judged_items += passes * len(case.rubric_items)
         totals = Totals(
             answer_input=answer_input,
             answer_output=round(answer_calls * answer_out.per_call),

@@ -29,6 +29,7 @@ from bedside_bench.release.case import (
     Violation,
     check_rubric_items,
 )
+from bedside_bench.release.case_model import Case
 
 GRADING_METHODS: tuple[str, ...] = get_args(GradingMethod)
 RULES = (1, 2, 3, 4, 5)
@@ -131,6 +132,11 @@ def load_gold_files(
 
 def rubric_of(pair: Pair) -> Rubric:
     return tuple((item["text"], item["points"]) for item in pair["rubric_items"])
+
+
+def case_rubric(case: Case) -> Rubric:
+    """A release case's rubric in the form a pair's is compared with (`rubric_of`)."""
+    return tuple((item.text, item.points) for item in case.rubric_items)
 
 
 @dataclass
