@@ -52,6 +52,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="judge only the cases whose judge failed (their answers are reused)",
     )
     parser.add_argument(
+        "-o",  # as `report`, `review` and `data export` write theirs
         "--output-dir",
         default=None,
         help="where the new logs go (default: $INSPECT_LOG_DIR/rejudge, else logs/rejudge); "
@@ -119,13 +120,20 @@ def run_command(args: argparse.Namespace) -> int:
             )
             continue
         print(
-            f"{o.source}: judged {o.judged}, already judged {o.already_done}, "
+            f"{o.source}: judged {o.judged}{empty_note(o.empty)}, already judged {o.already_done}, "
             f"failed {len(o.failed)} -> {o.output}"
         )
         for line in o.failed:
             print(f"  failed: {printable(line)}", file=sys.stderr)  # a judge's text, maybe
         failed += len(o.failed)
     return EXIT_INCOMPLETE if failed else EXIT_OK
+
+
+def empty_note(empty: int) -> str:
+    """Answers without text are counted as judged but cost no judge call: say how many."""
+    if not empty:
+        return ""
+    return f" ({empty} empty answer{'s' if empty != 1 else ''}, scored with no judge call)"
 
 
 def register(subcommands: Subcommands) -> None:

@@ -42,6 +42,8 @@ class LogOutcome:
     source: str
     output: str
     judged: int = 0
+    # of those judged: answers without text, scored as stating nothing with no judge call
+    empty: int = 0
     already_done: int = 0
     failed: list[str] = field(default_factory=list)
     skipped: str | None = None

@@ -197,6 +197,13 @@ def _exists(location: str) -> bool:
     return bool(store.exists(path))
 
 
+def answer_was_empty(sample: EvalSample) -> bool:
+    """The answer had no text: scored as stating nothing, no judge asked (`answer_empty`)."""
+    return any(
+        (s.metadata or {}).get("answer_empty") is True for s in (sample.scores or {}).values()
+    )
+
+
 async def rejudge_log(
     location: str, options: RejudgeOptions, judge: Model, say: Callable[[str], None]
 ) -> LogOutcome:
@@ -246,6 +253,7 @@ async def rejudge_log(
                 outcome.failed.append(f"{sample.id}: {failure_message(failure)}")
             else:
                 outcome.judged += 1
+                outcome.empty += answer_was_empty(kept[key])
         done_count += len(ended)
         samples = [kept.get(k, by_key[k]) for k in order]
         failed = sum(1 for s in samples if s.error is not None)
