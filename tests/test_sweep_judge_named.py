@@ -41,8 +41,6 @@ from tests.e2e_helpers import (
     JUDGE_MODEL,
     SCORER,
     Result,
-    assert_bought_once,
-    ledger,
     ok,
     only_log,
     output,
@@ -52,6 +50,7 @@ from tests.e2e_helpers import (
     sweep_env,
     swept_options,
 )
+from tests.ledger import assert_bought_once, ledger
 from tests.release_factory import write_release
 
 JUDGE = JUDGE_MODEL  # openai/gpt-4.1, not the protocol's default judge
@@ -383,6 +382,7 @@ def test_the_judge_named_by_t_judged_and_the_log_records_it_as_the_role(sweeps: 
     assert sweeps.judged_by == {"gpt-4.1"}  # the protocol's default judge was never asked
     eval_spec = sweeps.log.eval
     role = (eval_spec.model_roles or {})[GRADER_ROLE]
+    assert not isinstance(role, list)  # one judge
     assert role.model == JUDGE
     assert role.config.max_connections == 4  # 2 headroom x 2 connections x 1 pass x 1 model
     assert (eval_spec.metadata or {})["judge_model"] == JUDGE
