@@ -1,6 +1,8 @@
 """What a sweep is asked to do: its options, their validation, and the tasks they make.
 
 Nothing here calls a model or writes a file; `run.py` does that with what this module builds.
+Past 300 lines: the options are many, and the `-T` values (YAML's number forms, the judge they
+may name) are checked here, before any task is built.
 """
 
 from __future__ import annotations
@@ -245,12 +247,12 @@ def two_judges(judge: str, named: str) -> SweepError:
 
 
 def judge_named(judge: str | None, task_args: RawTaskArgs) -> tuple[str | None, dict[str, object]]:
-    """`-T judge_model=M` is the sweep's judge, as `--judge M` is: the grader role (with its
-    connection limits), what the logs and the report name. Left a task argument it would name
-    a judge beside the role the sweep binds to `--judge`'s default, and the scorer would call
-    M while the logs named the role's model. (judge, the task arguments without it); a
-    `--judge` naming another is refused. A value that is not text stays a task argument, for
-    the task to refuse as it refuses any wrong type."""
+    """(the judge, the task arguments without `judge_model`): `-T judge_model=M` is the sweep's
+    judge as `--judge M` is, the grader role with its connection limits, the judge the logs
+    and the report name. Left a task argument beside the role (bound to `--judge`'s default),
+    it would have the scorer call M outside the role's limits while the logs named the role's
+    model. A `--judge` naming another judge is refused; a value that is not text stays a task
+    argument, for the task to refuse as any wrong type."""
     args = dict(task_args)
     named = args.get(JUDGE_ARG)
     if not isinstance(named, str):
