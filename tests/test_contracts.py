@@ -20,10 +20,10 @@ from bedside_bench.core.contracts import (
     GoldPairMetadata,
     RubricItem,
     SampleMetadata,
-    ScoreMetadata,
     TaskMetadata,
     metadata_keys,
 )
+from bedside_bench.core.score_metadata import ScoreMetadata
 from bedside_bench.release.case_model import Case
 from bedside_bench.release.dataset import case_to_sample
 from bedside_bench.scoring.metrics import EPOCH_MEAN_KEYS

@@ -94,3 +94,15 @@ def test_rows_carry_the_cases_recall_and_precision() -> None:
     assert nothing is not None and {(r["recall"], r["precision"]) for r in nothing} == {(0.0, None)}
     points = rows(SCORE, ITEMS)
     assert points is not None and {(r["recall"], r["precision"]) for r in points} == {(None, None)}
+
+
+def test_a_grading_method_a_row_takes_is_checked_too() -> None:
+    """The report does not read a score's grading method, `data export` does (its column)."""
+    got = rows({**SCORE, "grading_method": "f1_weighted_rubric"}, ITEMS)
+    assert got is not None and {r["grading_method"] for r in got} == {"f1_weighted_rubric"}
+    with pytest.raises(ExportError) as refused:
+        rows({**SCORE, "grading_method": "points"}, ITEMS)
+    assert str(refused.value) == (
+        f"{WHERE}: score metadata grading_method: input should be 'points_rubric' or "
+        "'f1_weighted_rubric', got 'points'"
+    )

@@ -7,9 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 
-from pydantic import TypeAdapter
-
-from bedside_bench.core.contracts import RubricItem, ScoreMetadata
+from bedside_bench.core.contracts import RubricItem
+from bedside_bench.core.score_metadata import ScoreMetadata
 from bedside_bench.judging.grading import PassResult, ThreeLevelGrading
 from bedside_bench.judging.judge import JudgeOutcome, ask_judge
 from bedside_bench.judging.reply import parse_decisions
@@ -92,6 +91,5 @@ def test_what_old_logs_hold_is_what_the_records_describe() -> None:
         "overrides": [[override]] * 3,
         "match_values": {"p": 0.0},
     }
-    adapter = TypeAdapter(ScoreMetadata)
     for stored in (one_pass, three_passes):
-        assert adapter.validate_json(json.dumps(stored), strict=True) == stored
+        assert ScoreMetadata.model_validate_json(json.dumps(stored)).logged() == stored

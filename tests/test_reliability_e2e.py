@@ -17,8 +17,9 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore, Score
 
-from bedside_bench.core.contracts import ScoreMetadata, metadata_keys
+from bedside_bench.core.contracts import metadata_keys
 from bedside_bench.core.protocol import THREE_LEVEL_PROTOCOL_VERSION
+from bedside_bench.core.score_metadata import ScoreMetadata
 from bedside_bench.doubles import (
     NEUTRAL_RATIONALE,
     THREE_LEVELS,

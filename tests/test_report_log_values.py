@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import itertools
+import json
 import math
 import shutil
 import tempfile
@@ -27,11 +28,23 @@ from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import Score
 
-from bedside_bench.core.answer_condition import ANSWER_CONDITIONS
-from bedside_bench.core.contracts import ScoreMetadata, TaskMetadata, metadata_keys
+from bedside_bench.core.answer_condition import ANSWER_CONDITIONS, AnswerState, condition_of
+from bedside_bench.core.contracts import RubricItem, SampleMetadata, TaskMetadata, metadata_keys
+from bedside_bench.core.options import ScorerOptions
+from bedside_bench.core.score_metadata import ScoreMetadata, TokenCounts
+from bedside_bench.judging.grading import grading_strategy
+from bedside_bench.judging.judge import JudgeOutcome
+from bedside_bench.judging.three_level import LEVELS, ItemJudgement
 from bedside_bench.logs.read import ReadResult, case_record, header_record, read_records
 from bedside_bench.logs.records import CaseRecord, LogRecord, TokenUsage
-from bedside_bench.logs.values import ScoreValues, TaskArgValues, TaskValues
+from bedside_bench.logs.values import (
+    REPORT_KEYS,
+    TaskArgValues,
+    TaskValues,
+    required_score_fields,
+    score_values,
+)
+from bedside_bench.scoring.scorer import judged_score, states_nothing
 from tests.log_factory import JUDGE_A, eval_log, sample, write
 
 F1_BENCHMARK = "safety_therapeutic"
@@ -81,9 +94,139 @@ def test_a_score_outside_zero_to_one_fails_its_case(value: float, error: str | N
 
 def test_the_models_read_keys_the_writers_write() -> None:
     """Every key the report validates is one the scorer / the tasks write (`contracts`)."""
-    assert set(ScoreValues.model_fields) <= metadata_keys(ScoreMetadata)
+    assert set(REPORT_KEYS) <= metadata_keys(ScoreMetadata)
     assert set(TaskValues.model_fields) <= metadata_keys(TaskMetadata)
     assert set(TaskArgValues.model_fields) == {"judge_model"}
+
+
+# --------------------------------------------------------------------------------------------
+# what the scorer writes is what the report reads
+
+JUDGE = "openai/gpt-4.1"
+RATIONALES = ("Stated.", "Stated, but the dose is missing.", "It fails to stop the drug.")
+STOP_REASONS = ("stop", "max_tokens", "model_length", "content_filter", "tool_calls", "unknown")
+SHARE = st.floats(0, 1)
+
+
+@st.composite
+def _rubric(draw: st.DrawFn) -> list[RubricItem]:
+    points = draw(st.lists(st.integers(-3, 3), min_size=1, max_size=6))
+    points[draw(st.integers(0, len(points) - 1))] = draw(st.integers(1, 3))
+    return [RubricItem(f"i{n}", f"Item {n}.", p) for n, p in enumerate(points)]
+
+
+@st.composite
+def _attempts(draw: st.DrawFn) -> list[dict[str, object]]:
+    """A pass's attempts: invalid replies asked again, then the valid one."""
+    invalid = draw(st.integers(0, 2))
+    raws = draw(st.lists(st.text(max_size=30), min_size=invalid + 1, max_size=invalid + 1))
+    return [
+        {
+            "attempt": n,
+            "raw": raw,
+            "raw_chars": len(raw) + draw(st.integers(0, 5)),
+            "error": None if n == invalid + 1 else f"not JSON ({n})",
+        }
+        for n, raw in enumerate(raws, start=1)
+    ]
+
+
+@st.composite
+def _outcome(draw: st.DrawFn, grading: str, items: list[RubricItem]) -> JudgeOutcome[Any]:
+    """One pass's judge outcome as `ask_judge` gives it to the grading variant."""
+    decisions: object
+    if grading == "binary":
+        decisions = {item.item_id: draw(st.booleans()) for item in items}
+    else:
+        decisions = []
+        for item in items:
+            level = draw(st.sampled_from(LEVELS))
+            quote = "" if level == "NOT_MET" else "the answer"
+            rationale = draw(st.sampled_from(RATIONALES))
+            decisions.append(ItemJudgement(item.item_id, level, rationale, quote))
+    temperature = draw(st.none() | st.just(0.0) | st.floats(0, 2))
+    return JudgeOutcome(decisions, temperature, draw(_attempts()))
+
+
+@st.composite
+def _scored(draw: st.DrawFn) -> tuple[Score, SampleMetadata, ScorerOptions, bool]:
+    """A score as the scorer writes it, from inputs the scorer may get: grading method and
+    variant, rubric, judge passes and their outcomes, the answer's condition (or no text),
+    temperatures and judge tokens. Also the case, its options and whether no judge was asked."""
+    method = draw(st.sampled_from(["points_rubric", "f1_weighted_rubric"]))
+    items = draw(_rubric())
+    sample = SampleMetadata(
+        case_id="c1",
+        benchmark="drug_safety" if method == "points_rubric" else "safety_therapeutic",
+        grading_method=method,  # type: ignore[arg-type]
+        split="public",
+        rubric_items=items,
+        answer_temperature=draw(st.none() | st.floats(0, 2)),
+    )
+    opts = ScorerOptions(
+        grading=draw(st.sampled_from(["binary", "three_level"])),
+        judge_passes=draw(st.integers(1, 3)),
+        severe_gate=draw(st.booleans()),
+    )
+    strategy = grading_strategy(opts.grading)
+    stop = draw(st.sampled_from(STOP_REASONS))
+    empty = draw(st.booleans())
+    answered = AnswerState(stop, condition_of(stop, refusal=False), empty=empty)
+    if empty:
+        return states_nothing(answered, strategy, sample, opts, JUDGE), sample, opts, True
+    passes = opts.judge_passes
+    outcomes = draw(st.lists(_outcome(opts.grading, items), min_size=passes, max_size=passes))
+    results = [strategy.to_pass(outcome, items) for outcome in outcomes]
+    counts = st.builds(
+        TokenCounts,
+        input_tokens=st.integers(0, 10**6),
+        output_tokens=st.integers(0, 10**5),
+        total_tokens=st.integers(0, 10**6),
+    )
+    usage = draw(st.dictionaries(st.sampled_from([JUDGE, "anthropic/claude"]), counts, max_size=2))
+    answer = "Here is the answer."
+    score = judged_score(answered, strategy, sample, opts, JUDGE, answer, results, usage)
+    return score, sample, opts, False
+
+
+def _written_keys(sample: SampleMetadata, opts: ScorerOptions, unasked: bool) -> list[str]:
+    """The keys a score holds, in the order logs hold them (by hand, from how it was scored)."""
+    f1 = sample.grading_method == "f1_weighted_rubric"
+    method = ["recall", "precision", "severe_rate"] if f1 else ["matched_signed_points"]
+    keys = ["decisions", "grading_method", *method]
+    if not f1:
+        keys.append("available_positive_points")
+    keys += ["judge_model", "judge_temperature", "answer_temperature", "answer_stop_reason"]
+    keys += ["answer_condition", "answer_complete", "answer_empty", "judge_attempts"]
+    keys += ["judge_message_format", "severe_gate", "judge_usage"]
+    if opts.judge_passes > 1 and unasked:  # each pass alone scores the same; none was asked
+        keys += ["pass_scores"]
+    elif opts.judge_passes > 1:
+        keys += ["judge_passes", "pass_decisions", "pass_scores", "judge_agreement"]
+    if opts.grading == "three_level":
+        keys += ["match_values"] if unasked else ["judgements", "overrides", "match_values"]
+    return keys
+
+
+@settings(max_examples=150, deadline=None)
+@given(scored=_scored())
+def test_what_the_scorer_writes_validates_and_round_trips(
+    scored: tuple[Score, SampleMetadata, ScorerOptions, bool],
+) -> None:
+    """The scorer's metadata holds the keys its way of scoring writes, in their order; stored
+    as JSON it reads back through the one model as the same keys and values, and the report
+    reads it as a case that counts (every key it requires there)."""
+    score, sample, opts, unasked = scored
+    written = score.metadata or {}
+    assert list(written) == _written_keys(sample, opts, unasked)
+    text = json.dumps(written)
+    read = ScoreMetadata.model_validate_json(text)
+    assert read.logged() == written
+    assert json.dumps(read.logged()) == text
+    f1 = sample.grading_method == "f1_weighted_rubric"
+    values = score_values(json.loads(text), required_score_fields(f1))
+    assert isinstance(values, ScoreMetadata), values
+    assert values.answer_empty is unasked
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ import pytest
 from bedside_bench.core.answer_condition import AnswerState
 from bedside_bench.core.contracts import RubricItem, SampleMetadata
 from bedside_bench.core.options import ScorerOptions
+from bedside_bench.core.score_metadata import ScoreMetadata
 from bedside_bench.judging.grading import grading_strategy
-from bedside_bench.logs.values import ScoreValues, required_score_fields, score_values
+from bedside_bench.logs.values import required_score_fields, score_values
 from bedside_bench.scoring.scorer import states_nothing
 from tests.independent import exact_case_score, f1_parts
 
@@ -79,7 +80,7 @@ def test_an_answer_without_text_scores_as_stating_nothing(
         assert (m["matched_signed_points"], m["available_positive_points"]) == (0, 3)
     # what the report reads back: a whole case, every required key present
     read = score_values(m, required_score_fields(method == "f1_weighted_rubric"))
-    assert isinstance(read, ScoreValues) and read.answer_empty is True
+    assert isinstance(read, ScoreMetadata) and read.answer_empty is True
 
 
 def test_with_several_passes_each_pass_scores_the_same_and_none_was_asked() -> None:
@@ -90,4 +91,4 @@ def test_with_several_passes_each_pass_scores_the_same_and_none_was_asked() -> N
     assert m["pass_scores"] == [0.0, 0.0, 0.0]
     # no pass was asked: no per-pass decisions or agreement to pool into the judge's kappa
     assert "pass_decisions" not in m and "judge_agreement" not in m and "judge_passes" not in m
-    assert isinstance(score_values(m, required_score_fields(False)), ScoreValues)
+    assert isinstance(score_values(m, required_score_fields(False)), ScoreMetadata)

@@ -1,21 +1,21 @@
 """The records that cross module boundaries, and the names they are stored under in logs.
 
 The bottom of the package: it imports nothing from it, and everything that reads or writes a
-rubric item, a grading variant, the judge's model role, the scorer's name, or the metadata of a
-sample, a score or a task takes it from here. The names are part of the public surface (logs
-written today are read by tomorrow's report).
+rubric item, a grading variant, the judge's model role, the scorer's name, the metadata of a
+sample or a task, or the judge records a score holds takes it from here. The names are part
+of the public surface (logs written today are read by tomorrow's report).
 
 A sample's metadata is a frozen pydantic model, as Inspect's `TaskState.metadata_as` expects:
 the dataset writes it, the solver adds the answer temperature, the scorer reads it back as
 `state.metadata_as(SampleMetadata)`, its rubric items already typed.
 
-Score and task metadata stay TypedDicts: each key is named once here, and mypy checks every
-writer's literal key against it, at no cost at run time. The report reads logs it did not
-write (earlier versions, scores appended by `inspect score`, other tools, hand edits), so it
-reads them back through strict models of only the keys it reads (`logs/values.py`,
-whose field names a test keeps within these TypedDicts): a malformed value fails its case
-(score metadata) or its log (task metadata), named in one line; keys it does not read may hold
-anything. Inspect's `Score` has no `metadata_as`.
+A score's metadata is one pydantic model of its own (`core/score_metadata.py`), which the
+scorer builds and every reader validates; the judge records it holds are the TypedDicts below
+(plain dicts in a log, in their key order). Task metadata stays a TypedDict: each key is named
+once here, and mypy checks every writer's literal key against it, at no cost at run time; the
+report reads it back through a strict model of only the keys it reads (`logs/values.py`, whose
+field names a test keeps within this TypedDict): a malformed value skips its log, named in one
+line; keys it does not read may hold anything.
 """
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ class GoldPairMetadata(BaseModel):
     rubric_items: list[GoldItem]
 
 
-# the records a score keeps of its judging (TypedDicts: plain dicts in the log, in this key
-# order). One judge attempt; "pass" (first) only when there were several passes
+# the records a score keeps of its judging (`ScoreMetadata`: plain dicts in the log, in this
+# key order). One judge attempt; "pass" (first) only when there were several passes
 JudgeAttempt = TypedDict(
     "JudgeAttempt",
     {
@@ -134,48 +134,6 @@ class ItemJudgementRecord(TypedDict):
 OverrideRecord = TypedDict(
     "OverrideRecord", {"item_id": str, "from": str, "to": str, "phrase": str}
 )
-
-
-class ScoreMetadata(TypedDict, total=False):
-    """The rubric judge's score metadata, as the report and `data export` read it back."""
-
-    # {item_id: matched}, or {item_id: level} with three-level grading; combined over passes
-    decisions: dict[str, Decision]
-    grading_method: str
-    # points_rubric cases
-    matched_signed_points: float
-    available_positive_points: int
-    # f1_weighted_rubric cases
-    recall: float
-    precision: float | None
-    severe_rate: int
-    judge_model: str
-    judge_temperature: float | None
-    answer_temperature: float | None
-    # the answer as it came (`answer_condition`): Inspect's stop reason, its condition
-    # (complete, truncated, filtered, refused, unknown) and whether it is complete
-    answer_stop_reason: str
-    answer_condition: str
-    answer_complete: bool
-    # the answer had no text: scored as stating nothing (no item matched), no judge asked
-    answer_empty: bool
-    judge_attempts: list[JudgeAttempt]
-    judge_message_format: str
-    severe_gate: bool
-    # judge tokens by model (inspect score adds none to a log's stats)
-    judge_usage: dict[str, dict[str, int]]
-    # repeated judging (judge_passes > 1)
-    judge_passes: int
-    pass_decisions: list[dict[str, Decision]]
-    # each pass's case score on its own (the case's score combines the passes' decisions)
-    pass_scores: list[float]
-    judge_agreement: float
-    # three-level grading: per pass when there are several
-    judgements: list[ItemJudgementRecord] | list[list[ItemJudgementRecord]]
-    overrides: list[OverrideRecord] | list[list[OverrideRecord]]
-    match_values: dict[str, float]
-    # a case reduced over several epochs
-    epochs: int
 
 
 class RejudgeSource(TypedDict):
@@ -212,5 +170,7 @@ class TaskMetadata(TypedDict, total=False):
 
 
 def metadata_keys(record: type) -> frozenset[str]:
-    """Every key a metadata TypedDict names."""
+    """Every key a metadata record names: a model's fields, a TypedDict's keys."""
+    if issubclass(record, BaseModel):
+        return frozenset(record.model_fields)
     return frozenset(record.__required_keys__ | record.__optional_keys__)  # type: ignore[attr-defined]

@@ -23,7 +23,6 @@ from bedside_bench.core.contracts import (
     JudgeAttempt,
     OverrideRecord,
     RubricItem,
-    ScoreMetadata,
 )
 from bedside_bench.core.protocol import (
     JUDGE_SYSTEM_MESSAGE,
@@ -31,6 +30,7 @@ from bedside_bench.core.protocol import (
     THREE_LEVEL_PROTOCOL_VERSION,
     THREE_LEVEL_SYSTEM_MESSAGE,
 )
+from bedside_bench.core.score_metadata import ScoreMetadata
 from bedside_bench.judging.judge import JudgeOutcome, ask_judge
 from bedside_bench.judging.passes import combine_passes
 from bedside_bench.judging.reply import judge_user_message, parse_decisions
@@ -118,8 +118,9 @@ class GradingStrategy(ABC, Generic[T]):
 
     def score_details(
         self, results: Sequence[PassResult], matches: Mapping[str, float]
-    ) -> ScoreMetadata:
-        """What this variant adds to the score metadata (after the common keys)."""
+    ) -> dict[str, Any]:
+        """What this variant adds to the score metadata (after the common keys), as
+        `ScoreMetadata.logged()` gives it."""
         return {}
 
     async def ask(
@@ -207,19 +208,19 @@ class ThreeLevelGrading(GradingStrategy[list[ItemJudgement]]):
 
     def score_details(
         self, results: Sequence[PassResult], matches: Mapping[str, float]
-    ) -> ScoreMetadata:
+    ) -> dict[str, Any]:
         if not results:  # an answer without text: no judge was asked (`nothing_stated`)
-            return {"match_values": dict(matches)}
+            return ScoreMetadata(match_values=dict(matches)).logged()
         # one pass: its lists as they are; several: one list per pass
         judgements = [r.details.get("judgements", []) for r in results]
         overrides = [r.details.get("overrides", []) for r in results]
         if len(results) == 1:
-            return {
-                "judgements": judgements[0],
-                "overrides": overrides[0],
-                "match_values": dict(matches),
-            }
-        return {"judgements": judgements, "overrides": overrides, "match_values": dict(matches)}
+            return ScoreMetadata(
+                judgements=judgements[0], overrides=overrides[0], match_values=dict(matches)
+            ).logged()
+        return ScoreMetadata(
+            judgements=judgements, overrides=overrides, match_values=dict(matches)
+        ).logged()
 
 
 BINARY = BinaryGrading()

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from inspect_ai.log import read_eval_log, read_eval_log_samples
 
-from bedside_bench.core.contracts import RUBRIC_ITEMS_KEY, SCORER_NAME, ScoreMetadata, TaskMetadata
+from bedside_bench.core.contracts import RUBRIC_ITEMS_KEY, SCORER_NAME, TaskMetadata
 from bedside_bench.core.owned_output import check_owned, replacing_folder, write_file
 from bedside_bench.judging.three_level import MATCH_VALUE
 from bedside_bench.logs.read import (
@@ -35,13 +35,15 @@ from bedside_bench.logs.read import (
     skip_reason,
     unreadable,
 )
-from bedside_bench.logs.values import rubric_items, score_values
+from bedside_bench.logs.values import REPORT_KEYS, rubric_items, score_values
 
 if TYPE_CHECKING:
     from datasets import Dataset, Features
     from inspect_ai.log import EvalLog, EvalSample
 
 RESULTS_FILE = "results.parquet"
+# the score metadata keys a row takes: the report's, and the grading method
+EXPORT_KEYS: tuple[str, ...] = (*REPORT_KEYS, "grading_method")
 # sample fields the rows do not need; skipping them keeps reading large logs cheap
 _HEAVY_FIELDS = {"messages", "events", "attachments", "store", "events_data", "timelines"}
 
@@ -106,9 +108,8 @@ def decision_and_value(value: Any, where: str) -> tuple[str, float]:
     raise ExportError(f"{where}: decision {value!r} is neither a boolean nor a rubric level")
 
 
-def _stop_reason(meta: ScoreMetadata, sample: EvalSample) -> str | None:
+def _stop_reason(recorded: str | None, sample: EvalSample) -> str | None:
     """The score's record of the answer's stop reason, else the stored output's."""
-    recorded = meta.get("answer_stop_reason")
     if recorded is not None:
         return recorded
     choices = sample.output.choices if sample.output is not None else []
@@ -122,14 +123,13 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
         return None
     location = display_location(header.location)
     where = f"{location}, case {sample.id}, epoch {sample.epoch}"
-    meta = cast(ScoreMetadata, score.metadata or {})
     # the values a row takes from the log, checked as the report checks them (`log_values`)
-    checked = score_values(meta)
+    checked = score_values(score.metadata or {}, keys=EXPORT_KEYS)
     if isinstance(checked, str):
         raise ExportError(f"{where}: {checked}")
-    decisions = meta.get("decisions")
+    decisions = checked.decisions
     listed = (sample.metadata or {}).get(RUBRIC_ITEMS_KEY)
-    if not isinstance(decisions, dict) or not isinstance(listed, list):
+    if decisions is None or not isinstance(listed, list):
         raise ExportError(f"{where}: the score has no decisions or the sample no rubric_items")
     items = rubric_items(listed)
     if isinstance(items, str):
@@ -144,9 +144,9 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
         rows.append(
             {
                 "answer_model": header.eval.model,
-                "judge_model": meta.get("judge_model") or judge_of(header),
+                "judge_model": checked.judge_model or judge_of(header),
                 "benchmark": benchmark_of(header),
-                "grading_method": meta.get("grading_method")
+                "grading_method": checked.grading_method
                 or (sample.metadata or {}).get("grading_method"),
                 "case_id": str(sample.id),
                 "epoch": sample.epoch,
@@ -157,8 +157,8 @@ def sample_rows(header: EvalLog, sample: EvalSample) -> list[dict[str, Any]] | N
                 "case_score": float(score.value),
                 "recall": checked.recall,
                 "precision": checked.precision,
-                "answer_stop_reason": _stop_reason(meta, sample),
-                "answer_condition": meta.get("answer_condition"),
+                "answer_stop_reason": _stop_reason(checked.answer_stop_reason, sample),
+                "answer_condition": checked.answer_condition,
                 "dataset_sha256": task_meta.get("dataset_sha256"),
                 "protocol_version": task_meta.get("protocol_version"),
                 "task_id": header.eval.task_id,

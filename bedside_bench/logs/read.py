@@ -40,6 +40,7 @@ from bedside_bench.calls.credentials import redact_credentials
 from bedside_bench.core.benchmarks import BENCHMARKS_BY_NAME
 from bedside_bench.core.contracts import DEMO_TAG, GRADER_ROLE, SCORE_KEY, SCORER_NAME, Decision
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
+from bedside_bench.core.score_metadata import ScoreMetadata
 from bedside_bench.logs.checks import case_problem, score_problem
 from bedside_bench.logs.epochs import reduce_epochs
 from bedside_bench.logs.generation import answer_settings
@@ -59,8 +60,8 @@ from bedside_bench.logs.scorers import (
 )
 from bedside_bench.logs.values import (
     ALWAYS_REQUIRED,
+    LARGE_KEYS,
     THINNED_VALUE,
-    ScoreValues,
     TaskValues,
     negative_usage,
     required_score_fields,
@@ -78,8 +79,6 @@ LOG_EXTENSIONS = (".eval", ".json")
 READ_CONCURRENCY = 8
 # sample fields a score does not need; skipping them keeps full-sample reads cheap
 HEAVY_FIELDS = {"messages", "events", "attachments", "store", "output", "metadata"}
-# the score metadata keys `case_record` reads whose values can exceed 1 kB
-LARGE_KEYS: tuple[str, ...] = ("decisions", "pass_decisions", "pass_scores", "judge_usage")
 
 
 EpochCases = dict[tuple[str, int], CaseRecord]
@@ -170,24 +169,22 @@ def _number(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _pass_decisions(values: ScoreValues) -> tuple[Mapping[str, Decision], ...] | None:
+def _pass_decisions(values: ScoreMetadata) -> tuple[Mapping[str, Decision], ...] | None:
     """Each pass's {item_id: matched} (reference grading) or {item_id: level} (three-level)."""
-    if not isinstance(values.pass_decisions, list):
-        return None
-    return tuple(values.pass_decisions)
+    return None if values.pass_decisions is None else tuple(values.pass_decisions)
 
 
-def _bool_decisions(values: ScoreValues) -> Mapping[str, bool] | None:
+def _bool_decisions(values: ScoreMetadata) -> Mapping[str, bool] | None:
     """`{item_id: matched}`, or None when absent, thinned out of a summary, or not binary."""
     decisions = values.decisions
-    if not isinstance(decisions, dict) or not all(isinstance(v, bool) for v in decisions.values()):
+    if decisions is None or not all(isinstance(v, bool) for v in decisions.values()):
         return None
     return {k: bool(v) for k, v in decisions.items()}
 
 
-def _scored_usage(values: ScoreValues) -> TokenUsage | None:
+def _scored_usage(values: ScoreMetadata) -> TokenUsage | None:
     """The judge tokens a score recorded (summed over judge models), None when absent."""
-    if not isinstance(values.judge_usage, dict) or not values.judge_usage:
+    if not values.judge_usage:
         return None
     total = TokenUsage()
     for counts in values.judge_usage.values():
@@ -248,7 +245,7 @@ def case_record(
         answer_temperature=values.answer_temperature,
         judge_agreement=values.judge_agreement,
         pass_decisions=_pass_decisions(values),
-        pass_scores=tuple(values.pass_scores) if isinstance(values.pass_scores, list) else None,
+        pass_scores=None if values.pass_scores is None else tuple(values.pass_scores),
         decisions=_bool_decisions(values),
         judge_usage=_scored_usage(values),
         thinned=tuple(k for k in LARGE_KEYS if metadata.get(k) == THINNED_VALUE),

@@ -6,87 +6,57 @@ arguments) is validated here, strictly (no coercion: "3" is not a count, 1 is no
 that a malformed value fails what it belongs to with one line naming the field, instead of
 being pooled as if honest or silently dropped:
 
-- a score's metadata (`ScoreValues`): that case (that epoch) fails, counted as failed, never 0;
+- a score's metadata: that case (that epoch) fails, counted as failed, never 0. It is read
+  through the model the scorer writes it with (`core/score_metadata.py` `ScoreMetadata`),
+  over the keys the reader reads (`REPORT_KEYS`; `data export` adds the grading method);
 - the task's metadata or arguments (`TaskValues`, `TaskArgValues`): the log is skipped.
 
 Absent is not malformed where a log may honestly lack a value (a key an earlier version did
 not write: the report says "not recorded"); a value a figure is computed from is required
-where that figure applies (`required_score_fields`). Unknown keys are left alone. The types
-are the ones the writers use (`contracts`, `options`, `answer_condition`), so a writer and
-this reader cannot drift apart unnoticed (`tests/test_report_log_values.py`).
+where that figure applies (`required_score_fields`). Unknown keys are left alone. The task
+models' types are the ones the writers use (`contracts`, `options`), so a writer and this
+reader cannot drift apart unnoticed (`tests/test_report_log_values.py`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Annotated, Literal, get_args
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from bedside_bench.core.answer_condition import AnswerCondition
-from bedside_bench.core.contracts import Decision, Grading, RejudgeSource
+from bedside_bench.core.contracts import Grading, RejudgeSource
 from bedside_bench.core.options import ScorerOptions
+from bedside_bench.core.score_metadata import STRICT, Count, ScoreMetadata, Text, TokenCounts
 
 # what Inspect puts in a sample summary in place of a metadata value over 1 kB
 # (`inspect_ai.log._util.thin_metadata`): the sample is then read in full
-Thinned = Literal["Key removed from summary (> 1k)"]
-THINNED_VALUE: str = get_args(Thinned)[0]
+THINNED_VALUE = "Key removed from summary (> 1k)"
 
-_STRICT = ConfigDict(strict=True, frozen=True, extra="ignore", allow_inf_nan=False)
-
-Share = Annotated[float, Field(ge=0.0, le=1.0)]
-Temperature = Annotated[float, Field(ge=0.0)]
-Count = Annotated[int, Field(ge=0)]
-Text = Annotated[str, Field(min_length=1)]
-
-
-class TokenCounts(BaseModel):
-    """One judge model's tokens in a score's `judge_usage` (`scorer.judge_usage`)."""
-
-    model_config = _STRICT
-
-    input_tokens: Count = 0
-    output_tokens: Count = 0
-    input_tokens_cache_read: Count = 0
-    input_tokens_cache_write: Count = 0
-    reasoning_tokens: Count = 0
-    total_tokens: Count = 0
-
-
-class ScoreValues(BaseModel):
-    """The keys of a rubric-judge score's metadata (`contracts.ScoreMetadata`) the report
-    reads, as the scorer writes them; None: the key is absent (or null, for the `NULLABLE`
-    keys)."""
-
-    model_config = _STRICT
-
-    recall: Share | None = None
-    precision: Share | None = None
-    # 1 when the case has a severe error (a missed +3 or a matched -3), else 0
-    severe_rate: Share | None = None
-    judge_model: Text | None = None
-    judge_temperature: Temperature | None = None
-    answer_temperature: Temperature | None = None
-    judge_agreement: Share | None = None
-    # written only when the case was judged in more than one pass
-    judge_passes: Annotated[int, Field(ge=1)] | None = None
-    decisions: dict[str, Decision] | Thinned | None = None
-    pass_decisions: Annotated[list[dict[str, Decision]], Field(min_length=1)] | Thinned | None = (
-        None
-    )
-    # each pass's own case score (written since the report's intervals over judge passes)
-    pass_scores: Annotated[list[Share], Field(min_length=1)] | Thinned | None = None
-    judge_usage: dict[str, TokenCounts] | Thinned | None = None
-    answer_stop_reason: Text | None = None
-    answer_condition: AnswerCondition | None = None
-    # an answer without text, scored as stating nothing (absent: judged, or written before)
-    answer_empty: bool | None = None
-
-
-# the keys the scorer may write as null (no precision without a matched item; a temperature
-# that was not sent); a null anywhere else is not the scorer's
-NULLABLE = frozenset({"precision", "judge_temperature", "answer_temperature"})
+# the score metadata keys the report reads (the `CaseRecord` fields it fills, and the passes
+# that make the per-pass keys required); a malformed value of any other key leaves the case as
+# it is
+REPORT_KEYS: tuple[str, ...] = (
+    "decisions",
+    "recall",
+    "precision",
+    "severe_rate",
+    "judge_model",
+    "judge_temperature",
+    "answer_temperature",
+    "answer_stop_reason",
+    "answer_condition",
+    "answer_empty",
+    "judge_usage",
+    "judge_passes",
+    "pass_decisions",
+    "pass_scores",
+    "judge_agreement",
+)
+# those of them whose values can exceed 1 kB, so that a sample summary may hold
+# `THINNED_VALUE` in their place: read as absent there (the sample is then read in full)
+LARGE_KEYS: tuple[str, ...] = ("decisions", "pass_decisions", "pass_scores", "judge_usage")
 
 # the keys a score must hold for its case to count: the judge always; an F1 case's recall,
 # precision (null when nothing was matched) and severe flag; a score judged in several passes
@@ -108,7 +78,7 @@ class TaskValues(BaseModel):
     """The keys of a benchmark log's `eval.metadata` (`contracts.TaskMetadata`) the report
     reads. The two that mark a log as this suite's are required (`skip_reason` names them)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     benchmark: Text | None = None
     protocol_version: Text
@@ -133,7 +103,7 @@ class TaskValues(BaseModel):
 class TaskArgValues(BaseModel):
     """The task arguments the report reads: the judge named by `-T judge_model`."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     judge_model: Text | None = None
 
@@ -173,7 +143,9 @@ def problem(
     if key not in values:
         return f"{what} {key}: missing"
     inner = _path(values[key], tuple(loc[1:]))
-    why = first["msg"][:1].lower() + first["msg"][1:]
+    # a validator's own message, without the "Value error, " pydantic puts before it
+    msg = first["msg"].removeprefix("Value error, ")
+    why = msg[:1].lower() + msg[1:]
     if first["type"] == "missing":
         why = "missing"
     at = f" (at {'.'.join(inner)})" if inner else ""
@@ -181,21 +153,19 @@ def problem(
 
 
 def score_values(
-    metadata: Mapping[str, object], required: tuple[str, ...] = ()
-) -> ScoreValues | str:
-    """A score's metadata as the report reads it, or why that case fails (one line)."""
-    null = next(
-        (
-            k
-            for k in ScoreValues.model_fields
-            if k not in NULLABLE and k in metadata and metadata[k] is None
-        ),
-        None,
-    )
-    if null is not None:
-        return f"score metadata {null}: null (the scorer always writes a value)"
+    metadata: Mapping[str, object],
+    required: tuple[str, ...] = (),
+    keys: tuple[str, ...] = REPORT_KEYS,
+) -> ScoreMetadata | str:
+    """A score's metadata as the report reads it (its `keys` validated), or why that case fails
+    (one line)."""
+    read = {
+        key: metadata[key]
+        for key in keys
+        if key in metadata and not (key in LARGE_KEYS and metadata[key] == THINNED_VALUE)
+    }
     try:
-        values = ScoreValues.model_validate(dict(metadata))
+        values = ScoreMetadata.model_validate(read)
     except ValidationError as ex:
         return problem(ex, "score metadata", metadata)
     passes = PASSES_REQUIRED if (values.judge_passes or 1) > 1 else ()
@@ -243,7 +213,7 @@ class StoredRubricItem(BaseModel):
     """One of a sample's rubric items (`contracts.RubricItem`, as `SampleMetadata` stores
     them), read back strictly: `data export` takes its rows from them."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     item_id: Text
     text: str

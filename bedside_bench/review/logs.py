@@ -16,6 +16,7 @@ from inspect_ai.log import read_eval_log
 
 from bedside_bench.core.contracts import APPENDED_SCORE_KEY, RUBRIC_ITEMS_KEY, SCORE_KEY
 from bedside_bench.core.safe_text import printable
+from bedside_bench.core.score_metadata import ScoreMetadata
 from bedside_bench.logs.read import (
     benchmark_of,
     display_location,
@@ -105,10 +106,14 @@ def add_log(source: ReviewSource, location: str) -> None:
         # what a reviewer is shown and scored against, checked as the report checks it
         where = f"{shown}: case {printable(str(sample.id), 100)} epoch {sample.epoch}"
         items = _items(sample.metadata or {})
-        problems = [items] + [score_values(s.metadata or {}) for s in scores.values()]
-        problem = next((p for p in problems if isinstance(p, str)), None)
-        if problem is not None or isinstance(items, str):
-            raise ReviewInputError(f"{where}: {printable(str(problem), 500)}")
+        if isinstance(items, str):
+            raise ReviewInputError(f"{where}: {printable(items, 500)}")
+        checked: dict[str, ScoreMetadata] = {}
+        for score_key, score in scores.items():
+            values = score_values(score.metadata or {})
+            if isinstance(values, str):
+                raise ReviewInputError(f"{where}: {printable(values, 500)}")
+            checked[score_key] = values
         case = AnsweredCase(
             answer_model=header.eval.model,
             benchmark=benchmark,
@@ -125,14 +130,13 @@ def add_log(source: ReviewSource, location: str) -> None:
                 f"{printable(case.answer_model, 100)} has "
                 "another answer than an earlier log's; review one run's answers at a time"
             )
-        for score_key, score in scores.items():
-            meta = score.metadata or {}
-            decisions = meta.get("decisions")
-            if not isinstance(decisions, dict):
+        for score_key, values in checked.items():
+            decisions = values.decisions
+            if decisions is None:
                 continue
-            judge = judge_label(meta, fallback, score_key)
+            judge = judge_label(scores[score_key].metadata or {}, fallback, score_key)
             source.judges.add(judge)
-            passes = meta.get("pass_decisions")
+            passes = values.pass_decisions or []
             for item in case.items:
                 key: ItemKey = (*case.key, item.item_id)
                 if item.item_id in decisions:
@@ -141,10 +145,7 @@ def add_log(source: ReviewSource, location: str) -> None:
                     if judge in decided and decided[judge] != value:
                         source.conflicts.add((judge, shown))
                     decided.setdefault(judge, value)
-                if (
-                    isinstance(passes, list)
-                    and len({repr(p.get(item.item_id)) for p in passes if isinstance(p, dict)}) > 1
-                ):
+                if len({repr(p.get(item.item_id)) for p in passes}) > 1:
                     source.pass_disagreements.add(key)
 
 

@@ -3,8 +3,8 @@ reducer that turns a case's epochs into the one score the metrics see."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Literal, cast, get_args
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, get_args
 
 import numpy as np
 from inspect_ai.scorer import (
@@ -17,8 +17,9 @@ from inspect_ai.scorer import (
     score_reducer,
 )
 
-from bedside_bench.core.contracts import Decision, ScoreMetadata
+from bedside_bench.core.contracts import Decision
 from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from bedside_bench.core.score_metadata import ScoreMetadata
 from bedside_bench.scoring.agreement import pooled_kappa
 from bedside_bench.scoring.stats import percentile_bootstrap
 
@@ -27,9 +28,12 @@ MeanKey = Literal["recall", "precision", "severe_rate", "judge_agreement"]
 EPOCH_MEAN_KEYS: tuple[MeanKey, ...] = get_args(MeanKey)
 
 
-def _metadata(score: Score) -> ScoreMetadata:
-    """A rubric-judge score's metadata (the keys mypy checks are the contract's)."""
-    return cast(ScoreMetadata, score.metadata or {})
+def _metadata(score: Score) -> Mapping[str, Any]:
+    """A rubric-judge score's metadata as it is: the scores this run's scorer wrote (built as
+    `ScoreMetadata`) and, in a retried run, the scores Inspect reused from the earlier log, which
+    an earlier version wrote. A value that is not what the metric takes is passed over, as an
+    absent one is, rather than failing every metric of the run at its end."""
+    return score.metadata or {}
 
 
 def _metadata_values(scores: Sequence[SampleScore], key: MeanKey) -> list[float]:
@@ -126,17 +130,19 @@ def case_mean() -> ScoreReducer:
         reduced = mean(scores)
         if len(scores) == 1:
             return reduced
-        metadata: ScoreMetadata = {"epochs": len(scores)}
+        fields: dict[str, Any] = {"epochs": len(scores)}
         first = _metadata(scores[0])
         if "grading_method" in first:
-            metadata["grading_method"] = first["grading_method"]
+            fields["grading_method"] = first["grading_method"]
         each = [_metadata(s) for s in scores]
         for key in EPOCH_MEAN_KEYS:
             if any(key in m for m in each):
-                metadata[key] = _mean_defined([m.get(key) for m in each])
+                fields[key] = _mean_defined([m.get(key) for m in each])
         passes = _epoch_pass_decisions(scores)
         if passes is not None:
-            metadata["pass_decisions"] = passes
-        return reduced.model_copy(update={"metadata": dict(metadata)})
+            fields["pass_decisions"] = passes
+        logged = ScoreMetadata(**fields).logged()
+        # in the order given, as logs have held it (not the model's field order)
+        return reduced.model_copy(update={"metadata": {key: logged[key] for key in fields}})
 
     return reduce

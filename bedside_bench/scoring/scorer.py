@@ -1,7 +1,12 @@
 """The rubric-judge scorer: judge the answer, score the case, pack an Inspect `Score`.
 
 Its options, their defaults and the checks that refuse a bad one are defined once in
-`core/options.py`; the scorer takes them by name (`-S`), each None when not given.
+`core/options.py`; the scorer takes them by name (`-S`), each None when not given. The score's
+metadata is built as `ScoreMetadata` (`core/score_metadata.py`), validated as it is written.
+
+Past 300 lines: the scorer, its judge preflight, the two scores a case can get (judged, or an
+answer without text) and what re-scoring a stored log needs stay together, as the one way from
+a sample to its `Score`.
 """
 
 from __future__ import annotations
@@ -28,9 +33,9 @@ from bedside_bench.core.contracts import (
     SCORE_KEY,
     SCORER_NAME,
     Grading,
+    GradingMethod,
     JudgeAttempt,
     SampleMetadata,
-    ScoreMetadata,
 )
 from bedside_bench.core.inspect_private import (
     PrerequisiteError,
@@ -54,6 +59,7 @@ from bedside_bench.core.options import (  # re-exported: the refusal is imported
 )
 from bedside_bench.core.protocol import JUDGE_MESSAGE_FORMAT
 from bedside_bench.core.safe_text import encodable, printable
+from bedside_bench.core.score_metadata import ScoreMetadata, TokenCounts
 from bedside_bench.judging.grading import GradingStrategy, PassResult, grading_strategy
 from bedside_bench.judging.judge import judged_once_in_run
 from bedside_bench.scoring.agreement import unanimous_share
@@ -116,32 +122,39 @@ def preflight_judge(judge_model: str | None) -> Model | None:
         ) from ex
 
 
-def score_metadata(result: PointsScore | F1Score, grading_method: str) -> ScoreMetadata:
+def score_metadata(result: PointsScore | F1Score, grading_method: GradingMethod) -> dict[str, Any]:
+    """The case score's keys of a score's metadata (`ScoreMetadata.logged()`)."""
     if isinstance(result, PointsScore):
-        return {
-            "grading_method": grading_method,
-            "matched_signed_points": result.matched_signed_points,
-            "available_positive_points": result.available_positive_points,
-        }
-    return {
-        "grading_method": grading_method,
-        "recall": result.recall,
-        "precision": result.precision,
-        "severe_rate": result.severe_rate,
-    }
+        return ScoreMetadata(
+            grading_method=grading_method,
+            matched_signed_points=result.matched_signed_points,
+            available_positive_points=result.available_positive_points,
+        ).logged()
+    return ScoreMetadata(
+        grading_method=grading_method,
+        recall=result.recall,
+        precision=result.precision,
+        severe_rate=result.severe_rate,
+    ).logged()
 
 
-def _pass_metadata(results: Sequence[PassResult], pass_scores: Sequence[float]) -> ScoreMetadata:
+def _pass_metadata(results: Sequence[PassResult], pass_scores: Sequence[float]) -> dict[str, Any]:
     """What repeated judging adds: every pass's decisions, the case score each pass alone
     gives (what the report's intervals over judge passes resample), and their agreement."""
     if len(results) < 2:
         return {}
-    return {
-        "judge_passes": len(results),
-        "pass_decisions": [r.decisions for r in results],
-        "pass_scores": list(pass_scores),
-        "judge_agreement": unanimous_share([r.decisions for r in results]),
-    }
+    return ScoreMetadata(
+        judge_passes=len(results),
+        pass_decisions=[r.decisions for r in results],
+        pass_scores=list(pass_scores),
+        judge_agreement=unanimous_share([r.decisions for r in results]),
+    ).logged()
+
+
+def _unasked_passes(score: float, passes: int) -> dict[str, Any]:
+    """The passes of an answer without text: each alone scores the case the same, and no pass
+    was asked anything (no per-pass decisions or agreement to pool into the judge's kappa)."""
+    return ScoreMetadata(pass_scores=[score] * passes).logged() if passes > 1 else {}
 
 
 def _attempts(results: Sequence[PassResult]) -> list[JudgeAttempt]:
@@ -177,24 +190,23 @@ def states_nothing(
     decisions = strategy.nothing_stated(items)
     matches = strategy.matches(decisions, items)
     result = case_score(sample.grading_method, items, matches, severe_gate=opts.severe_gate)
-    metadata: ScoreMetadata = {
-        "decisions": decisions,
+    metadata = ScoreMetadata(
+        decisions=decisions,
         **score_metadata(result, sample.grading_method),
-        "judge_model": judge,
-        "judge_temperature": None,
-        "answer_temperature": sample.answer_temperature,
-        "answer_stop_reason": answered.stop_reason,
-        "answer_condition": answered.condition,
-        "answer_complete": answered.complete,
-        "answer_empty": True,
-        "judge_attempts": [],
-        "judge_message_format": JUDGE_MESSAGE_FORMAT,
-        "severe_gate": opts.severe_gate,
-        "judge_usage": {},
-    }
-    if opts.judge_passes > 1:  # each pass alone scores the same: no pass was asked anything
-        metadata["pass_scores"] = [result.score] * opts.judge_passes
-    metadata.update(strategy.score_details([], matches))
+        judge_model=judge,
+        judge_temperature=None,
+        answer_temperature=sample.answer_temperature,
+        answer_stop_reason=answered.stop_reason,
+        answer_condition=answered.condition,
+        answer_complete=answered.complete,
+        answer_empty=True,
+        judge_attempts=[],
+        judge_message_format=JUDGE_MESSAGE_FORMAT,
+        severe_gate=opts.severe_gate,
+        judge_usage={},
+        **_unasked_passes(result.score, opts.judge_passes),
+        **strategy.score_details([], matches),
+    )
     said = (
         f"**The answer has no text** (stop reason {answered.stop_reason}, "
         f"{answered.condition}): it states nothing, so no rubric item is matched; no judge "
@@ -204,7 +216,53 @@ def states_nothing(
         value=result.score,
         answer="",
         explanation=said + "\n\n" + decisions_table(items, decisions, result),
-        metadata=dict(metadata),
+        metadata=metadata.logged(),
+    )
+
+
+def judged_score(
+    answered: AnswerState,
+    strategy: GradingStrategy[Any],
+    sample: SampleMetadata,
+    opts: ScorerOptions,
+    judge: str,
+    answer: str,
+    results: Sequence[PassResult],
+    usage: dict[str, TokenCounts],
+) -> Score:
+    """The score of a judged answer from its passes (`judge_passes` of them): the case's
+    decisions combined over the passes, its score, and the metadata recording how it came."""
+    items = sample.rubric_items
+    method = sample.grading_method
+    gate = opts.severe_gate
+    combined = strategy.combine([r.decisions for r in results])
+    matches = strategy.matches(combined, items)
+    result = case_score(method, items, matches, severe_gate=gate)
+    pass_scores = [
+        case_score(method, items, strategy.matches(r.decisions, items), gate).score for r in results
+    ]
+    metadata = ScoreMetadata(
+        decisions=combined,
+        **score_metadata(result, method),
+        judge_model=judge,
+        judge_temperature=results[0].temperature_sent,
+        answer_temperature=sample.answer_temperature,
+        answer_stop_reason=answered.stop_reason,
+        answer_condition=answered.condition,
+        answer_complete=answered.complete,
+        answer_empty=False,
+        judge_attempts=_attempts(results),
+        judge_message_format=JUDGE_MESSAGE_FORMAT,
+        severe_gate=gate,
+        judge_usage=usage,
+        **_pass_metadata(results, pass_scores),
+        **strategy.score_details(results, matches),
+    )
+    return Score(
+        value=result.score,
+        answer=answer,
+        explanation=decisions_table(items, combined, result),
+        metadata=metadata.logged(),
     )
 
 
@@ -232,18 +290,18 @@ def usage_by_model(events: Sequence[object]) -> dict[str, ModelUsage]:
     return usage
 
 
-def judge_usage(events: Sequence[object]) -> dict[str, dict[str, int]]:
+def judge_usage(events: Sequence[object]) -> dict[str, TokenCounts]:
     """Tokens of the judge calls among `events`, by model: `inspect score` does not add them
     to the log's stats, so the score carries them for the report."""
     return {
-        model: {
-            "input_tokens": u.input_tokens,
-            "output_tokens": u.output_tokens,
-            "input_tokens_cache_read": u.input_tokens_cache_read or 0,
-            "input_tokens_cache_write": u.input_tokens_cache_write or 0,
-            "reasoning_tokens": u.reasoning_tokens or 0,
-            "total_tokens": u.total_tokens,
-        }
+        model: TokenCounts(
+            input_tokens=u.input_tokens,
+            output_tokens=u.output_tokens,
+            input_tokens_cache_read=u.input_tokens_cache_read or 0,
+            input_tokens_cache_write=u.input_tokens_cache_write or 0,
+            reasoning_tokens=u.reasoning_tokens or 0,
+            total_tokens=u.total_tokens,
+        )
         for model, u in usage_by_model(events).items()
     }
 
@@ -305,10 +363,8 @@ def rubric_judge(
         if answered.empty:  # the model's answer states nothing: no judge is paid to say so
             return states_nothing(answered, strategy, sample, opts, str(judge))
         passes = opts.judge_passes
-        gate = opts.severe_gate
         first_event = transcript().history.event_count
         items = sample.rubric_items
-        method = sample.grading_method
         # a lone surrogate cannot be sent or logged: kept as its escape (`safe_text`)
         answer = encodable(state.output.completion)
         retries = opts.judge_retries
@@ -327,36 +383,8 @@ def rubric_judge(
                 )
             )
         results = [strategy.to_pass(outcome, items) for outcome in outcomes]
-        combined = strategy.combine([r.decisions for r in results])
-        matches = strategy.matches(combined, items)
-        result = case_score(method, items, matches, severe_gate=gate)
-        pass_scores = [
-            case_score(method, items, strategy.matches(r.decisions, items), gate).score
-            for r in results
-        ]
-        metadata: ScoreMetadata = {
-            "decisions": combined,
-            **score_metadata(result, method),
-            "judge_model": str(judge),
-            "judge_temperature": results[0].temperature_sent,
-            "answer_temperature": sample.answer_temperature,
-            "answer_stop_reason": answered.stop_reason,
-            "answer_condition": answered.condition,
-            "answer_complete": answered.complete,
-            "answer_empty": False,
-            "judge_attempts": _attempts(results),
-            "judge_message_format": JUDGE_MESSAGE_FORMAT,
-            "severe_gate": gate,
-            "judge_usage": judge_usage(transcript().history.events_from(first_event)),
-            **_pass_metadata(results, pass_scores),
-            **strategy.score_details(results, matches),
-        }
-        return Score(
-            value=result.score,
-            answer=answer,
-            explanation=decisions_table(items, combined, result),
-            metadata=dict(metadata),
-        )
+        usage = judge_usage(transcript().history.events_from(first_event))
+        return judged_score(answered, strategy, sample, opts, str(judge), answer, results, usage)
 
     return score
 
