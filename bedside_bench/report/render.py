@@ -79,7 +79,7 @@ def md_text(text: str) -> str:
     """Text as Markdown that shows exactly that text: `backticked` spans become code spans
     (their content is literal there), everything else has every Markdown and HTML character
     escaped, so a model name or a note from a log can never become markup or a link."""
-    pieces = " ".join(printable_lines(text).split()).split("`")
+    pieces = printable_lines(" ".join(text.split())).split("`")
     if len(pieces) % 2 == 0:  # an unpaired backtick is text, not the start of a span
         pieces[-2:] = [pieces[-2] + "`" + pieces[-1]]
     out = []
