@@ -7,7 +7,9 @@ so the frame holds both grading methods and both variants. The frame's per-bench
 equal the report's exactly; every number is a number; each case's points, recall and precision
 equal the protocol's formulas over the double's scripted decisions (tests/independent.py, exact
 fractions); each item row equals the decision its log stores; `data export` has the same
-recall and precision.
+recall and precision. The points benchmark's log re-judged by a second judge
+(`bedside-bench rejudge`, into a folder of its own) is read beside its source: both logs'
+rows are in every frame.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ RUNS = {
     "guideline_adherence": "three_level",
 }
 NUMBERS = ("score", "recall", "precision", "severe_rate", "points_matched", "points_available")
+REJUDGED = "drug_safety"  # the benchmark whose log is re-judged
+SECOND_JUDGE = "openai/gpt-4o"
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,7 @@ class Run:
     logs: Path
     report: Path
     export: Path
+    rejudged: Path  # the folder holding the re-judged log of REJUDGED
 
 
 @pytest.fixture(scope="module")
@@ -80,15 +85,29 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
                 log_dir=str(logs),
                 display="none",
             )
+            assert [log.status for log in done] == ["success"] * len(RUNS)
+            [source] = [log.location for log in done if log.eval.task.endswith(REJUDGED)]
+            rejudge = bedside_bench_in_process(
+                "rejudge",
+                source,
+                "--judge",
+                SECOND_JUDGE,
+                "--output-dir",
+                str(root / "rejudged"),
+                "--display",
+                "none",
+            )
+            assert rejudge.returncode == 0, output(rejudge)
         finally:
             reset_inspect_model_cache()
-    assert [log.status for log in done] == ["success"] * len(RUNS)
     # --force: the three-level run is another protocol, which the report refuses to compare
     report = bedside_bench_in_process("report", str(logs), "-o", str(root / "report"), "--force")
     assert report.returncode == 0, output(report)
     export = bedside_bench_in_process("data", "export", str(logs), "-o", str(root / "export"))
     assert export.returncode == 0, output(export)
-    yield Run(release, logs, root / "report", root / "export" / "results.parquet")
+    yield Run(
+        release, logs, root / "report", root / "export" / "results.parquet", root / "rejudged"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -189,8 +208,12 @@ def test_each_case_is_the_protocols_numbers_over_the_scripted_decisions(
                     assert row["precision"] == pytest.approx(float(precision), abs=1e-12)
 
 
+def stored_logs_in(folder: Path) -> list[EvalLog]:
+    return [read_eval_log(info) for info in list_eval_logs(str(folder))]
+
+
 def stored_logs(run: Run) -> list[EvalLog]:
-    return [read_eval_log(info) for info in list_eval_logs(str(run.logs))]
+    return stored_logs_in(run.logs)
 
 
 def test_one_row_per_item_decision_as_the_logs_store_them(run: Run, frame: pd.DataFrame) -> None:
@@ -238,3 +261,44 @@ def test_data_export_has_the_frames_recall_and_precision(run: Run, frame: pd.Dat
         for name in ("recall", "precision"):
             got = per_case.loc[row["case_id"], name]
             assert (pd.isna(got) and pd.isna(row[name])) or got == row[name], (row, name)
+
+
+# --------------------------------------------------------------------------------------------
+# a log and its re-judged copy, read together
+
+
+def rubric_size(run: Run, benchmark: str) -> int:
+    """The rubric items of `benchmark`'s cases, from the case files."""
+    return sum(len(case["rubric_items"]) for case in read_cases(run.release, benchmark))
+
+
+def test_a_log_and_its_rejudged_copy_keep_both_their_rows(run: Run, frame: pd.DataFrame) -> None:
+    """The re-judged log's samples are copies of the source's; each has a uuid of its own,
+    so Inspect's frames (which drop a repeated uuid) keep the rows of both logs."""
+    [rejudged] = stored_logs_in(run.rejudged)
+    assert rejudged.eval.eval_id not in set(frame["eval_id"])
+    paths = [str(run.logs), str(run.rejudged)]
+    both = samples_df(paths, columns=SAMPLE_COLUMNS, quiet=True)
+    assert len(frame) == PER_BENCHMARK * len(RUNS)
+    assert len(both) == PER_BENCHMARK * (len(RUNS) + 1)  # 12: the source's 9, the copy's 3
+    assert both["sample_id"].is_unique
+    copy = both[both["eval_id"] == rejudged.eval.eval_id]
+    assert set(copy["judge_model"]) == {SECOND_JUDGE} and set(copy["benchmark"]) == {REJUDGED}
+    cases = read_cases(run.release, REJUDGED)
+    assert sorted(copy["case_id"]) == sorted(c["case_id"] for c in cases)
+    # every row of the source logs is still there, as it was read alone
+    source_rows = both[both["eval_id"] != rejudged.eval.eval_id]
+    assert sorted(source_rows["sample_id"]) == sorted(frame["sample_id"])
+    assert not set(copy["sample_id"]) & set(frame["sample_id"])
+    # read in parallel (each log apart, then deduplicated by uuid): the same rows
+    parallel = samples_df(paths, columns=SAMPLE_COLUMNS, quiet=True, parallel=2)
+    assert sorted(parallel["sample_id"]) == sorted(both["sample_id"])
+
+
+def test_item_decisions_of_a_log_and_its_rejudged_copy_keep_both(run: Run) -> None:
+    alone = item_decisions(str(run.logs), quiet=True)
+    both = item_decisions([str(run.logs), str(run.rejudged)], quiet=True)
+    assert len(alone) == sum(rubric_size(run, b) for b in RUNS)
+    assert len(both) == len(alone) + rubric_size(run, REJUDGED)
+    assert set(both[both["judge_model"] == SECOND_JUDGE]["benchmark"]) == {REJUDGED}
+    assert len(both[both["judge_model"] == SECOND_JUDGE]) == rubric_size(run, REJUDGED)

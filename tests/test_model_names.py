@@ -147,7 +147,9 @@ def test_every_mutated_name_is_accepted_or_refused_in_one_line(
     assert code == exit_codes.ERROR, (code, err)
     (line,) = err.splitlines()
     assert line.startswith("bedside-bench sweep: error: ")
-    if "Inspect knows no model provider" in line:
+    if "a model name cannot hold control, bidi or surrogate characters" in line:
+        assert any(c in name for c in "\t\n"), name  # the controls TYPED can put inside
+    elif "Inspect knows no model provider" in line:
         assert inspect_refuses_provider(name)
         assert "did you mean" in line or "(Inspect knows " in line
     else:  # the other refusals of a name: its form, none at all, a judge that cannot judge

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import os
 import re
+import uuid
 from pathlib import Path
 
 import pytest
+import shortuuid
+from inspect_ai.analysis import samples_df
 from inspect_ai.log import EvalLog, read_eval_log
 
+from bedside_bench.analysis import SAMPLE_COLUMNS
 from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
 from bedside_bench.rejudge.output import (
     MAX_FAILURE_CHARS,
@@ -19,6 +23,7 @@ from bedside_bench.rejudge.output import (
     failure_message,
     finish_sample,
     new_header,
+    rejudged_uuid,
     remove_dead_temps,
     temp_location,
     write_log,
@@ -32,6 +37,7 @@ from tests.log_factory import (
     eval_log,
     sample,
     usage,
+    write,
 )
 
 # no process has this pid: Linux pids stay below 2**22 (PID_MAX_LIMIT)
@@ -151,7 +157,9 @@ def test_the_log_totals_and_metrics_come_from_its_samples() -> None:
         carried(sample("c4", answer=None, judge=None, error="no answer")),
     ]
     log = assemble(header, samples, failed=2)
-    assert log.samples == samples
+    assert log.samples == [
+        s.model_copy(update={"uuid": rejudged_uuid(header.eval.eval_id, s)}) for s in samples
+    ]
     assert log.results is not None
     assert (log.results.total_samples, log.results.completed_samples) == (4, 2)
     (rubric,) = log.results.scores
@@ -171,6 +179,84 @@ def test_a_log_with_every_case_judged_is_a_success() -> None:
     log = assemble(judged_header(), samples, failed=0)
     assert (log.status, log.error) == ("success", None)
     assert (log.stats.model_usage, log.stats.role_usage) == ({}, {})
+
+
+# --------------------------------------------------------------------------------------------
+# the samples' identity
+
+
+def uuid_of(eval_id: str, case: str, epoch: int) -> str:
+    """A re-judged sample's uuid by hand: uuid5 of the JSON [eval id, case, epoch] in the
+    suite's namespace, in Inspect's shortuuid form."""
+    namespace = uuid.uuid5(uuid.NAMESPACE_URL, "bedside-bench:rejudged-sample")
+    return str(shortuuid.encode(uuid.uuid5(namespace, f'["{eval_id}", "{case}", {epoch}]')))
+
+
+def with_uuids(log: EvalLog) -> EvalLog:
+    """`log` with the uuids an Inspect eval gives its samples (random shortuuids)."""
+    for case in log.samples or []:
+        case.uuid = shortuuid.uuid()
+    return log
+
+
+def two_epochs_source() -> EvalLog:
+    cases = [sample(c, epoch=e, judge=JUDGE_A) for c in ("c1", "c2") for e in (1, 2)]
+    return with_uuids(eval_log(cases, task_id="source-task", eval_id="source-eval"))
+
+
+def rejudged(source: EvalLog, header: EvalLog) -> EvalLog:
+    samples = [finish_sample(carried(s), None, {}) for s in source.samples or []]
+    return assemble(header, samples, failed=0)
+
+
+def test_a_rejudged_sample_has_its_own_uuid_derived_from_the_log_case_and_epoch() -> None:
+    source = two_epochs_source()
+    header = judged_header()
+    log = rejudged(source, header)
+    eval_id = header.eval.eval_id
+    got = [(str(s.id), s.epoch, s.uuid) for s in log.samples or []]
+    assert got == [(c, e, uuid_of(eval_id, c, e)) for c in ("c1", "c2") for e in (1, 2)]
+    assert len({u for _, _, u in got}) == 4
+    assert not {u for _, _, u in got} & {s.uuid for s in source.samples or []}
+    assert all(re.fullmatch(r"[0-9A-Za-z]{22}", str(u)) for _, _, u in got)
+    # the same log assembled again (a checkpoint, a resume keeping the log's eval id) gives
+    # the same uuids; another re-judge log gives others
+    assert [s.uuid for s in rejudged(source, header).samples or []] == [u for _, _, u in got]
+    other = rejudged(source, judged_header())
+    assert not {s.uuid for s in other.samples or []} & {u for _, _, u in got}
+
+
+def test_a_resumed_log_from_before_keeps_no_source_uuid() -> None:
+    """A log written before samples got their own uuids holds the source's: assembling it
+    again (the next checkpoint of a resume) gives them this log's."""
+    source = two_epochs_source()
+    header = judged_header()
+    old = [carried(s) for s in source.samples or []]  # the source's uuids, as written before
+    log = assemble(header, old, failed=0)
+    assert [s.uuid for s in log.samples or []] == [
+        uuid_of(header.eval.eval_id, str(s.id), s.epoch) for s in old
+    ]
+
+
+def test_the_frames_over_a_source_and_its_rejudged_log_keep_both_logs_rows(
+    tmp_path: Path,
+) -> None:
+    source = two_epochs_source()
+    header = judged_header()
+    log = rejudged(source, header)
+    paths = [write(source, tmp_path / "source.eval"), write(log, tmp_path / "rejudged.eval")]
+    read_back = {(s.id, s.epoch): s.uuid for s in read_eval_log(paths[1]).samples or []}
+    assert read_back == {(s.id, s.epoch): s.uuid for s in log.samples or []}
+
+    frame = samples_df(paths, columns=SAMPLE_COLUMNS, quiet=True)
+    assert len(frame) == 8  # 2 cases x 2 epochs, in each of the two logs
+    columns = ("eval_id", "case_id", "epoch", "sample_id")
+    rows = sorted(zip(*(frame[c] for c in columns), strict=True))
+    expected = sorted(
+        [("source-eval", str(s.id), s.epoch, s.uuid) for s in source.samples or []]
+        + [(header.eval.eval_id, str(s.id), s.epoch, s.uuid) for s in log.samples or []]
+    )
+    assert rows == expected
 
 
 # --------------------------------------------------------------------------------------------

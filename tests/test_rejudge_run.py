@@ -290,14 +290,20 @@ def test_the_same_command_again_judges_only_what_is_left(
         run_one(monkeypatch, source, options, stopped)
     # chunk one written whole, then the case judged in chunk two before the interruption
     assert judged_by(output, JUDGE) == ["c1", "c2", "c3"]
-    first_identity = read_eval_log(str(output), header_only=True).eval.eval_id
+    first = read_eval_log(str(output))
+    first_identity = first.eval.eval_id
+    first_uuids = {str(s.id): s.uuid for s in first.samples or []}
 
     resumed = ScriptedJudging(output)
     outcome, _ = run_one(monkeypatch, source, options, resumed)
     assert resumed.chunks == [["c4", "c5"]]
     assert (outcome.judged, outcome.already_done) == (2, 3)
     assert judged_by(output, JUDGE) == ["c1", "c2", "c3", "c4", "c5"]
-    assert read_eval_log(str(output), header_only=True).eval.eval_id == first_identity
+    resumed_log = read_eval_log(str(output))
+    assert resumed_log.eval.eval_id == first_identity
+    # the resumed log's samples keep the uuids the first run gave them (one each)
+    uuids = {str(s.id): s.uuid for s in resumed_log.samples or []}
+    assert uuids == first_uuids and len(set(uuids.values()) - {None}) == 6
 
     again = ScriptedJudging(output)
     outcome, said = run_one(monkeypatch, source, options, again)

@@ -4,13 +4,17 @@ Inspect refuses a misspelt provider (`antropic/claude-sonnet-4-6`) only once it 
 model, with a ValueError and a traceback of some 40 lines. Every command that takes a model,
 judge or grader name asks `unknown_provider` first, and stops with its one line (exit 1,
 nothing bought) naming the closest provider Inspect knows.
+
+A name is also refused when it could not be shown as it is (`unshowable`): a control character
+(a line break, ESC, DEL, C1), a lone surrogate or a bidi control would reach every line, table
+and log that names the model, where it forges lines, moves the cursor or reorders the text.
 """
 
 from __future__ import annotations
 
 import difflib
 
-from bedside_bench.core.safe_text import printable
+from bedside_bench.core.safe_text import printable, unshowable_characters
 
 # how alike a typed provider and a known one must be to be offered as "did you mean"
 # (difflib's ratio: `antropic`/`anthropic` 0.94, `opnai`/`openai` 0.91, `gogle`/`google` 0.91)
@@ -22,6 +26,20 @@ def closest(word: str, known: list[str]) -> str | None:
     by_lower = {k.lower(): k for k in known}
     match = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=CLOSE_ENOUGH)
     return by_lower[match[0]] if match else None
+
+
+def unshowable(name: str, what: str | None = None) -> str | None:
+    """Why `name` cannot be a model (or judge) name, as one printable line naming the
+    characters that could not be shown, after `what` when given; None when every character
+    of it can be shown as it is."""
+    found = unshowable_characters(name)
+    if not found:
+        return None
+    reason = (
+        f"a model name cannot hold control, bidi or surrogate characters "
+        f"(it holds {printable(' '.join(found), limit=100)})"
+    )
+    return f"{what or 'model'} {printable(name, limit=200)}: {reason}"
 
 
 def unknown_provider(name: str, what: str | None = None) -> str | None:

@@ -10,9 +10,22 @@ kept by the caller (cut, see `judge.RAW_REPLY_LIMIT`) and made encodable with `e
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 MAX_SHOWN_CHARS = 1_000
+
+# the characters a terminal, a Markdown file or a page must never be handed raw: C0 controls
+# (line breaks, ESC), DEL and C1 controls (U+0085 is a line break too), the Unicode line and
+# paragraph separators, lone surrogates (no UTF-8 writer encodes them), and the bidi controls
+# (embeddings and overrides U+202A-U+202E, isolates U+2066-U+2069, the marks U+200E, U+200F,
+# U+061C), which reorder what is shown around them
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+UNSHOWABLE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff{BIDI_CONTROLS}]")
+# the same, less the line feed: what a text of several lines may not hold
+UNSHOWABLE_IN_LINES = re.compile(
+    f"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff{BIDI_CONTROLS}]"
+)
 
 
 def _escaped(char: str) -> str:
@@ -32,6 +45,20 @@ def printable(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
     if len(line) <= limit and len(text) <= limit:
         return line
     return f"{line[:limit]}... ({len(text)} characters in all)"
+
+
+def unshowable_characters(text: str) -> list[str]:
+    """The characters of `text` that `UNSHOWABLE` names, each once, as their escapes."""
+    return list(dict.fromkeys(_escaped(m.group()) for m in UNSHOWABLE.finditer(text)))
+
+
+def printable_lines(text: str) -> str:
+    """`text` (a report's table, a paragraph of several lines) with its line breaks kept and
+    every other character of `UNSHOWABLE` written as its escape (`\\x1b`, `\\u202e`): no
+    terminal escape, bidi reordering or lone surrogate reaches the screen or a file, and the
+    rest (accents, symbols, any printable script) is left as it is. Unbounded, unlike
+    `printable`: the caller's text is its own, only what it quotes came from outside."""
+    return UNSHOWABLE_IN_LINES.sub(lambda m: _escaped(m.group()), text)
 
 
 def encodable(text: str) -> str:

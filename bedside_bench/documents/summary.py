@@ -83,11 +83,16 @@ class AnswersWithoutText(Document):
 
 
 class InspectScore(Document):
-    """The benchmark's score as Inspect's log, `inspect view` and `evals_df` show it, reduced
-    over epochs by a reducer other than the protocol's mean (`--epochs-reducer`)."""
+    """The benchmark's score as Inspect's log holds it, reduced over epochs by a reducer other
+    than the protocol's mean (`--epochs-reducer`)."""
 
     reducer: str
     mean: float = Field(description="Inspect's `mean` metric over the cases so reduced")
+    headline: bool = Field(
+        description="the number Inspect's headline shows (`inspect view`, the log listing, "
+        "`evals_df`'s `score_headline_value`), as `inspect_ai.log.headline_metric` resolves "
+        "it; false: another of the log's scores (with several reducers, one is the headline)"
+    )
 
 
 F1_FIELDS = ("mean_recall", "mean_precision", "severe_rate")

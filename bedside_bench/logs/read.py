@@ -29,6 +29,7 @@ from urllib.parse import unquote, urlsplit
 from inspect_ai.log import (
     EvalLog,
     EvalSampleSummary,
+    headline_metric,
     list_eval_logs_async,
     read_eval_log_async,
     read_eval_log_sample_summaries_async,
@@ -47,6 +48,7 @@ from bedside_bench.logs.generation import answer_settings
 from bedside_bench.logs.records import (
     FOREIGN_SCORES_MARK,
     CaseRecord,
+    InspectMean,
     LogRecord,
     TokenUsage,
     split_cost,
@@ -426,12 +428,20 @@ def judge_uses_batch(header: EvalLog) -> bool:
     return answer_uses_batch(header)
 
 
-def inspect_means(header: EvalLog) -> tuple[tuple[str, str, float], ...]:
-    """(score name, reducer, mean) of every score in the log's results: the number Inspect's
-    log, viewer and `evals_df` show for each reducer."""
+def inspect_means(header: EvalLog) -> tuple[InspectMean, ...]:
+    """The `mean` of every score in the log's results (one per scorer and epoch reducer), the
+    one Inspect's headline shows marked: which that is, Inspect says (`headline_metric`: the
+    headline it resolved when scoring, else the task's declared one, else the first metric of
+    the first score), so the report never guesses it from the order of the results."""
     scores = header.results.scores if header.results is not None else []
+    shown = headline_metric(header)
     return tuple(
-        (s.name, s.reducer or "", float(mean.value))
+        InspectMean(
+            score=s.name,
+            reducer=s.reducer or "",
+            mean=float(mean.value),
+            headline=shown is not None and shown.score is s and shown.name == "mean",
+        )
         for s in scores
         if (mean := s.metrics.get("mean")) is not None and isinstance(mean.value, int | float)
     )

@@ -48,6 +48,19 @@ class TokenUsage:
         )
 
 
+@dataclass(frozen=True)
+class InspectMean:
+    """One score of Inspect's results: the `mean` metric its log holds for a scorer and an
+    epoch reducer, and whether it is the number Inspect's headline shows (`inspect view`, the
+    log listing and `evals_df`'s `score_headline_value`, as `inspect_ai.log.headline_metric`
+    resolves it): with several reducers only one of them is."""
+
+    score: str  # the score's name: rubric_judge, or an appended judge's rubric_judge1, ...
+    reducer: str  # "" when none is recorded
+    mean: float
+    headline: bool = False
+
+
 # how a case's error says its scores were written by another scorer (`inspect score --scorer
 # match --action overwrite`): not a failed case that `inspect eval-retry` would redo
 FOREIGN_SCORES_MARK = "not by this suite's judge"
@@ -120,9 +133,9 @@ class LogRecord:
     epochs: int = 1
     # the reducer Inspect was asked for (None: its default, the mean)
     epochs_reducer: tuple[str, ...] | None = None
-    # (score name, reducer, mean) of each score Inspect's results hold: what its log, `inspect
-    # view` and `evals_df` show
-    inspect_means: tuple[tuple[str, str, float], ...] = ()
+    # the `mean` of each score Inspect's results hold (by score name and reducer), the one its
+    # headline shows marked
+    inspect_means: tuple[InspectMean, ...] = ()
     # the case ids that ran, in dataset (manifest) order, as the log header lists them
     sample_ids: tuple[str, ...] = ()
     # cases in the task's dataset before --limit / --sample-id (None: not recorded)

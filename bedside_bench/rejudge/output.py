@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
+import uuid
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
@@ -74,6 +76,19 @@ def carried(sample: EvalSample) -> EvalSample:
     return sample.model_copy(update={"model_usage": {}, "role_usage": {}})
 
 
+# the namespace of the uuids a re-judge gives its samples (uuid5 of the log, case and epoch)
+REJUDGED_SAMPLE_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "bedside-bench:rejudged-sample")
+
+
+def rejudged_uuid(eval_id: str, sample: EvalSample) -> str:
+    """The uuid of a sample in the re-judge log `eval_id`: its own, not the source's (Inspect's
+    dataframes key samples by uuid, so a copy keeping the source's would drop one of the two
+    logs' rows), and derived, not drawn, so a resumed or rewritten log gives it again. In
+    Inspect's form (a shortuuid of 22 characters)."""
+    name = json.dumps([eval_id, sample.id, sample.epoch])
+    return str(shortuuid.encode(uuid.uuid5(REJUDGED_SAMPLE_NAMESPACE, name)))
+
+
 def new_header(
     source: EvalLog,
     source_location: str,
@@ -117,8 +132,11 @@ def new_header(
 
 def assemble(header: EvalLog, samples: list[EvalSample], failed: int) -> EvalLog:
     """Header plus samples, with usage, metrics and status recomputed from the samples (the
-    header names the scorers whose metrics are recomputed)."""
+    header names the scorers whose metrics are recomputed); each sample gets this log's uuid
+    of it (`rejudged_uuid`)."""
 
+    eval_id = header.eval.eval_id
+    samples = [s.model_copy(update={"uuid": rejudged_uuid(eval_id, s)}) for s in samples]
     log = header.model_copy(update={"samples": samples})
     usage = _sum_usage([s.model_usage for s in samples])
     log.stats.model_usage = usage

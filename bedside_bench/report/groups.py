@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from bedside_bench.core.answer_condition import NO_ANSWER_PREFIX
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES, get_benchmark
 from bedside_bench.core.contracts import GradingMethod
+from bedside_bench.core.safe_text import printable
 from bedside_bench.logs.group_key import GroupKey
 from bedside_bench.logs.records import FOREIGN_SCORES_MARK, CaseRecord, LogRecord, newest_first
 
@@ -221,10 +222,19 @@ def group_slugs(groups: Sequence[RunGroup]) -> list[str]:
     ]
 
 
+# a label longer than this (a model name nobody types) is cut, with its length said
+LABEL_LIMIT = 200
+
+
 def group_labels(groups: Sequence[RunGroup]) -> list[str]:
-    """Human label per group, unique: the answer model, plus the key's hash when needed."""
-    models = [g.key.answer_model for g in groups]
+    """Human label per group, unique: the answer model, plus the key's hash when needed.
+
+    The model name comes from a log, which anyone can write: the label is it made one
+    printable line (`printable`: a line break, a terminal escape, a bidi override or a lone
+    surrogate written as its escape), since every table, heading, plot and terminal line of
+    the report names groups by it. Two names alike once so shown get the hash as well."""
+    shown = [printable(g.key.answer_model, LABEL_LIMIT) for g in groups]
     return [
-        f"{m} [{g.key.digest()}]" if models.count(m) > 1 else m
-        for m, g in zip(models, groups, strict=True)
+        f"{m} [{g.key.digest()}]" if shown.count(m) > 1 else m
+        for m, g in zip(shown, groups, strict=True)
     ]

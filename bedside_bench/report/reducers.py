@@ -7,6 +7,11 @@ reader who sees both must be told which is which, at the top: the summary keeps 
 number beside the mean (`inspect_scores`) whenever the two differ, and the report's first
 lines name both. The tasks do not fix the reducer: Inspect lets a user ask for another, and a
 team may want the best-of-N figure too; what is refused is a second number nobody explains.
+
+With several reducers (`--epochs-reducer max,median`) the log holds one score per reducer and
+Inspect's headline shows one of them: which one, Inspect says (`inspect_ai.log.headline_metric`,
+read into `InspectMean.headline`), and the note names it as the headline and the others as the
+log's other scores.
 """
 
 from __future__ import annotations
@@ -28,15 +33,13 @@ def inspect_scores(group: RunGroup, benchmark: str, mean: float | None) -> list[
     for log in newest_first(group.logs):
         if log.benchmark != benchmark:
             continue
-        found = [
-            (reducer, value) for name, reducer, value in log.inspect_means if name == log.scorer
-        ]
+        found = [m for m in log.inspect_means if m.score == log.scorer]
         if found:
             return [
-                InspectScore(reducer=reducer, mean=value)
-                for reducer, value in found
-                if reducer.rsplit("/", 1)[-1] not in MEAN_REDUCERS
-                and (mean is None or abs(value - mean) > SAME)
+                InspectScore(reducer=m.reducer, mean=m.mean, headline=m.headline)
+                for m in found
+                if m.reducer.rsplit("/", 1)[-1] not in MEAN_REDUCERS
+                and (mean is None or abs(m.mean - mean) > SAME)
             ]
     return []
 
@@ -47,10 +50,15 @@ def reducer_warnings(summary: RunSummary) -> list[str]:
     for name, entry in summary.benchmarks.items():
         for other in entry.inspect_scores or []:
             ours = "n/a" if entry.mean is None else f"{entry.mean:.3f}"
+            theirs = (
+                f"Inspect's log, `inspect view` and `evals_df` say {other.mean:.3f} "
+                f"(epoch reducer `{other.reducer}`)"
+                if other.headline
+                else f"Inspect's log also holds {other.mean:.3f} (epoch reducer "
+                f"`{other.reducer}`, not the headline `inspect view` and `evals_df` show)"
+            )
             found.append(
-                f"{name}: two numbers: Inspect's log, `inspect view` and `evals_df` say "
-                f"{other.mean:.3f} (epoch reducer `{other.reducer}`); this report says {ours}, "
-                "the protocol's mean over epochs and cases, which the ranking and every "
-                "interval use."
+                f"{name}: two numbers: {theirs}; this report says {ours}, the protocol's mean "
+                "over epochs and cases, which the ranking and every interval use."
             )
     return found

@@ -1,6 +1,12 @@
 """Render report blocks as Markdown or self-contained HTML, and the terminal table.
 
 The HTML has inline CSS and the plot as a `data:` URI, so it opens offline with no CDN.
+
+The blocks quote what logs say (model and judge names, notes, errors), and a log can be
+written by anyone: every text is shown through `printable_lines` before it is escaped for its
+format, so no control character (a terminal escape, a forged line), bidi override or lone
+surrogate reaches the terminal, the Markdown or the page; each is written as its escape.
+Past 300 lines: the three renderers stay in one module so that they show text the same way.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ import html
 import re
 from collections.abc import Sequence
 
+from bedside_bench.core.safe_text import printable_lines
 from bedside_bench.documents.summary import BenchmarkSummary, OverallScore, RunSummary
 from bedside_bench.report.document import (
     HEADLINE_HEADER,
@@ -72,7 +79,7 @@ def md_text(text: str) -> str:
     """Text as Markdown that shows exactly that text: `backticked` spans become code spans
     (their content is literal there), everything else has every Markdown and HTML character
     escaped, so a model name or a note from a log can never become markup or a link."""
-    pieces = " ".join(text.split()).split("`")
+    pieces = printable_lines(" ".join(text.split())).split("`")
     if len(pieces) % 2 == 0:  # an unpaired backtick is text, not the start of a span
         pieces[-2:] = [pieces[-2] + "`" + pieces[-1]]
     out = []
@@ -117,7 +124,7 @@ def to_markdown(blocks: Sequence[Block]) -> str:
         elif isinstance(block, Table):
             parts.append(_md_table(block))
         else:
-            parts.append(f"![{block.alt}]({block.path})")
+            parts.append(f"![{md_text(block.alt)}]({printable_lines(block.path)})")
     return "\n\n".join(parts) + "\n"
 
 
@@ -127,7 +134,7 @@ def to_markdown(blocks: Sequence[Block]) -> str:
 
 def _inline(text: str) -> str:
     """Escape, then show `backticked` spans as code (the only markup the blocks use)."""
-    pieces = html.escape(text).split("`")
+    pieces = html.escape(printable_lines(text)).split("`")
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
 
 
@@ -145,7 +152,7 @@ def _html_table(table: Table) -> str:
 
 def _html_figure(figure: Figure) -> str:
     data = base64.b64encode(figure.png or b"").decode("ascii")
-    alt = html.escape(figure.alt, quote=True)
+    alt = html.escape(printable_lines(figure.alt), quote=True)
     return f'<figure><img alt="{alt}" src="data:image/png;base64,{data}"></figure>'
 
 
@@ -167,7 +174,7 @@ def to_html(blocks: Sequence[Block], title: str = "BedsideBench report") -> str:
     body = "\n".join(parts)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n"
+        f"<title>{html.escape(printable_lines(title))}</title>\n<style>{CSS}</style>\n</head>\n"
         f"<body>\n{body}\n</body>\n</html>\n"
     )
 
@@ -194,8 +201,16 @@ def run_lines(summaries: Sequence[RunSummary], labels: Sequence[str]) -> list[st
     return [f"{label}: {d}" for label, d in zip(labels, described, strict=True)]
 
 
+def shown_line(text: str) -> str:
+    """`text` as one terminal line: `printable_lines`, and a line break written `\\n` (a
+    name or note from a log must not start a line of its own)."""
+    return printable_lines(text).replace("\n", "\\n")
+
+
 def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
-    """Left-aligned columns, the first row as header with a rule under it."""
+    """Left-aligned columns, the first row as header with a rule under it; each cell as it
+    is shown (`shown_line`), so the widths are the shown ones."""
+    rows = [[shown_line(cell) for cell in row] for row in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows
@@ -225,7 +240,7 @@ def terminal_table(
     ranked_rows = headline_rows(context)
     headline = _columns([HEADLINE_HEADER, *ranked_rows]) if ranked_rows else [NO_FULL_RUN]
     verdict = ["verdict (higher-ranked minus lower-ranked, overall, paired 95% CI):"]
-    verdict += [f"  {line}" for line in verdict_lines(context)]
+    verdict += [f"  {shown_line(line)}" for line in verdict_lines(context)]
     others = unranked_rows(context)
     unranked = (
         ["", "not ranked (smoke and partial runs are never ranked with full runs):"]
@@ -248,7 +263,9 @@ def terminal_table(
             ),
         ]
     )
-    top = [*run_lines(summaries, labels), *(f"! {w}" for w in warnings)]
+    # names, notes and warnings quoted from logs: each one line, shown as it may be
+    top = [shown_line(line) for line in run_lines(summaries, labels)]
+    top += [f"! {shown_line(w)}" for w in warnings]
     return "\n".join(
         [
             *top,

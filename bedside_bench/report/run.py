@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from bedside_bench.core import exit_codes
 from bedside_bench.core.owned_output import OutputError, check_owned, replacing_folder, write_file
-from bedside_bench.core.safe_text import printable
+from bedside_bench.core.safe_text import UNSHOWABLE_IN_LINES, printable
 from bedside_bench.core.small_files import SmallFileError, read_small_text
 from bedside_bench.documents.comparison import Comparison
 from bedside_bench.documents.estimate import read_estimates
@@ -41,7 +41,7 @@ from bedside_bench.report.document import PLOT_FILE, Block, ReportContext
 from bedside_bench.report.groups import RunGroup, group_labels, group_records, group_slugs
 from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
 from bedside_bench.report.plot import forest_png
-from bedside_bench.report.render import terminal_table, to_html, to_markdown
+from bedside_bench.report.render import shown_line, terminal_table, to_html, to_markdown
 from bedside_bench.report.review_section import coverage_sentence
 from bedside_bench.report.sections import report_blocks
 from bedside_bench.report.standing import (
@@ -122,7 +122,15 @@ def load_prices(path: Path) -> dict[str, dict[str, float]]:
 
 
 def json_bytes(document: Mapping[str, object]) -> bytes:
+    """The document as UTF-8 JSON. The values a log gave (a model or judge name, a note) are
+    kept exactly, but the characters no file should hold raw are written as JSON escapes
+    (`\\u001b`, `\\u202e`; `json.dumps` leaves DEL, C1, bidi controls and lone surrogates raw
+    outside ASCII, and a lone surrogate would make the encoding fail): what is shown of the
+    file holds none, and what a JSON reader reads back is the same value."""
     text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+    # outside strings json.dumps writes only ASCII, and inside them it escapes every C0
+    # control: each character found here is in a string, where its escape means the same
+    text = UNSHOWABLE_IN_LINES.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return (text + "\n").encode("utf-8")
 
 
@@ -275,12 +283,13 @@ def compute(options: ReportOptions, err: TextIO) -> ReportDocuments:
     prices = load_prices(options.prices_file) if options.prices_file else None
     labels = read_review_labels(options)
     read = read_records(options.log_paths, progress_stream=err)
+    # a log's location and what it says: each one line, shown as it may be
     for location, reason in read.skipped:
-        print(f"report: skipped {location}: {reason}", file=err)
+        print(f"report: skipped {shown_line(location)}: {shown_line(reason)}", file=err)
     for line in read.refused_values():
         print(
-            f"report: failed {line} (the case counts as failed; `inspect score` on the "
-            "log re-scores it with honest values)",
+            f"report: failed {shown_line(line)} (the case counts as failed; `inspect score` "
+            "on the log re-scores it with honest values)",
             file=err,
         )
     if not read.records:
@@ -335,7 +344,7 @@ def render(documents: ReportDocuments) -> Rendered:
         markdown=to_markdown(blocks),
         html=to_html(blocks),
         table=terminal_table(a.summaries, a.labels, documents.skipped, context),
-        lines=tuple(lines),
+        lines=tuple(shown_line(line) for line in lines),  # they name models from logs
     )
 
 
@@ -388,8 +397,8 @@ def build_report(
         print(line, file=out)
     a = documents.analysis
     if a.refused:
-        print(f"report: {a.refused}", file=err)
-    print(f"wrote {len(written)} files to {options.out_dir}", file=out)
+        print(f"report: {shown_line(a.refused)}", file=err)
+    print(f"wrote {len(written)} files to {shown_line(str(options.out_dir))}", file=out)
     return ReportResult(
         a.summaries,
         a.labels,

@@ -17,7 +17,7 @@ import yaml
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import GRADER_ROLE
-from bedside_bench.core.model_names import unknown_provider
+from bedside_bench.core.model_names import unknown_provider, unshowable
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.ranges import ABANDONED_ATTEMPTS_RETRIES
 from bedside_bench.sweep.shard import Shard
@@ -147,8 +147,11 @@ def split_list(values: Sequence[str] | str | None) -> list[str]:
 
 
 def check_model_name(name: str, what: str) -> str:
-    """`name`, if it is a model name whose provider Inspect knows; else one line, before any
-    call (Inspect's own refusal of a misspelt provider is a traceback)."""
+    """`name`, if it is a model name that can be shown as it is and whose provider Inspect
+    knows; else one line, before any call (Inspect's own refusal of a misspelt provider is a
+    traceback)."""
+    if (hostile := unshowable(name, what)) is not None:
+        raise SweepError(hostile)
     if "/" not in name or name.startswith("/") or name.endswith("/"):
         raise SweepError(
             f"{what} {name!r} is not an Inspect model name such as openai/gpt-5.4-mini"
