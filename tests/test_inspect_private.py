@@ -240,13 +240,15 @@ def check_active_model(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Check
 
     run = contextvars.copy_context()  # a run's tasks being built: Inspect set its model
     run.run(active_model_context_var.set, get_model("mockllm/model", memoize=False))
+    judge = "openai/gpt-4.1"  # a judge named by -T (mockllm could never judge): a client only
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-sent")
 
     def present() -> None:
-        assert run.run(preflight_judge, "mockllm/model") is not None  # judge resolved
+        assert run.run(preflight_judge, judge) is not None  # judge resolved
 
     def missing() -> None:
         assert run.run(inspect_private.active_model) is None
-        assert run.run(preflight_judge, "mockllm/model") is None  # checked at the first score
+        assert run.run(preflight_judge, judge) is None  # checked at the first score
 
     return Check(present, missing)
 

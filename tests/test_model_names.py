@@ -19,7 +19,14 @@ from inspect_ai.model import get_model
 
 from bedside_bench.cli.main import main
 from bedside_bench.core import exit_codes
-from bedside_bench.core.model_names import closest, unknown_provider
+from bedside_bench.core.model_names import (
+    CANNOT_JUDGE,
+    closest,
+    judge_name_problem,
+    model_name_problem,
+    unknown_provider,
+)
+from bedside_bench.core.safe_text import printable
 
 SYNTHETIC = Path(__file__).resolve().parent.parent / "data" / "synthetic"
 JUDGE = "openai/gpt-4"
@@ -156,7 +163,7 @@ def test_every_mutated_name_is_accepted_or_refused_in_one_line(
         assert (
             "is not an Inspect model name such as" in line
             or (line.endswith("give at least one model with --model (or set $INSPECT_EVAL_MODEL)"))
-            or (as_judge and name.startswith("mockllm/") and "cannot judge" in line)
+            or (as_judge and name.split("/")[0] in CANNOT_JUDGE and "cannot judge" in line)
         ), line
     assert out == ""
 
@@ -179,3 +186,24 @@ def test_the_second_of_two_models_is_named(tmp_path: Path, models: str) -> None:
         "bedside-bench sweep: error: model antropic/claude-sonnet-4-6: Inspect knows no model "
         "provider 'antropic' (did you mean anthropic/claude-sonnet-4-6?)\n"
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.one_of(mutated(), st.text(max_size=30)), what=st.sampled_from(["model", "judge"]))
+def test_a_name_taken_is_one_inspect_can_create_and_a_judge_one_that_can_judge(
+    name: str, what: str
+) -> None:
+    """The one check every command uses (`model_name_problem`, `judge_name_problem`): a name
+    it takes has a known provider and a model after it, shows as it is, and, as a judge, is
+    not one that never calls; a name it refuses is refused in one printable line naming it."""
+    problem = (judge_name_problem if what == "judge" else model_name_problem)(name, what)
+    if problem is None:
+        provider, _, model = name.partition("/")
+        assert provider and model.strip() and not model.endswith("/")
+        assert registry_lookup("modelapi", provider) is not None
+        assert printable(name) == name
+        assert what == "model" or provider not in CANNOT_JUDGE
+    else:
+        assert problem.startswith(f"{what} ") and problem.isprintable()
+        if what == "judge" and model_name_problem(name, what) is None:  # only as a judge
+            assert name.partition("/")[0] in CANNOT_JUDGE and "cannot judge" in problem

@@ -62,7 +62,7 @@ def test_task_options_are_the_case_options_then_the_scorer_options() -> None:
 def test_the_task_signature_mypy_reads_is_the_one_inspect_reads() -> None:
     """`**options: Unpack[TaskArgs]` for mypy and IDEs; `TASK_SIGNATURE` for Inspect: the same
     names, in the same order, with the same types."""
-    hints = get_type_hints(TaskArgs)
+    hints = get_type_hints(TaskArgs, include_extras=True)  # JudgeName keeps its check
     assert list(hints) == list(OPTION_NAMES)
     assert hints == {name: f.annotation for name, f in TaskOptions.model_fields.items()}
     params = list(TASK_SIGNATURE.parameters.values())
@@ -82,7 +82,7 @@ def test_the_scorer_takes_each_scorer_option_by_name_none_when_not_given() -> No
     named = [p for p in params.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
     assert [p.name for p in named] == list(SCORER_OPTIONS)
     assert all(p.default is None for p in named)
-    hints = get_type_hints(fn)
+    hints = get_type_hints(fn, include_extras=True)
     for name, field in ScorerOptions.model_fields.items():
         assert hints[name] == field.annotation | None
 

@@ -153,7 +153,12 @@ def test_defaults_follow_inspects_environment(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.delenv("INSPECT_LOG_DIR")
     assert sweep_log_dir() == "logs/sweep"
     monkeypatch.delenv("INSPECT_EVAL_MODEL")
-    assert list(options_from_args(parse()).models) == []
+    for argv in ((), ("--model", ","), ("--model", " , ")):  # no model: refused, estimate or not
+        with pytest.raises(SweepError) as raised:
+            options_from_args(parse(*argv, "--estimate"))
+        assert str(raised.value) == (
+            "give at least one model with --model (or set $INSPECT_EVAL_MODEL)"
+        )
 
 
 @pytest.mark.parametrize(
@@ -243,8 +248,8 @@ def test_batch_values(text: str | None, batch: bool | int | None) -> None:
         ),
         (
             {"judge": "mockllm/model"},
-            "mockllm/model cannot judge: it answers every call with one fixed text, never a "
-            "valid judge reply, so every case would fail; to try a sweep without keys use the "
+            "judge mockllm/model cannot judge: it answers every call with one fixed text, never "
+            "a valid judge reply, so every case would fail; to try a run without keys use the "
             "provider doubles: `bedside-bench demo`, or `bedside-bench doubles serve` "
             "(docs/doubles.md)",
         ),

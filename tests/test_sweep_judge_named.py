@@ -146,8 +146,8 @@ def test_a_judge_model_that_is_not_text_stays_for_the_task_to_refuse(
 ) -> None:
     options = one_sweep(monkeypatch, "-T", "judge_model=3")
     assert (options.judge, dict(options.task_args)) == (DEFAULT_JUDGE_MODEL, {"judge_model": 3})
-    empty = one_sweep(monkeypatch, "-T", "judge_model=")  # YAML's null: the task's default
-    assert (empty.judge, dict(empty.task_args)) == (DEFAULT_JUDGE_MODEL, {"judge_model": None})
+    code, seen = swept(monkeypatch, "-T", "judge_model=")  # YAML's null: not what was typed
+    assert (code, seen) == (exit_codes.ERROR, [])
 
 
 def test_run_sweeps_task_arguments_name_the_judge_as_its_judge_does() -> None:
@@ -269,7 +269,6 @@ def test_a_number_yaml_would_misread_is_refused_in_one_line(
         ("three_level", "three_level"),
         ("'010'", "010"),  # quoted: text, as written
         ("[1, 2]", [1, 2]),
-        ("", None),
     ],
 )
 def test_plain_values_are_read_as_before(quiet_folder: Path, value: str, parsed: object) -> None:

@@ -104,7 +104,6 @@ def test_benchmarks_run_in_registry_order_and_unknown_ones_are_named() -> None:
         ("data_dir=/data/release", ("data_dir", "/data/release")),
         (" revision = abc123", ("revision", "abc123")),
         ("ids=[1, 2]", ("ids", [1, 2])),
-        ("empty=", ("empty", None)),
         ("text=a=b", ("text", "a=b")),
         ("broken=[1, 2", ("broken", "[1, 2")),  # not YAML: the text itself
     ],
@@ -113,6 +112,16 @@ def test_task_arguments_are_read_as_yaml_like_inspect_reads_t(
     text: str, parsed: tuple[str, object]
 ) -> None:
     assert parse_task_arg(text) == parsed
+
+
+@pytest.mark.parametrize("text", ["empty=", "empty=  "])
+def test_a_task_argument_without_a_value_is_refused(text: str) -> None:
+    """YAML reads nothing as null, which is each option's default: not what was typed."""
+    with pytest.raises(SweepError) as refused:
+        parse_task_arg(text)
+    assert str(refused.value) == (
+        "task argument empty= has no value: give one, or leave -T empty out for its default"
+    )
 
 
 @pytest.mark.parametrize("text", ["severe_gate", "=true", "1x=3", "a-b=1", "a b=1"])

@@ -8,6 +8,11 @@ nothing bought) naming the closest provider Inspect knows.
 A name is also refused when it could not be shown as it is (`unshowable`): a control character
 (a line break, ESC, DEL, C1), a lone surrogate or a bidi control would reach every line, table
 and log that names the model, where it forges lines, moves the cursor or reorders the text.
+
+`model_name_problem` is the one check of a typed name (its form, then `unshowable`, then
+`unknown_provider`), and `judge_name_problem` adds what a judge needs: a model that sends a
+request (`mockllm` answers every call with one fixed text, `none` has nothing to call), so no
+answer is bought for a judge that could never judge it.
 """
 
 from __future__ import annotations
@@ -40,6 +45,38 @@ def unshowable(name: str, what: str | None = None) -> str | None:
         f"(it holds {printable(' '.join(found), limit=100)})"
     )
     return f"{what or 'model'} {printable(name, limit=200)}: {reason}"
+
+
+# model APIs that can never judge a case named by text (a command line, `-T`, `-S`): why
+CANNOT_JUDGE = {
+    "mockllm": (
+        "it answers every call with one fixed text, never a valid judge reply, so every case "
+        "would fail; to try a run without keys use the provider doubles: `bedside-bench demo`, "
+        "or `bedside-bench doubles serve` (docs/doubles.md)"
+    ),
+    "none": "it is Inspect's stand-in for no model and has nothing to call",
+}
+EXAMPLE = "openai/gpt-5.4-mini"
+
+
+def model_name_problem(name: str, what: str, provider: bool = True) -> str | None:
+    """Why `name` cannot be the model `what` names, as one printable line: empty or not of the
+    form provider/model, not showable as it is, or (`provider`) of a provider Inspect does not
+    know; None when Inspect could create it."""
+    if (hostile := unshowable(name, what)) is not None:
+        return hostile
+    api, sep, rest = name.partition("/")
+    if not sep or not api.strip() or not rest.strip() or rest.endswith("/"):
+        return f"{what} {printable(repr(name), 200)} is not an Inspect model name such as {EXAMPLE}"
+    return unknown_provider(name, what) if provider else None
+
+
+def judge_name_problem(name: str, what: str = "judge", provider: bool = True) -> str | None:
+    """`model_name_problem`, and a model that can never judge (`CANNOT_JUDGE`)."""
+    if (problem := model_name_problem(name, what, provider)) is not None:
+        return problem
+    why = CANNOT_JUDGE.get(name.partition("/")[0])
+    return None if why is None else f"{what} {printable(name, 200)} cannot judge: {why}"
 
 
 def unknown_provider(name: str, what: str | None = None) -> str | None:

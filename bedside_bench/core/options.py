@@ -18,15 +18,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Literal, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Literal, TypeVar, Union, get_args, get_origin
 
 from annotated_types import Ge, Le
 from inspect_ai.util import display_type
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 from bedside_bench.core.contracts import Grading
-from bedside_bench.core.inspect_private import PrerequisiteError
+from bedside_bench.core.inspect_private import PrerequisiteError, active_model
+from bedside_bench.core.model_names import model_name_problem
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.ranges import JUDGE_PASSES, JUDGE_RETRIES
 from bedside_bench.core.safe_text import printable
@@ -60,9 +61,12 @@ def errors_said_by_caller() -> Iterator[None]:
 def stop_run(error: PrerequisiteError) -> PrerequisiteError:
     """`error`, to raise: Inspect prints a PrerequisiteError as one message without a
     traceback, but nothing at all under --display none (its console is quiet), so there it is
-    printed here, once however often it passes through (the task and the scorer both guard)."""
+    printed here, once however often it passes through (the task and the scorer both guard).
+    Only inside a run: outside one (`inspect score` building its scorer, the Python API) the
+    error reaches the caller, and Inspect's command line prints it whatever the display."""
     if (
         display_type() == "none"
+        and active_model() is not None
         and not _CALLER_SAYS_ERRORS.get()
         and not getattr(error, "_bedside_bench_said", False)
     ):
@@ -89,6 +93,17 @@ def said_when_stopped() -> Iterator[None]:
 _CONFIG = ConfigDict(frozen=True, strict=True, extra="forbid")
 
 
+def _judge_name(value: str) -> str:
+    """A judge named by text has the form of a model name and shows as it is (its provider is
+    checked where the name is resolved, `scorer.preflight_judge`)."""
+    if (problem := model_name_problem(value, "judge_model", provider=False)) is not None:
+        raise ValueError(problem)
+    return value
+
+
+JudgeName = Annotated[str, AfterValidator(_judge_name)]
+
+
 class ScorerOptions(BaseModel):
     """The rubric judge's options, with the protocol's defaults."""
 
@@ -97,7 +112,7 @@ class ScorerOptions(BaseModel):
     # the judge when no `grader` model role is given; None: resolved when the run starts (the
     # role, else `DEFAULT_JUDGE_MODEL`), so that no task argument names a judge that did not
     # judge (`judge_of_run`)
-    judge_model: str | None = None
+    judge_model: JudgeName | None = None
     # how many times an invalid judge reply is asked again
     judge_retries: int = Field(default=2, ge=JUDGE_RETRIES.least, le=JUDGE_RETRIES.most)
     # zero an F1 case with a missed +3 or a matched -3 (earlier revision)
@@ -136,7 +151,7 @@ class TaskArgs(TypedDict, total=False):
     data_dir: str | None
     revision: str | None
     smoke: bool
-    judge_model: str | None
+    judge_model: JudgeName | None
     judge_retries: int
     severe_gate: bool
     judge_passes: int
@@ -195,7 +210,11 @@ def _spec(annotation: object, metadata: Sequence[object]) -> OptionSpec:
         choices = tuple(str(c) for c in get_args(annotation))
         return OptionSpec((str,), minimum, choices, maximum)
     if origin in (Union, types.UnionType):
-        kinds = tuple(a for a in get_args(annotation) if isinstance(a, type))
+        # a constrained type (`JudgeName`) is its base type here; the model checks the rest
+        members = [
+            get_args(a)[0] if get_origin(a) is Annotated else a for a in get_args(annotation)
+        ]
+        kinds = tuple(a for a in members if isinstance(a, type))
         return OptionSpec(kinds, minimum, maximum=maximum)
     if isinstance(annotation, type):
         return OptionSpec((annotation,), minimum, maximum=maximum)
@@ -272,6 +291,12 @@ def check_option_values(
     for name, spec in specs.items():
         value = values.get(name)
         problem = None if value is None else _value_problem(name, value, spec)
+        named = name == "judge_model" and isinstance(value, str)
+        if problem is None and named and model_name_problem(str(value), name, provider=False):
+            problem = (  # `JudgeName`'s check
+                f"{name} must be an Inspect model name such as openai/gpt-5.4-mini, every "
+                f"character of it shown as it is, got {_shown(value)}"
+            )
         if problem is not None:
             raise stop_run(
                 TaskOptionError(f"bedside-bench: {problem} (-T or -S option); no case was run")

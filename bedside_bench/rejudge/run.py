@@ -27,7 +27,7 @@ from bedside_bench.calls.credentials import (
 )
 from bedside_bench.calls.kept_calls import kept_run, release
 from bedside_bench.core.contracts import GRADER_ROLE, SCORER_NAME
-from bedside_bench.core.model_names import unknown_provider, unshowable
+from bedside_bench.core.model_names import judge_name_problem
 from bedside_bench.core.options import SCORER_DEFAULTS, ScorerOptions, checked
 from bedside_bench.logs.read import display_location, skip_reason
 from bedside_bench.rejudge.output import (
@@ -287,10 +287,8 @@ async def rejudge_async(
     options: RejudgeOptions, say: Callable[[str], None] | None = None
 ) -> list[LogOutcome]:
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    if (hostile := unshowable(options.judge, "judge")) is not None:
-        raise RejudgeError(hostile)  # a control or bidi character, named
-    if (unknown := unknown_provider(options.judge, "judge")) is not None:
-        raise RejudgeError(unknown)  # a misspelt provider, named with the closest known one
+    if (problem := judge_name_problem(options.judge)) is not None:
+        raise RejudgeError(problem)  # a misspelt provider is named with the closest known one
     apply_aliases()
     try:
         check_credentials([], options.judge)  # before any log is read or any call is made

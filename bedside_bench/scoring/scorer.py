@@ -43,10 +43,11 @@ from bedside_bench.core.inspect_private import (
     active_run_id,
     registry_add,
 )
-from bedside_bench.core.model_names import unknown_provider
+from bedside_bench.core.model_names import judge_name_problem, unknown_provider
 from bedside_bench.core.options import (
     SCORER_DEFAULTS,
     SCORER_OPTIONS,
+    JudgeName,
     ScorerOptions,
     check_option_names,
     check_option_values,
@@ -98,6 +99,12 @@ def preflight_judge(judge_model: str | None) -> Model | None:
     if active_model() is None:
         return None
     role = bound_grader()
+    if judge_model is not None and role is None:
+        # the name is what judges: one that never calls would fail every case after its
+        # answer was bought (a misspelt provider is named below, with the way out)
+        problem = judge_name_problem(judge_model, "-T judge_model", provider=False)
+        if problem is not None:
+            raise stop_run(TaskOptionError(f"bedside-bench: {problem}; no case was run"))
     if judge_model is not None and role is not None and str(role) != judge_model:
         raise stop_run(
             TaskOptionError(
@@ -319,7 +326,7 @@ def _resolve_judge(explicit: str | None, logged: object) -> Model:
 
 @scorer(metrics=[mean(), stderr(), bootstrap_ci95(), f1_diagnostics(), judge_agreement()])
 def rubric_judge(
-    judge_model: str | None = None,
+    judge_model: JudgeName | None = None,
     judge_retries: int | None = None,
     severe_gate: bool | None = None,
     judge_passes: int | None = None,
@@ -345,6 +352,10 @@ def rubric_judge(
         "grading": grading,
     }
     check_option_values(given)
+    # built outside a run (`inspect score -S judge_model=...`), where no preflight checks it
+    outside_run = judge_model is not None and active_model() is None
+    if outside_run and (misspelt := unknown_provider(str(judge_model), "judge_model")):
+        raise stop_run(TaskOptionError(f"bedside-bench: {misspelt}; no case was scored"))
     explicit = {k: v for k, v in given.items() if v is not None}
 
     async def score(state: TaskState, target: Target) -> Score:

@@ -56,6 +56,7 @@ from bedside_bench.sweep.options import (
     DEFAULT_LOG_DIR,
     DEFAULT_RETRY_ATTEMPTS,
     DISPLAYS,
+    NO_MODEL,
     PROG,
     REPORT_SUBDIR,
     SweepError,
@@ -314,11 +315,12 @@ def options_from_args(args: argparse.Namespace) -> SweepOptions:
     # `-T judge_model=M` is `--judge M` (`judge_named`)
     judge, task_args = judge_named(args.judge, dict(parse_task_arg(t) for t in args.task_arg))
     model_cost_config, cost_limit = cost_options(args)
+    models = split_list(args.model) or inspect_eval_models()
+    if not models:  # `--model ,` too: an estimate of nothing would be kept as one
+        raise SweepError(NO_MODEL)
     return SweepOptions(
-        models=[
-            check_model_name(m, "model") for m in split_list(args.model) or inspect_eval_models()
-        ],
-        judge=check_model_name(judge or sweep_judge(), "judge"),
+        models=[check_model_name(m, "model") for m in models],
+        judge=check_model_name(sweep_judge() if judge is None else judge, "judge"),
         benchmarks=split_list(args.benchmarks) or list(BENCHMARK_NAMES),
         smoke=args.smoke,
         log_dir=args.log_dir or sweep_log_dir(),

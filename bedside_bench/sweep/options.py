@@ -17,7 +17,7 @@ import yaml
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import GRADER_ROLE
-from bedside_bench.core.model_names import unknown_provider, unshowable
+from bedside_bench.core.model_names import judge_name_problem, model_name_problem
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.ranges import ABANDONED_ATTEMPTS_RETRIES
 from bedside_bench.sweep.shard import Shard
@@ -137,6 +137,9 @@ class SweepFields(TypedDict, total=False):
     cost_limit: float | None
 
 
+NO_MODEL = "give at least one model with --model (or set $INSPECT_EVAL_MODEL)"
+
+
 def split_list(values: Sequence[str] | str | None) -> list[str]:
     """Comma lists, possibly given several times, in order and without repeats."""
     if values is None:
@@ -147,17 +150,12 @@ def split_list(values: Sequence[str] | str | None) -> list[str]:
 
 
 def check_model_name(name: str, what: str) -> str:
-    """`name`, if it is a model name that can be shown as it is and whose provider Inspect
-    knows; else one line, before any call (Inspect's own refusal of a misspelt provider is a
+    """`name`, if Inspect could create it as the model `what` names (a judge: one that can
+    judge); else one line, before any call (Inspect's own refusal of a misspelt provider is a
     traceback)."""
-    if (hostile := unshowable(name, what)) is not None:
-        raise SweepError(hostile)
-    if "/" not in name or name.startswith("/") or name.endswith("/"):
-        raise SweepError(
-            f"{what} {name!r} is not an Inspect model name such as openai/gpt-5.4-mini"
-        )
-    if (unknown := unknown_provider(name, what)) is not None:
-        raise SweepError(unknown)
+    check = judge_name_problem if what == "judge" else model_name_problem
+    if (problem := check(name, what)) is not None:
+        raise SweepError(problem)
     return name
 
 
@@ -179,6 +177,10 @@ def parse_task_arg(text: str) -> tuple[str, object]:
     name = name.strip()
     if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name):
         raise SweepError(f"task argument {text!r} is not NAME=VALUE")
+    if not value.strip():  # YAML's null: the option's default, which was not what was typed
+        raise SweepError(
+            f"task argument {name}= has no value: give one, or leave -T {name} out for its default"
+        )
     try:
         parsed = yaml.safe_load(value)
     except yaml.YAMLError:

@@ -47,6 +47,7 @@ from bedside_bench.sweep.cost import check_cost_config
 from bedside_bench.sweep.lock import holding
 from bedside_bench.sweep.lock_holder import Holder
 from bedside_bench.sweep.options import (
+    NO_MODEL,
     SweepError,
     SweepFields,
     SweepOptions,
@@ -153,17 +154,10 @@ def plan(options: SweepOptions) -> Plan:
 def prepare(options: SweepOptions) -> Plan:
     """Check everything that can be checked without a model call; build the tasks."""
     if not options.models:
-        raise SweepError("give at least one model with --model (or set $INSPECT_EVAL_MODEL)")
+        raise SweepError(NO_MODEL)
     for model in options.models:
         check_model_name(model, "model")
     check_model_name(options.judge, "judge")
-    if options.judge.startswith("mockllm/"):
-        raise SweepError(
-            f"{options.judge} cannot judge: it answers every call with one fixed text, never a "
-            "valid judge reply, so every case would fail; to try a sweep without keys use the "
-            "provider doubles: `bedside-bench demo`, or `bedside-bench doubles serve` "
-            "(docs/doubles.md)"
-        )
     if options.prices is not None:
         check_prices_file(options.prices)
     if options.report and options.shard.whole:

@@ -79,8 +79,8 @@ def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
     with said_when_stopped():  # under --display none Inspect would print none of these
         opts = task_options(options)
         check_cases_at_task_end()  # a retry's reused answers must be to the cases as they are
-        scorer = rubric_judge(**opts.scorer_options().model_dump())
         judge = preflight_judge(opts.judge_model)
+        scorer = rubric_judge(**opts.scorer_options().model_dump())
         release = load_release_cached(resolve_source(opts.data_dir, opts.revision))
     return Task(
         dataset=benchmark_dataset(release, benchmark, smoke=opts.smoke),
