@@ -78,5 +78,57 @@ def test_the_sweep_module_entry_says_the_same(capsys: pytest.CaptureFixture[str]
 
 def test_the_top_level_keeps_argparses_message(capsys: pytest.CaptureFixture[str]) -> None:
     err = refused(capsys, "swep")
-    assert err.startswith("usage: bedside-bench [-h] COMMAND ...")
+    assert err.startswith("usage: bedside-bench [-h] [--version] COMMAND ...")
     assert "invalid choice: 'swep'" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        # argparse would take a prefix for the flag: `--smok` ran a whole sweep
+        (["sweep", "--model", "openai/gpt-4.1", "--smok"], "--smok: did you mean --smoke?"),
+        (["demo", "--case", "2"], "--case: did you mean --cases?"),
+        (["sweep", "--judge-max", "3"], "--judge-max: did you mean --judge-max-connections?"),
+        # named even where a required argument is missing too
+        (["rejudge", "--judgee", "x"], "--judgee: did you mean --judge?"),
+        (["review", "export", "--itmes", "3"], "--itmes: did you mean --items?"),
+        (["data", "export", "x", "--ot", "y"], "--ot: did you mean --out-dir?"),
+    ],
+)
+def test_a_flag_is_typed_whole_and_named_before_what_is_missing(
+    capsys: pytest.CaptureFixture[str], argv: list[str], error: str
+) -> None:
+    err = refused(capsys, *argv)
+    assert err.splitlines()[-1].endswith(f"({error})"), err
+
+
+def test_every_prefix_of_every_flag_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each subcommand's long flags, each cut short by one letter or more: never taken."""
+    from bedside_bench.cli.main import build_parser
+
+    for name, command in build_parser()._subparsers._group_actions[0].choices.items():  # type: ignore[union-attr]
+        leaves = [command]
+        if command._subparsers is not None:
+            leaves = list(command._subparsers._group_actions[0].choices.values())
+        for leaf in leaves:
+            flags = [f for f in leaf._option_string_actions if f.startswith("--")]
+            for flag in flags:
+                cut = flag[:-1]
+                if cut in flags or len(cut) < 3:
+                    continue
+                words = leaf.prog.split()[1:]
+                err = refused(capsys, *words, cut)
+                assert f"unrecognized arguments: {cut}" in err, (name, cut, err)
+
+
+def test_version_names_the_package_and_the_tasks(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    from bedside_bench.core.listing import task_version
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0
+    assert capsys.readouterr().out == (
+        f"bedside-bench {metadata.version('bedside-bench')} (tasks {task_version().full})\n"
+    )

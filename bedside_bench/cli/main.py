@@ -14,10 +14,12 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 
 from bedside_bench.core.arguments import Subcommands, SuggestingParser, load_dotenv_as_inspect
 from bedside_bench.core.benchmarks import BENCHMARKS
 from bedside_bench.core.entry import entry_point
+from bedside_bench.core.listing import task_version
 
 # name -> (help in the command list, "module:function" that registers its full parser)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -93,12 +95,22 @@ def chosen_command(argv: Sequence[str]) -> str | None:
     return first if first in COMMANDS else None
 
 
+def package_version() -> str:
+    """The installed package's version, and the tasks' (what a score means: CHANGELOG.md)."""
+    try:
+        installed = metadata.version("bedside-bench")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        installed = "(not installed)"
+    return f"{installed} (tasks {task_version().full})"
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser: the full one of `only` (every subcommand's when None), the others listed by
     name and help alone, so their modules are not imported."""
     parser = SuggestingParser(
         prog="bedside-bench", description="BedsideBench clinical QA benchmark tools."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (help_text, _) in COMMANDS.items():
         if only is None or name == only:

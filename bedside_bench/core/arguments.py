@@ -24,9 +24,27 @@ class SuggestingParser(argparse.ArgumentParser):
     and no suggestion. Its subcommands' parsers are of this class too (argparse makes them of
     the class of the parser that holds them)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # a flag is typed whole: `--smok` would otherwise be taken for `--smoke` and run
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def parse_known_args(  # type: ignore[override]  # argparse's overloads, one form used
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
+        if self._is_subcommand and self._subparsers is None:
+            # first with nothing required: a misspelt flag is named even where a required
+            # argument is missing too (`rejudge --judgee x` would say only "--judge required")
+            required = [action for action in self._actions if action.required]
+            for action in required:
+                action.required = False
+            try:
+                _, unknown = super().parse_known_args(args, None)
+            finally:
+                for action in required:
+                    action.required = True
+            if unknown:
+                self.error(self.unrecognized(unknown))
         parsed, extras = super().parse_known_args(args, namespace)
         if self._is_subcommand and extras:
             self.error(self.unrecognized(extras))
@@ -42,7 +60,10 @@ class SuggestingParser(argparse.ArgumentParser):
         hints = []
         for extra in extras:
             flag = extra.split("=", 1)[0]
-            if flag.startswith("-") and (near := difflib.get_close_matches(flag, flags, n=1)):
+            # a flag cut short is most like the one flag it begins
+            begun = [f for f in flags if f.startswith(flag)] if flag.startswith("--") else []
+            near = begun if len(begun) == 1 else difflib.get_close_matches(flag, flags, n=1)
+            if flag.startswith("-") and near:
                 hints.append(f"{flag}: did you mean {near[0]}?")
         said = f"unrecognized arguments: {' '.join(extras)}"
         return f"{said} ({'; '.join(hints)})" if hints else said
