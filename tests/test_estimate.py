@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,7 @@ from genai_prices import Usage, calc_price
 from genai_prices.types import TieredPrices
 
 from bedside_bench.core.contracts import RubricItem
+from bedside_bench.core.owned_output import create_new_file
 from bedside_bench.core.protocol import JUDGE_SYSTEM_MESSAGE, PHYSICIAN_SYSTEM_MESSAGE
 from bedside_bench.documents.estimate import EstimateDocument, read_estimate, read_estimates
 from bedside_bench.judging.reply import judge_user_message
@@ -374,3 +378,42 @@ def test_the_estimate_prices_as_the_run_will_be_priced(tmp_path: Path) -> None:
     assert with_config.cost_usd.judge == pytest.approx(
         (b.judge_input_tokens * 7 + b.judge_output_tokens * 9) / 1e6, rel=1e-12
     )
+
+
+def test_estimates_made_in_the_same_instant_each_keep_a_file(tmp_path: Path) -> None:
+    """Shard machines estimating at once: every estimate is kept whole under a name of its
+    own (a check that a name is free, then a write, let two writers take one name)."""
+    logs = tmp_path / "logs"
+    first = estimate_sweep(options(tmp_path), prices=None)
+    documents = [first.model_copy(update={"judge_passes": n}) for n in range(1, 9)]
+    start = threading.Barrier(len(documents))
+
+    def write(document: EstimateDocument) -> Path | None:
+        start.wait()
+        return write_estimate(document, str(logs))
+
+    with ThreadPoolExecutor(len(documents)) as pool:
+        paths = list(pool.map(write, documents))
+    assert len(set(paths)) == len(documents)
+    kept = sorted(read_estimates(str(logs)), key=lambda e: e.judge_passes)
+    assert kept == documents
+    assert not [p for p in logs.iterdir() if p.name.startswith(".")]  # no staged file left
+
+
+def test_a_name_taken_between_the_check_and_the_write_is_never_written_over(
+    tmp_path: Path,
+) -> None:
+    """The names offered are each taken by another writer just before this one gets to them
+    (the instant a check-then-write loses): this one takes the next free name."""
+    others = {tmp_path / "a.json": b"first writer", tmp_path / "a-2.json": b"second writer"}
+
+    def names() -> Iterator[Path]:
+        for path, text in others.items():
+            path.write_bytes(text)  # another writer, in the same instant
+            yield path
+        yield tmp_path / "a-3.json"
+
+    assert create_new_file(names(), b"mine") == tmp_path / "a-3.json"
+    assert {p: p.read_bytes() for p in others} == others
+    assert (tmp_path / "a-3.json").read_bytes() == b"mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-2.json", "a-3.json", "a.json"]

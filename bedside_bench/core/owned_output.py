@@ -17,10 +17,11 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import itertools
 import os
 import secrets
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 _STAGE_MARK = ".partial-"  # .<target name>.partial-<pid>-<token>
@@ -57,6 +58,35 @@ def replace_file(path: Path, data: bytes) -> Path:
             temp.unlink()
         raise
     return path
+
+
+def create_new_file(candidates: Iterable[Path], data: bytes) -> Path:
+    """`data` whole under the first of `candidates` no file holds, never over another file:
+    staged beside them, then hard-linked to the name, which fails where the name is taken, even
+    by a writer in the same instant (a check, then a write, let two writers take one name).
+    Where links are not supported, created exclusively and written in place."""
+    names = iter(candidates)
+    first = next(names)
+    temp = first.with_name(f".{first.name}{_STAGE_MARK}{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        write_file(temp, data)
+        for path in itertools.chain([first], names):
+            try:
+                os.link(temp, path)
+                return path
+            except FileExistsError:
+                continue
+            except OSError as ex:
+                if ex.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+                    raise
+            try:  # no links here: the name taken exclusively, then written
+                return write_file(path, data)
+            except FileExistsError:
+                continue
+        raise FileExistsError(f"every name offered for {first} is taken")
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink()
 
 
 def _reason(ex: OSError) -> str:

@@ -9,7 +9,9 @@ the report can compare each run with the estimate made before it.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -114,14 +116,14 @@ class EstimateDocument(BaseModel):
     )
 
 
-def estimate_file(directory: Path, created_at: str) -> Path:
-    """A new file for an estimate made at `created_at`: one no earlier estimate holds."""
+def estimate_files(directory: Path, created_at: str) -> Iterator[Path]:
+    """The names an estimate made at `created_at` may take, in order: `-2`, `-3`, ... after
+    the first, for estimates made in the same second (`core.owned_output.create_new_file`
+    takes the first no other holds)."""
     stamp = re.sub(r"[^0-9A-Za-z]+", "-", created_at.split("+")[0]).strip("-")
-    path, n = directory / f"{ESTIMATE_PREFIX}{stamp}.json", 1
-    while path.exists():
-        n += 1
-        path = directory / f"{ESTIMATE_PREFIX}{stamp}-{n}.json"
-    return path
+    yield directory / f"{ESTIMATE_PREFIX}{stamp}.json"
+    for n in itertools.count(2):
+        yield directory / f"{ESTIMATE_PREFIX}{stamp}-{n}.json"
 
 
 def _read(path: Path) -> EstimateDocument | None:

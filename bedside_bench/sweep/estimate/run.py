@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bedside_bench import sweep
-from bedside_bench.core.owned_output import replace_file
+from bedside_bench.core.owned_output import create_new_file
 from bedside_bench.core.ranges import MAX_ESTIMATED_USD, MAX_PLANNED_CALLS
-from bedside_bench.documents.estimate import CostRange, EstimateDocument, estimate_file
+from bedside_bench.documents.estimate import CostRange, EstimateDocument, estimate_files
 from bedside_bench.sweep.options import SweepError
 
 if TYPE_CHECKING:
@@ -96,8 +96,8 @@ def write_estimate(document: EstimateDocument, log_dir: str) -> Path | None:
         return None
     directory = Path(log_dir)
     directory.mkdir(parents=True, exist_ok=True)
-    path = estimate_file(directory, document.created_at)
-    return replace_file(path, document.model_dump_json(indent=2).encode())
+    names = estimate_files(directory, document.created_at)
+    return create_new_file(names, document.model_dump_json(indent=2).encode())
 
 
 def absurd_plan(document: EstimateDocument) -> str | None:
