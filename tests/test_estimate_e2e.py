@@ -289,6 +289,6 @@ def test_a_later_estimate_leaves_each_run_beside_the_estimate_it_started_from(ru
     for model in MODELS:  # the first estimate's prior, and only it, gets the why
         assert report.count(f"{model}: its answer output was estimated from the prior of") == 1
     assert (
-        f"No run in these logs started after the estimate(s) made at {run.after['created_at']} "
+        f"No run in these logs started after the estimate made at {run.after['created_at']} "
         "(0 case(s) to do)"
     ) in report

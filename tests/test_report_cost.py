@@ -308,10 +308,20 @@ def test_the_estimate_stands_beside_what_the_logs_after_it_spent() -> None:
     later = estimate.model_copy(update={"created_at": "2026-01-02T00:00:00+00:00"})
     assert estimate_section([later], groups, prices) == [
         Paragraph(
-            "No run in these logs started after the estimate(s) made at "
-            "2026-01-02T00:00:00+00:00 (1 case(s) to do), so nothing is set beside them."
+            "No run in these logs started after the estimate made at "
+            "2026-01-02T00:00:00+00:00 (1 case(s) to do), so nothing is set beside it."
         )
     ]
+    # two estimates before the run: the run is set beside the later; the earlier is named as
+    # followed by another, not as one no run followed
+    earlier = estimate.model_copy(update={"created_at": "2026-01-01T10:15:00+00:00"})
+    sections = estimate_section([earlier, estimate], groups, prices)
+    assert sections[-1] == Paragraph(
+        "The estimate(s) made at 2026-01-01T10:15:00+00:00 (1 case(s) to do) were followed by "
+        "another estimate before any run in these logs started: a run is set beside the "
+        "estimate made last before it."
+    )
+    assert sections[:-1] == estimate_section([estimate], groups, prices)
 
 
 def model_estimate(output: int, basis: OutputBasis, cases: int = 1) -> ModelEstimate:
@@ -412,8 +422,8 @@ def test_each_run_is_set_beside_the_estimate_made_before_it() -> None:
     )
     assert "its answers averaged 20:" in hint.text
     assert unfollowed == Paragraph(
-        "No run in these logs started after the estimate(s) made at "
-        "2026-01-01T12:00:00+00:00 (0 case(s) to do), so nothing is set beside them."
+        "No run in these logs started after the estimate made at "
+        "2026-01-01T12:00:00+00:00 (0 case(s) to do), so nothing is set beside it."
     )
 
 

@@ -251,6 +251,8 @@ def estimate_section(
         key=lambda te: te[0],
     )
     blocks: list[Block] = []
+    # an estimate no run followed: another estimate came first, or none came at all
+    superseded: list[EstimateDocument] = []
     unfollowed: list[EstimateDocument] = []
     for i, (since, estimate) in enumerate(timed):
         until = timed[i + 1][0] if i + 1 < len(timed) else None
@@ -282,7 +284,7 @@ def estimate_section(
             if (hint := prior_hint(model, m, actual[ANSWER_OUTPUT])) is not None:
                 hints.append(hint)
         if not rows:
-            unfollowed.append(estimate)
+            (superseded if until is not None else unfollowed).append(estimate)
             continue
         blocks += [
             Paragraph(
@@ -298,15 +300,26 @@ def estimate_section(
             ),
             *(Paragraph(hint) for hint in hints),
         ]
-    if unfollowed:
-        made = ", ".join(
-            f"{e.created_at} ({sum(m.cases for m in e.models.values()):,} case(s) to do)"
-            for e in unfollowed
-        )
+    if superseded:
         blocks.append(
             Paragraph(
-                f"No run in these logs started after the estimate(s) made at {made}, so "
-                "nothing is set beside them."
+                f"The estimate(s) made at {_made(superseded)} were followed by another "
+                "estimate before any run in these logs started: a run is set beside the "
+                "estimate made last before it."
+            )
+        )
+    if unfollowed:
+        blocks.append(
+            Paragraph(
+                f"No run in these logs started after the estimate made at "
+                f"{_made(unfollowed)}, so nothing is set beside it."
             )
         )
     return blocks
+
+
+def _made(estimates: Sequence[EstimateDocument]) -> str:
+    return ", ".join(
+        f"{e.created_at} ({sum(m.cases for m in e.models.values()):,} case(s) to do)"
+        for e in estimates
+    )
