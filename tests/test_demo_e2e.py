@@ -261,3 +261,12 @@ def test_the_console_script_runs_the_demo_in_its_own_folder(tmp_path: Path) -> N
         ("stderr", result.stderr.encode()),
     ]
     assert leaks(SECRETS, named) == []
+
+
+def test_piped_it_shows_plain_progress_lines_not_inspects_panels(demo: Demo) -> None:
+    """Its output here is not a terminal, as in a CI log or `| tee`: Inspect's display is
+    off and the last progress line counts every case of both models."""
+    runs = CASES * len(BENCHMARK_NAMES) * len(ANSWER_MODELS)
+    progress = [line for line in demo.lines if line.startswith("demo: ") and "cases done" in line]
+    assert progress and progress[-1].startswith(f"demo: {runs} cases done, 0 to go, 0 failed ")
+    assert not any(mark in demo.result.stdout for mark in ("╭", "│", "╰"))

@@ -1,4 +1,4 @@
-"""A piped sweep's progress (`sweep/progress.py`): Inspect's panels off, a plain line of cases
+"""A piped sweep's progress (`calls/progress.py`): Inspect's panels off, a plain line of cases
 done, to go and failed at least every `PROGRESS_EVERY` seconds, and one when it ends."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from bedside_bench.calls import progress as progress_module
+from bedside_bench.calls.progress import PROGRESS_EVERY, Progress, progress_lines
 from bedside_bench.core import exit_codes
 from bedside_bench.doubles import ProviderDouble
-from bedside_bench.sweep import progress as progress_module
-from bedside_bench.sweep.progress import PROGRESS_EVERY, Progress, progress_lines
 from tests.e2e_helpers import output, run_sweep_cli, sweep_env
 from tests.ledger import assert_bought_once
 from tests.release_factory import write_release

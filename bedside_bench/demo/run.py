@@ -15,6 +15,7 @@ the end (`environment_restored`): a caller of `run_demo` finds `os.environ` as i
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, TextIO
 from inspect_ai import eval_set
 from inspect_ai.model import get_model
 
+from bedside_bench.calls.progress import piped, progress_lines
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import DEMO_TAG, GRADER_ROLE
 from bedside_bench.core.owned_output import write_text
@@ -143,19 +145,23 @@ def evaluate(options: DemoOptions, cases: DemoCases, endpoints: Endpoints) -> li
     args = {} if cases.data_dir is None else {"data_dir": str(cases.data_dir)}
     tasks = [getattr(registered, name)(**args) for name in BENCHMARK_NAMES]
     models, judge = doubled_models(endpoints)
-    _, logs = eval_set(
-        tasks,
-        log_dir=str(options.logs),
-        model=models,
-        model_roles={GRADER_ROLE: judge},
-        tags=[DEMO_TAG],
-        metadata={"bedside_bench_demo": SCRIPTED},
-        # the doubles are local and scripted: a failure is worth seeing at once, not retried
-        retry_attempts=0,
-        retry_immediate=False,
-        max_tasks=len(tasks) * len(models),
-        display=options.display,
-    )
+    # piped (a CI log, `| tee`): plain progress lines instead of Inspect's panels, as a sweep
+    display = "none" if piped(options.display) else options.display
+    quiet = display != options.display
+    with progress_lines(command="demo") if quiet else contextlib.nullcontext():
+        _, logs = eval_set(
+            tasks,
+            log_dir=str(options.logs),
+            model=models,
+            model_roles={GRADER_ROLE: judge},
+            tags=[DEMO_TAG],
+            metadata={"bedside_bench_demo": SCRIPTED},
+            # the doubles are local and scripted: a failure is worth seeing at once, not retried
+            retry_attempts=0,
+            retry_immediate=False,
+            max_tasks=len(tasks) * len(models),
+            display=display,
+        )
     if any(log.status == "cancelled" for log in logs):
         raise KeyboardInterrupt
     return list(logs)

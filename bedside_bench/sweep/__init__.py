@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from bedside_bench.core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
+    from bedside_bench.calls.progress import piped as piped
+    from bedside_bench.calls.progress import progress_lines as progress_lines
     from bedside_bench.core.inspect_private import PrerequisiteError as PrerequisiteError
     from bedside_bench.core.inspect_private import (
         plain_cancellation_tracebacks as plain_cancellation_tracebacks,
@@ -51,7 +53,6 @@ if TYPE_CHECKING:  # the same names with their types, for type checkers and IDEs
     from bedside_bench.sweep.options import parse_task_arg as parse_task_arg
     from bedside_bench.sweep.options import split_list as split_list
     from bedside_bench.sweep.options import task_arguments as task_arguments
-    from bedside_bench.sweep.progress import progress_lines as progress_lines
     from bedside_bench.sweep.recovery import complete_runs as complete_runs
     from bedside_bench.sweep.run import EXIT_ERROR as EXIT_ERROR
     from bedside_bench.sweep.run import EXIT_INCOMPLETE as EXIT_INCOMPLETE
@@ -81,7 +82,8 @@ _EXPORTS: dict[str, str] = {
     "failed_case_errors": "failures",
     "load_prices": "bedside_bench.report.run",
     "plain_cancellation_tracebacks": "bedside_bench.core.inspect_private",
-    "progress_lines": "progress",
+    "piped": "bedside_bench.calls.progress",
+    "progress_lines": "bedside_bench.calls.progress",
     "DEFAULT_LOG_DIR": "options",
     "DEFAULT_RETRY_ATTEMPTS": "options",
     "EXIT_ERROR": "run",

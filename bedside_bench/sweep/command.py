@@ -1,6 +1,6 @@
 """The `sweep` command line: its flags, and one line per outcome (never a traceback for an
 input problem). Progress is Inspect's own display in a terminal (`--display` picks it); piped,
-plain lines of our own at least every 15 s (`progress.py`).
+plain lines of our own at least every 15 s (`calls/progress.py`).
 
 Past 300 lines: the flags are many (Inspect's own, the estimate's, batch, shard, signals), and
 argparse declarations are long; the handlers stay short. Imports of Inspect stay inside the
@@ -378,8 +378,8 @@ def piped_display(
 ) -> tuple[SweepOptions, Callable[[], contextlib.AbstractContextManager[object]] | None]:
     """With the output not a terminal and no display chosen (`--display`,
     `$INSPECT_DISPLAY`): no Inspect display, and our own progress line at least every 15 s
-    (`sweep/progress.py`); else the options as given and no progress lines."""
-    if options.display is not None or os.environ.get("INSPECT_DISPLAY") or sys.stdout.isatty():
+    (`calls/progress.py`); else the options as given and no progress lines."""
+    if not sweep.piped(options.display):
         return options, None
     return dataclasses.replace(options, display="none"), sweep.progress_lines
 

@@ -1,5 +1,5 @@
-"""A piped sweep's progress: one plain line at least every 15 s (cases done, to go, failed)
-instead of Inspect's panels.
+"""A piped sweep's (or demo's) progress: one plain line at least every 15 s (cases done, to go,
+failed) instead of Inspect's panels.
 
 Inspect's live display redraws in a terminal; piped into a file or a CI log, its rich
 rendering printed some 400 lines of panels for a two-model sweep, and nothing for a minute.
@@ -19,6 +19,7 @@ registered hook for every eval in the process), and act only while a sweep's pro
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -29,6 +30,14 @@ from typing import TextIO
 from inspect_ai.hooks import EvalSetEnd, Hooks, SampleEnd, TaskEnd, TaskStart, hooks
 
 PROGRESS_EVERY = 15.0  # seconds between two lines at most
+
+
+def piped(display: str | None) -> bool:
+    """Inspect's display is to be replaced by these lines: the output is not a terminal, and
+    no display was chosen (`--display`, `$INSPECT_DISPLAY`)."""
+    return display is None and not os.environ.get("INSPECT_DISPLAY") and not sys.stdout.isatty()
+
+
 HOOK_NAME = "bedside_bench_sweep_progress"
 
 
@@ -43,6 +52,8 @@ class TaskCounts:
 class Progress:
     """The counts of one sweep, by Inspect task id (a retry of a run keeps its task id)."""
 
+    # the command the lines are of (`sweep`, `demo`)
+    command: str = "sweep"
     started: float = field(default_factory=time.monotonic)
     tasks: dict[str, TaskCounts] = field(default_factory=dict)
     eval_tasks: dict[str, str] = field(default_factory=dict)  # eval id -> task id
@@ -85,7 +96,7 @@ class Progress:
         to_go = max(0, cases - done - failed)
         elapsed = int(time.monotonic() - self.started)
         return (
-            f"sweep: {done:,} cases done, {to_go:,} to go, {failed:,} failed "
+            f"{self.command}: {done:,} cases done, {to_go:,} to go, {failed:,} failed "
             f"({len(self.tasks)} benchmark runs started, {elapsed // 60}:{elapsed % 60:02d} "
             "elapsed)"
         )
@@ -136,14 +147,14 @@ def _register() -> None:
 
 @contextlib.contextmanager
 def progress_lines(
-    stream: TextIO | None = None, every: float = PROGRESS_EVERY
+    stream: TextIO | None = None, every: float = PROGRESS_EVERY, command: str = "sweep"
 ) -> Iterator[Progress]:
     """While the block runs, a line on `stream` (stdout) every `every` seconds, and one last
     line when the eval set ends (before the report) or the block does (however it ends)."""
     global _active
     _register()
     out = stream or sys.stdout
-    progress = Progress()
+    progress = Progress(command=command)
 
     def tick() -> None:
         while not progress.stopped.wait(every):
