@@ -228,6 +228,7 @@ def check_prerequisite_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
         error = derived("no release at /x")
         assert (str(error), error.message) == ("no release at /x", "no release at /x")
         assert isinstance(error, FileNotFoundError) and isinstance(error, stand_in)
+        inspect_private.suite_in_use()  # resolved on import: said when the suite is used
 
     return Check(present, missing)
 
@@ -271,6 +272,7 @@ def check_registry_add(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Check
     def missing() -> None:
         assert inspect_private.registry_add(scorer, info) is False
         assert lookup("scorer", "seam_test_scorer") is None
+        inspect_private.suite_in_use()  # resolved on import: said when the suite is used
 
     return Check(present, missing, missing_first=True)
 
@@ -523,6 +525,26 @@ def test_without_the_name_its_feature_degrades_with_one_warning_naming_it(
     assert PRIVATE[name].feature in message
     if check.missing_first:  # back in place, the feature works again
         check.present()
+
+
+@pytest.mark.parametrize("name", ["PrerequisiteError", "registry_add"])
+def test_a_name_resolved_as_the_package_is_imported_is_said_only_when_the_suite_is_used(
+    name: str, monkeypatch: pytest.MonkeyPatch, fresh_warnings: list[warnings.WarningMessage]
+) -> None:
+    """Inspect imports every package's entry point in every eval: an unrelated eval, which
+    uses no task or scorer of ours, says nothing of a name of ours that moved."""
+    from inspect_ai._util import registry
+    from inspect_ai.util import RegistryInfo
+
+    monkeypatch.setattr(registry, "_registry", dict(registry._registry))  # restored after
+    remove(monkeypatch, name, "attribute")
+    if name == "PrerequisiteError":
+        inspect_private.prerequisite_error()
+    else:
+        inspect_private.registry_add(lambda: None, RegistryInfo(type="scorer", name="x_seam"))
+    no_warning(fresh_warnings)
+    inspect_private.suite_in_use()
+    the_one_warning(fresh_warnings, first_moved(name, "attribute"))
 
 
 def test_one_warning_per_feature_however_many_of_its_names_moved(

@@ -181,12 +181,31 @@ class MovedInspectNameWarning(UserWarning):
 _warned: set[str] = set()  # the features already warned about in this process
 
 
-def degraded(feature: str, message: str) -> None:
-    """Say once per process that `feature` degraded, and how."""
+# said when the suite is first used: a name resolved while the package is imported (a base
+# class, the scorer's short name) is looked up in every Inspect eval in the process, since
+# Inspect imports every package's entry point to find its hooks; an unrelated eval says
+# nothing of ours
+_deferred: dict[str, str] = {}
+
+
+def degraded(feature: str, message: str, *, deferred: bool = False) -> None:
+    """Say once per process that `feature` degraded, and how; `deferred`: when the suite is
+    first used (`suite_in_use`), not now."""
     if feature in _warned:
+        return
+    if deferred:
+        _deferred.setdefault(feature, message)
         return
     _warned.add(feature)
     warnings.warn(f"bedside-bench: {message}", MovedInspectNameWarning, stacklevel=3)
+
+
+def suite_in_use() -> None:
+    """A task, the scorer or a command of the suite is being used: say what degraded while
+    the package was imported."""
+    while _deferred:
+        feature, message = _deferred.popitem()
+        degraded(feature, message)
 
 
 def _inspect_version() -> str:
@@ -196,9 +215,9 @@ def _inspect_version() -> str:
         return "(unknown version)"
 
 
-def _resolve(name: str) -> Any | None:
-    """The private name from where `PRIVATE` says it is; None (and the feature's one warning)
-    if this Inspect does not have it there."""
+def _resolve(name: str, *, on_import: bool = False) -> Any | None:
+    """The private name from where `PRIVATE` says it is; None (and the feature's one warning,
+    held until the suite is used when `on_import`) if this Inspect does not have it there."""
     entry = PRIVATE[name]
     module, attribute = entry.origin.split(":")
     try:
@@ -208,6 +227,7 @@ def _resolve(name: str) -> Any | None:
             entry.feature,
             f"inspect-ai {_inspect_version()} has no {entry.origin.replace(':', '.')} "
             f"({entry.feature}): {entry.without}",
+            deferred=on_import,
         )
         return None
 
@@ -225,7 +245,7 @@ class _StandInPrerequisiteError(Exception):
 
 
 def prerequisite_error() -> type[Exception]:
-    found = _resolve("PrerequisiteError")
+    found = _resolve("PrerequisiteError", on_import=True)
     return found if isinstance(found, type) else _StandInPrerequisiteError
 
 
@@ -275,8 +295,9 @@ def active_sample_key() -> tuple[str, int] | None:
 
 
 def registry_add(o: object, info: RegistryInfo) -> bool:
-    """Register `o` under `info`'s name; False (nothing registered) if Inspect moved it."""
-    found = _resolve("registry_add")
+    """Register `o` under `info`'s name (as the package is imported); False (nothing
+    registered) if Inspect moved it."""
+    found = _resolve("registry_add", on_import=True)
     if found is None:
         return False
     found(o, info)

@@ -42,6 +42,7 @@ from bedside_bench.core.inspect_private import (
     active_model,
     active_run_id,
     registry_add,
+    suite_in_use,
 )
 from bedside_bench.core.model_names import judge_name_problem, unknown_provider
 from bedside_bench.core.options import (
@@ -342,6 +343,7 @@ def rubric_judge(
     the run's other options), else the protocol default (`options.ScorerOptions`). Any other
     `-S` name, a value of the wrong type or out of range is refused.
     """
+    suite_in_use()  # what degraded when the package was imported, said now
     check_option_names(list(unknown), SCORER_OPTIONS, "-S")
     release_kept_calls(rubric_judge)  # its judge replies are kept until their case is logged
     given = {

@@ -17,6 +17,7 @@ from typing_extensions import Unpack  # typing's is new in 3.11
 
 from bedside_bench.core.benchmarks import get_benchmark
 from bedside_bench.core.contracts import TaskMetadata
+from bedside_bench.core.inspect_private import suite_in_use
 from bedside_bench.core.listing import task_version
 from bedside_bench.core.options import said_when_stopped
 from bedside_bench.judging.grading import grading_strategy
@@ -76,6 +77,7 @@ def bedside_task(benchmark: str, **options: Unpack[TaskArgs]) -> Task:
     scorer's options and the metadata name only a judge that judges (the one resolved here).
     """
     get_benchmark(benchmark)
+    suite_in_use()  # what degraded when the package was imported, said now
     with said_when_stopped():  # under --display none Inspect would print none of these
         opts = task_options(options)
         check_cases_at_task_end()  # a retry's reused answers must be to the cases as they are

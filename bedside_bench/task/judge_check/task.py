@@ -11,6 +11,7 @@ from pathlib import Path
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from bedside_bench.core.inspect_private import suite_in_use
 from bedside_bench.core.listing import task_version
 from bedside_bench.core.options import (
     SCORER_DEFAULTS,
@@ -64,6 +65,7 @@ def judge_check(
     `data_file`: a JSONL gold set in the same format (default: the project's synthetic set and
     its adversarial part). Any other `-T` name stops the run, naming the closest option.
     """
+    suite_in_use()  # what degraded when the package was imported, said now
     known_options(options, OPTIONS)
     # the same checks as every benchmark task's, before any call: type, then range
     given = {"data_file": data_file, "judge_retries": judge_retries}
