@@ -23,10 +23,11 @@ from typing import Any
 
 from bedside_bench import logs, release
 from bedside_bench.core import exit_codes
-from bedside_bench.core.arguments import Subcommands, add_command, inspect_log_dir
+from bedside_bench.core.arguments import Subcommands, add_command, inspect_log_dir, output_path
 from bedside_bench.core.extras import MissingExtra, require
 from bedside_bench.core.owned_output import OutputError
 from bedside_bench.core.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
+from bedside_bench.core.safe_text import printable
 from bedside_bench.release.hub import DATA_ENV_VAR, cached_snapshot
 from bedside_bench.release.known import KNOWN_RELEASES
 
@@ -92,6 +93,11 @@ def resolve(data_dir: str | None, revision: str | None) -> Resolution:
     return Resolution("hugging_face", reason, snapshot, label)
 
 
+def shown(value: object) -> str:
+    """A path, a variable's value or a message as one printable line (it may hold anything)."""
+    return printable(str(value), 500)
+
+
 def run_path(args: argparse.Namespace) -> int:
     found = resolve(args.data_dir, args.revision)
     if args.json:
@@ -107,11 +113,12 @@ def run_path(args: argparse.Namespace) -> int:
             )
         )
     else:
+        # a path or a variable may hold anything: each line printable
         print(f"source: {found.origin}")
-        print(f"path: {found.root if found.root else '(not downloaded)'}")
-        print(f"why: {found.reason}")
+        print(f"path: {shown(found.root) if found.root else '(not downloaded)'}")
+        print(f"why: {shown(found.reason)}")
     if found.root is not None and not found.root.is_dir():
-        print(f"{PROG} path: error: {found.root} is not a directory", file=sys.stderr)
+        print(f"{PROG} path: error: {shown(found.root)} is not a directory", file=sys.stderr)
         return EXIT_INVALID
     return EXIT_OK
 
@@ -157,22 +164,22 @@ def print_check(document: dict[str, Any]) -> None:
     if not document["valid"]:
         violations = [release.Violation(**v) for v in document["violations"]]
         print(
-            f"{PROG} check: {document['path']} is not a valid release "
+            f"{PROG} check: {shown(document['path'])} is not a valid release "
             f"({len(violations)} problem{'s' if len(violations) != 1 else ''}):",
             file=sys.stderr,
         )
         for violation in violations:
-            print(f"  - {violation}", file=sys.stderr)
+            print(f"  - {shown(violation)}", file=sys.stderr)
         return
     width = max(len(name) for name in document["benchmarks"])
-    print(f"release: {document['source']}")
+    print(f"release: {shown(document['source'])}")
     for name, counts in document["benchmarks"].items():
         print(f"  {name:<{width}}  {counts['cases']:>4} cases  {counts['rubric_items']:>5} items")
     print(f"  {'total':<{width}}  {document['cases']:>4} cases")
     print(f"dataset_sha256: {document['dataset_sha256']}")
     known = document["known_release"]
-    shown = known if known else "no (unrecognised: not the content of any known release)"
-    print(f"known release: {shown}")
+    said = known if known else "no (unrecognised: not the content of any known release)"
+    print(f"known release: {said}")
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -208,7 +215,7 @@ def run_pull(args: argparse.Namespace) -> int:
         source = release.hugging_face_source(revision)
     except RuntimeError as ex:
         raise DataCommandError(str(ex)) from None
-    print(f"{source.label} is in the Hugging Face cache at {source.root}")
+    print(f"{shown(source.label)} is in the Hugging Face cache at {shown(source.root)}")
     print(f"runs without -T data_dir or ${DATA_ENV_VAR} use it, offline too (HF_HUB_OFFLINE=1)")
     return EXIT_OK
 
@@ -227,7 +234,7 @@ def run_export(args: argparse.Namespace) -> int:
     except (logs.ExportError, OutputError, MissingExtra) as ex:
         raise DataCommandError(str(ex)) from None
     for location, reason in export.skipped:
-        print(f"{PROG} export: skipped {location}: {reason}", file=sys.stderr)
+        print(f"{PROG} export: skipped {shown(location)}: {shown(reason)}", file=sys.stderr)
     if not export.rows:
         raise DataCommandError(f"no scored BedsideBench cases in {', '.join(args.log_paths)}")
     try:
@@ -236,7 +243,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise DataCommandError(str(ex)) from None
     print(
         f"wrote {len(export.rows)} rows ({export.cases} scored cases from {export.logs} logs) "
-        f"to {path}"
+        f"to {shown(path)}"
     )
     if export.unscored:
         print(
@@ -245,8 +252,8 @@ def run_export(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         for case in export.unscored:
-            print(f"  - {case}", file=sys.stderr)
-    print(f'load it with datasets.load_dataset("parquet", data_files="{path}")')
+            print(f"  - {shown(case)}", file=sys.stderr)
+    print(f'load it with datasets.load_dataset("parquet", data_files="{shown(path)}")')
     return EXIT_OK
 
 
@@ -303,7 +310,14 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="an Inspect log directory or log file (local, s3://, ...); "
         "default $INSPECT_LOG_DIR, else ./logs",
     )
-    export.add_argument("-o", "--out-dir", type=Path, required=True, metavar="DIR")
+    export.add_argument(
+        "-o",
+        "--out-dir",
+        type=output_path,
+        required=True,
+        metavar="DIR",
+        help="the folder for the Parquet file",
+    )
     export.set_defaults(data_handler=run_export)
 
 
@@ -311,7 +325,7 @@ def run_data_command(args: argparse.Namespace) -> int:
     try:
         code: int = args.data_handler(args)
     except (DataCommandError, FileNotFoundError) as ex:
-        print(f"{PROG} {args.data_command}: error: {ex}", file=sys.stderr)
+        print(f"{PROG} {args.data_command}: error: {shown(ex)}", file=sys.stderr)
         return EXIT_INVALID
     return code
 

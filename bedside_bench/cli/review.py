@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from bedside_bench import report, review
-from bedside_bench.core.arguments import Subcommands, non_negative_int, positive_int
+from bedside_bench.core.arguments import Subcommands, non_negative_int, output_path, positive_int
 from bedside_bench.core.owned_output import OutputError, check_owned, replacing_folder, write_file
 from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from bedside_bench.core.ranges import RESAMPLES, ranged
@@ -146,6 +146,7 @@ def configure_export(parser: argparse.ArgumentParser) -> None:
         "-o",
         "--output",
         required=True,
+        type=output_path,
         metavar="DIR",
         help="the folder for review.html and review_items.json (missing, empty or an earlier "
         "export: it is replaced whole)",
@@ -184,6 +185,7 @@ def configure_score(parser: argparse.ArgumentParser) -> None:
         "-o",
         "--output",
         required=True,
+        type=output_path,
         metavar="DIR",
         help="the folder for review.json, review.md and review_section.html (missing, empty "
         "or an earlier score: it is replaced whole)",

@@ -13,6 +13,7 @@ from urllib.parse import urlparse
 from dotenv import dotenv_values, find_dotenv, load_dotenv
 
 from bedside_bench.core.ranges import ANY_COUNT_MOST, Range, ranged
+from bedside_bench.core.safe_text import printable
 
 Subcommands = Any  # argparse's _SubParsersAction is private
 
@@ -82,6 +83,25 @@ def add_command(
     parser = subcommands.add_parser(name, help=help, description=description or configure.__doc__)
     configure(parser)
     parser.set_defaults(handler=handler)
+
+
+def output_folder(text: str) -> str:
+    """A folder the command writes to, as typed, if its name can be written as UTF-8: a name
+    holding a byte that is not (Python reads it as a lone surrogate, `\\udc80`) would end in a
+    traceback where a log, a JSON document or a line names the folder, after calls were paid."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(
+            f"{printable(text, 300)}: the name holds bytes that are not UTF-8; logs and "
+            "reports name their folder in UTF-8, so give a folder whose name is"
+        ) from None
+    return text
+
+
+def output_path(text: str) -> Path:
+    """`output_folder`, as a Path."""
+    return Path(output_folder(text))
 
 
 # a flag with no range of its own in core/ranges.py: a whole number in ASCII digits up to this

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from bedside_bench import demo
 from bedside_bench.core import exit_codes
-from bedside_bench.core.arguments import Subcommands, add_command, positive_int
+from bedside_bench.core.arguments import Subcommands, add_command, output_path, positive_int
 from bedside_bench.core.owned_output import OutputError
 from bedside_bench.core.signals import stop_exit_code, stop_note, stopping_on_signals
 from bedside_bench.demo.settings import (
@@ -43,7 +43,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     synthetic release takes about a minute on two cores."""
     parser.add_argument(
         "--out",
-        type=Path,
+        type=output_path,
         default=Path(DEFAULT_OUT),
         metavar="DIR",
         help=f"the demo's folder: logs/, report/ (default ./{DEFAULT_OUT}; an earlier demo "

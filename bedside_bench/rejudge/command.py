@@ -16,6 +16,7 @@ from bedside_bench.core.arguments import (
     Subcommands,
     add_command,
     inspect_log_dir,
+    output_folder,
     positive_int,
 )
 from bedside_bench.core.ranges import JUDGE_PASSES, ranged
@@ -55,6 +56,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "-o",  # as `report`, `review` and `data export` write theirs
         "--output-dir",
         default=None,
+        type=output_folder,
         help="where the new logs go (default: $INSPECT_LOG_DIR/rejudge, else logs/rejudge); "
         "the sources are never changed",
     )

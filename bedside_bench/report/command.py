@@ -16,6 +16,7 @@ from bedside_bench.core.arguments import (
     add_command,
     inspect_log_dir,
     non_negative_int,
+    output_path,
 )
 from bedside_bench.core.protocol import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from bedside_bench.core.ranges import RESAMPLES, ranged
@@ -34,7 +35,7 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o",
         "--out-dir",
-        type=Path,
+        type=output_path,
         default=Path("reports"),
         help="where to write the files (default: ./reports)",
     )

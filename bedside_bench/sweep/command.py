@@ -33,6 +33,7 @@ from bedside_bench.core.arguments import (
     inspect_eval_models,
     inspect_role_model,
     load_dotenv_as_inspect,
+    output_folder,
 )
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import GRADER_ROLE
@@ -142,6 +143,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-dir",
         default=None,
+        type=output_folder,
         help=f"the eval set's log directory (default $INSPECT_LOG_DIR/sweep, else "
         f"{DEFAULT_LOG_DIR}); "
         "rerun with the same one to resume",
@@ -247,6 +249,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--report-dir",
+        type=output_folder,
         metavar="PATH",
         help=f"where the report goes (default LOG_DIR/{REPORT_SUBDIR})",
     )
