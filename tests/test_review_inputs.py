@@ -664,3 +664,15 @@ def test_report_log_paths_typed_after_labels_are_reported(logs: Path, tmp_path: 
         "bedside-bench report: error: --labels: no labels file given (a labels file from the "
         "review page)\n"
     )
+
+
+def test_report_labels_given_twice_are_both_read(logs: Path, tmp_path: Path) -> None:
+    """`--labels A --labels B` is A and B (argparse would keep only the last)."""
+    first = write(tmp_path / "a.json", base())
+    other = base()
+    other["reviewer"] = "Dr B"
+    second = write(tmp_path / "b.json", other)
+    result = report(tmp_path / "r", str(logs), "--labels", str(first), "--labels", str(second))
+    assert result.returncode == 0, result.stderr
+    review = json.loads((tmp_path / "r" / "review.json").read_text())
+    assert sorted(review["reviewers"]) == ["Dr A", "Dr B"]

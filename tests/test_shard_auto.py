@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from bedside_bench.core import exit_codes
 from bedside_bench.sweep.options import SweepOptions
 from bedside_bench.sweep.shard import (
+    MAX_ARRAY_TASKS,
     AutoShard,
     Shard,
     ShardEnvironmentError,
@@ -45,7 +46,7 @@ def test_auto_parses_with_and_without_a_size() -> None:
     assert AutoShard.parse("auto") == AutoShard(None)
     assert AutoShard.parse(" auto / 4 ") == AutoShard(4)
     assert AutoShard.parse("2/3") is None and AutoShard.parse("automatic") is None
-    with pytest.raises(ValueError, match="N must be at least 1"):
+    with pytest.raises(ValueError, match="N must be from 1 to 1,000,000"):
         AutoShard.parse("auto/0")
 
 
@@ -203,3 +204,11 @@ def test_a_typed_shard_takes_ascii_digits_only() -> None:
     with pytest.raises(ValueError, match="is not K/N"):
         Shard.parse("\uff11/3")
     assert AutoShard.parse("auto/\uff13") is None  # not auto/N: refused as K/N after it
+
+
+@pytest.mark.parametrize("text", ["1/1000001", "1/99999999999999999999", "auto/1000001"])
+def test_a_share_count_past_any_array_job_is_refused(text: str) -> None:
+    """The same ceiling as the engines' variables (`MAX_ARRAY_TASKS`): a typed N too."""
+    with pytest.raises(ValueError, match="1,000,000"):
+        AutoShard.parse(text) or Shard.parse(text)
+    assert Shard.parse(f"1/{MAX_ARRAY_TASKS}") == Shard(1, MAX_ARRAY_TASKS)

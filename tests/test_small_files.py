@@ -51,3 +51,16 @@ def test_report_prices_naming_a_fifo_is_one_line_not_a_hang(
     err = capsys.readouterr().err
     assert f"cannot use prices file {fifo}: it is a FIFO, a socket or a device, not a file" in err
     assert "Traceback" not in err and not out.exists()
+
+
+def test_a_key_given_twice_in_a_prices_file_is_refused_by_name(tmp_path: Path) -> None:
+    """JSON's last value would win: which price was meant is left to chance."""
+    from bedside_bench.report.run import ReportError, load_prices
+
+    prices = tmp_path / "prices.json"
+    prices.write_text('{"openai/gpt-4.1": {"input": 1, "input": 2, "output": 8}}')
+    with pytest.raises(ReportError) as refused:
+        load_prices(prices)
+    assert str(refused.value) == (
+        f"cannot use prices file {prices}: the key 'input' is given twice in one JSON object"
+    )

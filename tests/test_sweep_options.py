@@ -114,6 +114,15 @@ def test_task_arguments_are_read_as_yaml_like_inspect_reads_t(
     assert parse_task_arg(text) == parsed
 
 
+@pytest.mark.parametrize("text", ["nil=null", "nil=~", "nil=Null"])
+def test_a_task_argument_that_is_yamls_null_is_refused(text: str) -> None:
+    with pytest.raises(SweepError) as refused:
+        parse_task_arg(text)
+    assert str(refused.value) == (
+        f"task argument {text} is YAML's null: leave -T nil out for its default"
+    )
+
+
 @pytest.mark.parametrize("text", ["empty=", "empty=  "])
 def test_a_task_argument_without_a_value_is_refused(text: str) -> None:
     """YAML reads nothing as null, which is each option's default: not what was typed."""

@@ -7,6 +7,9 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
+
+from bedside_bench.core.safe_text import printable
 
 # a prices or config file is a few kB; a thousand models would not reach this
 SMALL_FILE_BYTES = 1024 * 1024
@@ -39,3 +42,22 @@ def read_small_text(path: Path, limit: int = SMALL_FILE_BYTES) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise SmallFileError("is not UTF-8 text") from None
+
+
+class RepeatedKeyError(ValueError):
+    """A JSON object of a file a user gives names one key twice."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`json.loads`' object_pairs_hook for a file a user gives (labels, prices): a key given
+    twice would leave one value to chance (JSON's last wins); refused, naming the key."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RepeatedKeyError(
+                    f"the key '{printable(key, 100)}' is given twice in one JSON object"
+                )
+            seen.add(key)
+    return value

@@ -67,6 +67,7 @@ def configure_report_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--labels",
         nargs="+",
+        action="extend",  # `--labels A --labels B` is A and B, not B
         metavar="LABELS_JSON",
         help="reviewers' labels files (bedside-bench review): adds each judge's accuracy "
         "against physicians (review.json, a 'Judge vs physicians' section)",

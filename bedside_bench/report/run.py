@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TextIO
 from bedside_bench.core import exit_codes
 from bedside_bench.core.owned_output import OutputError, check_owned, replacing_folder, write_file
 from bedside_bench.core.safe_text import UNSHOWABLE_IN_LINES, printable
-from bedside_bench.core.small_files import SmallFileError, read_small_text
+from bedside_bench.core.small_files import SmallFileError, read_small_text, unique_keys
 from bedside_bench.documents.comparison import Comparison
 from bedside_bench.documents.estimate import read_estimates
 from bedside_bench.documents.summary import RunSummary
@@ -116,7 +116,7 @@ def load_prices(path: Path) -> dict[str, dict[str, float]]:
     except SmallFileError as ex:  # a FIFO would block the command; a huge file fill memory
         raise ReportError(f"cannot use prices file {shown}: it {ex}") from None
     try:
-        return check_prices(json.loads(text))
+        return check_prices(json.loads(text, object_pairs_hook=unique_keys))
     except (json.JSONDecodeError, ValueError, RecursionError) as ex:  # nested too deep
         raise ReportError(f"cannot use prices file {shown}: {printable(str(ex), 500)}") from ex
 

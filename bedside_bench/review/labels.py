@@ -39,6 +39,7 @@ from pydantic import (
 )
 
 from bedside_bench.core.safe_text import printable
+from bedside_bench.core.small_files import RepeatedKeyError, unique_keys
 from bedside_bench.review.logs import ReviewInputError
 from bedside_bench.review.records import ItemKey
 
@@ -164,23 +165,6 @@ def reviewer_key(raw: str) -> str:
     return reviewer_name(raw).casefold()
 
 
-class _RepeatedKey(ValueError):
-    pass
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """object_pairs_hook: a key given twice would leave one value to chance (JSON's last
-    wins); refused, naming the key."""
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _RepeatedKey(f"the key '{shown(key)}' is given twice in one JSON object")
-            seen.add(key)
-    return value
-
-
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
@@ -197,9 +181,9 @@ def read_json(path: str | Path) -> object:
                 f"{where}: more than {MAX_LABELS_BYTES} bytes, too large for a labels file"
             )
         return json.loads(
-            raw.decode("utf-8"), object_pairs_hook=_unique_keys, parse_constant=_no_constant
+            raw.decode("utf-8"), object_pairs_hook=unique_keys, parse_constant=_no_constant
         )
-    except _RepeatedKey as ex:
+    except RepeatedKeyError as ex:
         raise ReviewInputError(f"{where}: {ex}") from None
     except RecursionError:
         raise ReviewInputError(f"{where}: its JSON nests too deeply for a labels file") from None

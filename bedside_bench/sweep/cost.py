@@ -63,9 +63,10 @@ def add_cost_arguments(parser: argparse.ArgumentParser) -> None:
         "--cost-limit",
         type=positive_usd,
         metavar="USD",
-        help="stop a case once its calls cost this much (Inspect's --cost-limit; needs a "
-        "price for every model, from --model-cost-config); the report names the cases it "
-        f"stopped (default: ${COST_LIMIT_ENV})",
+        help="stop a case once its answer calls cost this much (Inspect's --cost-limit, which "
+        "counts the calls made while the answer is made, not the judge's; needs a price for "
+        "every model, from --model-cost-config); the report names the cases it stopped "
+        f"(default: ${COST_LIMIT_ENV})",
     )
 
 

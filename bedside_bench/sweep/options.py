@@ -185,6 +185,11 @@ def parse_task_arg(text: str) -> tuple[str, object]:
         parsed = yaml.safe_load(value)
     except yaml.YAMLError:
         return name, value
+    if parsed is None:  # `null`, `~`: the default by another name
+        raise SweepError(
+            f"task argument {name}={value.strip()} is YAML's null: leave -T {name} out for its "
+            "default"
+        )
     if (odd := odd_number(yaml.compose(value))) is not None:
         token, tag = odd
         read = yaml.safe_load(token) if tag in YAML_NUMBER_TAGS else None

@@ -19,6 +19,10 @@ from bedside_bench.core.safe_text import printable
 SHARD_PATTERN = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*")  # ASCII digits only
 
 
+# no array job of any scheduler has more tasks than this
+MAX_ARRAY_TASKS = 1_000_000
+
+
 @dataclass(frozen=True)
 class Shard:
     """Shard `index` of `count`, counted from 1 (1/1: the whole sweep)."""
@@ -27,6 +31,11 @@ class Shard:
     count: int
 
     def __post_init__(self) -> None:
+        if self.count > MAX_ARRAY_TASKS:
+            raise ValueError(
+                f"shard {self.index}/{self.count}: N must be at most {MAX_ARRAY_TASKS:,} (no "
+                "array job of any scheduler has more tasks)"
+            )
         if not 1 <= self.index <= self.count:
             raise ValueError(f"shard {self.index}/{self.count}: K must be between 1 and N")
 
@@ -104,16 +113,15 @@ class AutoShard:
         if not match:
             return None
         count = None if match.group(1) is None else int(match.group(1))
-        if count is not None and count < 1:
-            raise ValueError(f"shard {text.strip()!r}: N must be at least 1")
+        if count is not None and not 1 <= count <= MAX_ARRAY_TASKS:
+            raise ValueError(
+                f"shard {text.strip()!r}: N must be from 1 to {MAX_ARRAY_TASKS:,} (no array job "
+                "of any scheduler has more tasks)"
+            )
         return cls(count)
 
     def __str__(self) -> str:
         return AUTO if self.count is None else f"{AUTO}/{self.count}"
-
-
-# no array job of any scheduler has more tasks than this
-MAX_ARRAY_TASKS = 1_000_000
 
 
 def _whole_number(environ: Mapping[str, str], name: str) -> int:
