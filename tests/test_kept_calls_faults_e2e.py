@@ -237,6 +237,23 @@ def test_damaged_bookkeeping_costs_no_answer(
     warned_once(caplog, named)
 
 
+def test_under_display_none_the_warning_is_still_said_once(
+    tmp_path: Path,
+    provider_double: ProviderDouble,
+    caplog: pytest.LogCaptureFixture,
+    run: Callable[..., tuple[Any, Any]],
+) -> None:
+    """Inspect shows no console under `--display none` (a piped sweep runs so too): the
+    warning is said on stderr all the same, once."""
+    root = cache_root(tmp_path)
+    root.mkdir(parents=True)
+    (root / "bedside_bench_kept").write_text("not a folder\n")
+    result, cases = run("--display", "none")  # Inspect takes the last --display given
+    assert_scored_as_usual(tmp_path, provider_double, result, cases)
+    said = [line for line in result.stderr.splitlines() if "cannot be used" in line]
+    assert len(said) == 1 and "every case is scored as usual" in said[0], result.stderr
+
+
 def test_a_kept_answer_that_failed_its_case_is_released_with_the_failure(
     tmp_path: Path, provider_double: ProviderDouble, run: Callable[..., tuple[Any, Any]]
 ) -> None:
