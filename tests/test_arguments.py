@@ -132,3 +132,14 @@ def test_version_names_the_package_and_the_tasks(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out == (
         f"bedside-bench {metadata.version('bedside-bench')} (tasks {task_version().full})\n"
     )
+
+
+def test_help_shows_a_required_flag_as_required(capsys: pytest.CaptureFixture[str]) -> None:
+    """The help is printed while the line is parsed: never from the pass that first looks for
+    misspelt flags with nothing required."""
+    for argv in (["data", "export", "--help"], ["rejudge", "--help"], ["review", "score", "-h"]):
+        with pytest.raises(SystemExit) as stopped:
+            main(argv)
+        assert stopped.value.code == 0
+        usage = capsys.readouterr().out
+        assert "[-o DIR]" not in usage and "[--judge JUDGE]" not in usage, usage

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,9 @@ class SuggestingParser(argparse.ArgumentParser):
     def parse_known_args(  # type: ignore[override]  # argparse's overloads, one form used
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
-        if self._is_subcommand and self._subparsers is None:
+        # `--help` prints the usage as it parses: never from the pass with nothing required
+        asks_help = any(a in ("-h", "--help") for a in (sys.argv[1:] if args is None else args))
+        if self._is_subcommand and self._subparsers is None and not asks_help:
             # first with nothing required: a misspelt flag is named even where a required
             # argument is missing too (`rejudge --judgee x` would say only "--judge required")
             required = [action for action in self._actions if action.required]
