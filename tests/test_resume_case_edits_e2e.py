@@ -17,10 +17,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
+from inspect_ai.analysis import samples_df
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from bedside_bench import sweep
+from bedside_bench.analysis import SAMPLE_COLUMNS
 from bedside_bench.doubles import (
     ParsedRequest,
     ProviderDouble,
@@ -129,6 +132,12 @@ def test_eval_retry_after_case_edits_asks_the_edited_cases_afresh(
     assert cases[1]["case_id"] not in resumed.error.message
     invalid = {str(s.id) for s in resumed.samples or [] if s.invalidation is not None}
     assert invalid == {cases[0]["case_id"]}
+    # the analysis frame agrees with the report: the invalidated case has no score, and why
+    frame = samples_df(resumed.location, columns=SAMPLE_COLUMNS, quiet=True)
+    row = frame[frame["case_id"] == cases[0]["case_id"]].iloc[0]
+    assert pd.isna(row["score"]) and row["error"].startswith("invalidated: "), row
+    kept = frame[frame["case_id"] != cases[0]["case_id"]]
+    assert all(not pd.isna(v) or e for v, e in zip(kept["score"], kept["error"], strict=True))
     # only the failed case was asked (its new question); the edited scored case was not yet
     assert_bought_once(provider_double, [now[2]], [ANSWER_MODEL])
 

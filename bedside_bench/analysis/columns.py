@@ -53,8 +53,21 @@ def score_metadata(sample: Sample) -> Mapping[str, Any]:
 
 
 def _case_score(sample: Sample) -> Any:
+    if getattr(sample, "invalidation", None) is not None:  # failed in the report (`_error`)
+        return None
     score = own_score(sample)
     return score.value if score is not None else None
+
+
+def _error(sample: Sample) -> str:
+    """Why the case has no score: its error, or why it was invalidated (a reused answer to a
+    case whose file changed since: `task/case_check.py`)."""
+    if sample.error:  # an EvalError on the full sample, its message on a summary
+        return str(getattr(sample.error, "message", sample.error))
+    invalidation = getattr(sample, "invalidation", None)  # on the full sample only
+    if invalidation is not None:
+        return f"invalidated: {invalidation.reason or 'no reason given'}"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -122,8 +135,9 @@ SAMPLE_COLUMNS: list[Column] = [
     _number("points_available", ScoreField("available_positive_points")),
     # only with repeated judging (judge_passes > 1)
     _number("judge_agreement", ScoreField("judge_agreement")),
-    # why a case has no score (empty when it has one)
-    SampleColumn("error", path="error", default=""),
+    # why a case has no score (empty when it has one): its error, or its invalidation
+    # (read from the full sample: a summary does not carry the invalidation)
+    SampleColumn("error", path=_error, type=str, default="", full=True),
 ]
 """Columns for `inspect_ai.analysis.samples_df`: one row per case and epoch."""
 
