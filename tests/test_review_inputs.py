@@ -676,3 +676,31 @@ def test_report_labels_given_twice_are_both_read(logs: Path, tmp_path: Path) -> 
     assert result.returncode == 0, result.stderr
     review = json.loads((tmp_path / "r" / "review.json").read_text())
     assert sorted(review["reviewers"]) == ["Dr A", "Dr B"]
+
+
+def test_review_score_reads_labels_from_a_pipe_or_a_file_of_any_name(
+    logs: Path, tmp_path: Path
+) -> None:
+    """`cat labels.json | review score /dev/stdin LOGS`, or a labels file saved as .txt: read
+    as labels, once, never taken for a log folder."""
+    text = json.dumps(base())
+    fifo = tmp_path / "labels-pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=(text,))
+    writer.start()
+    try:
+        result = score(logs, tmp_path / "piped", fifo)
+    finally:
+        if writer.is_alive():
+            fifo.read_text()
+        writer.join()
+    assert result.returncode == 0, result.stderr
+    piped = json.loads((tmp_path / "piped" / "review.json").read_text())
+    saved = write(tmp_path / "labels.txt", text)
+    result = score(logs, tmp_path / "saved", saved)
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "saved" / "review.json").read_text())["judges"] == piped["judges"]
+    junk = write(tmp_path / "notes.txt", "not labels")
+    assert refusal(score(logs, tmp_path / "junk", junk)).startswith(
+        f"{junk}: not a readable JSON labels file"
+    )

@@ -34,7 +34,7 @@ def score_inputs(inputs: list[str], resamples: int, seed: int) -> ReviewDocument
     """`review.json` from a mix of labels files and log paths (told apart by content)."""
     json_files = [p for p in inputs if is_labels_file(p)]
     logs = [p for p in inputs if p not in json_files]
-    if all(is_items_file(p) for p in json_files):
+    if not json_files:  # only review pages among them: said when they are read, once
         raise ReviewInputError("no labels file given (a labels file from the review page)")
     if not logs:
         raise ReviewInputError("no log path given (the logs the review was exported from)")
@@ -108,9 +108,15 @@ def split_labels_option(paths: Sequence[str]) -> tuple[list[str], list[str]]:
 
 def is_labels_file(path: str) -> bool:
     """A JSON file that is not an Inspect log is taken for a labels file (so a malformed one
-    is refused by name rather than skipped as an unreadable log). A JSON file larger than
-    any labels file is left to the log reader, which reads logs of any size."""
+    is refused by name rather than skipped as an unreadable log), and so is a pipe or a file
+    of any other name than a log's. A JSON file larger than any labels file is left to the log
+    reader, which reads logs of any size."""
 
+    here = Path(path)
+    if here.exists() and not here.is_dir() and not here.is_file():
+        return True  # a pipe, `/dev/stdin`: read once, as labels
+    if here.is_file() and not path.lower().endswith((".json", ".eval")):
+        return True  # no log's name: refused by name if it is not a labels file either
     if not path.lower().endswith(".json"):
         return False
     try:
