@@ -26,7 +26,7 @@ from bedside_bench.core.model_names import (
     model_name_problem,
     unknown_provider,
 )
-from bedside_bench.core.safe_text import printable
+from bedside_bench.core.safe_text import is_blank, printable
 
 SYNTHETIC = Path(__file__).resolve().parent.parent / "data" / "synthetic"
 JUDGE = "openai/gpt-4"
@@ -189,7 +189,14 @@ def test_the_second_of_two_models_is_named(tmp_path: Path, models: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(name=st.one_of(mutated(), st.text(max_size=30)), what=st.sampled_from(["model", "judge"]))
+@given(
+    name=st.one_of(
+        mutated(),
+        st.text(max_size=30),
+        st.sampled_from(["openai/\u200b", "openai/x ", "openai/a b", "openai/\ufeffx"]),
+    ),
+    what=st.sampled_from(["model", "judge"]),
+)
 def test_a_name_taken_is_one_inspect_can_create_and_a_judge_one_that_can_judge(
     name: str, what: str
 ) -> None:
@@ -202,6 +209,7 @@ def test_a_name_taken_is_one_inspect_can_create_and_a_judge_one_that_can_judge(
         assert provider and model.strip() and not model.endswith("/")
         assert registry_lookup("modelapi", provider) is not None
         assert printable(name) == name
+        assert not any(c.isspace() or is_blank(c) for c in name)  # nothing hidden in it
         assert what == "model" or provider not in CANNOT_JUDGE
     else:
         assert problem.startswith(f"{what} ") and problem.isprintable()

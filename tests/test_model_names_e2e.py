@@ -80,6 +80,7 @@ NOT_A_JUDGE = {
     "a model that never calls": ("mockllm/model", "cannot judge: it answers every call"),
     "no model at all": ("none/none", "cannot judge: it is Inspect's stand-in for no model"),
     "an escape inside": ("openai/gpt-4.1\x1b[31m", "cannot hold control, bidi or surrogate"),
+    "nothing shown after the provider": ("openai/\u200b", "a character that shows nothing"),
 }
 
 

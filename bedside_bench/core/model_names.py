@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 
-from bedside_bench.core.safe_text import printable, unshowable_characters
+from bedside_bench.core.safe_text import is_blank, printable, unshowable_characters
 
 # how alike a typed provider and a known one must be to be offered as "did you mean"
 # (difflib's ratio: `antropic`/`anthropic` 0.94, `opnai`/`openai` 0.91, `gogle`/`google` 0.91)
@@ -65,9 +65,18 @@ def model_name_problem(name: str, what: str, provider: bool = True) -> str | Non
     know; None when Inspect could create it."""
     if (hostile := unshowable(name, what)) is not None:
         return hostile
+    not_a_name = (
+        f"{what} {printable(repr(name), 200)} is not an Inspect model name such as {EXAMPLE}"
+    )
+    # a space or a character that shows nothing (zero-width, a filler): `openai/\u200b` would
+    # read as `openai/`, `openai/x ` as `openai/x`, and be sent as typed
+    hidden = [c for c in name if c.isspace() or is_blank(c)]
+    if hidden:
+        shown = " ".join(dict.fromkeys("a space" if c == " " else ascii(c)[1:-1] for c in hidden))
+        return f"{not_a_name}: it holds a space or a character that shows nothing ({shown})"
     api, sep, rest = name.partition("/")
-    if not sep or not api.strip() or not rest.strip() or rest.endswith("/"):
-        return f"{what} {printable(repr(name), 200)} is not an Inspect model name such as {EXAMPLE}"
+    if not sep or not api or not rest or rest.endswith("/"):
+        return not_a_name
     return unknown_provider(name, what) if provider else None
 
 
