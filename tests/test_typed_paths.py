@@ -63,3 +63,22 @@ def test_data_paths_are_echoed_as_one_printable_line(monkeypatch: pytest.MonkeyP
     assert code != exit_codes.OK
     assert all(line.isprintable() for line in (out + err).splitlines())
     assert "path: /tmp/bedside-bench-typed-\\x1b[31mX\\nforged line\\u202e" in out.splitlines()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sweep", "--model", "openai/gpt-4.1", "--estimate"],
+        ["rejudge", "logs", "--judge", "openai/gpt-4.1"],
+    ],
+)
+def test_a_log_folder_from_the_environment_is_checked_as_a_typed_one(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`$INSPECT_LOG_DIR` names where a sweep or a rejudge writes when no flag does."""
+    monkeypatch.setenv("INSPECT_LOG_DIR", NOT_UTF8)
+    code, out, err = run(*argv)
+    assert code != exit_codes.OK and out == ""
+    (line,) = err.splitlines()
+    assert "$INSPECT_LOG_DIR: " in line and "the name holds bytes that are not UTF-8" in line
+    assert line.isprintable() and not Path(NOT_UTF8).exists()

@@ -81,12 +81,18 @@ def run_command(args: argparse.Namespace) -> int:
     if not log_paths:
         print(f"{PROG}: error: give a LOG_PATH (or set ${LOG_DIR_ENV})", file=sys.stderr)
         return EXIT_USAGE
+    output_dir = args.output_dir or f"{inspect_log_dir('logs').rstrip('/')}/rejudge"
+    try:  # a folder from $INSPECT_LOG_DIR is checked as one typed after -o is
+        output_folder(output_dir)
+    except argparse.ArgumentTypeError as ex:
+        print(f"{PROG}: error: ${LOG_DIR_ENV}: {ex}", file=sys.stderr)
+        return EXIT_USAGE
     options = RejudgeOptions(
         log_paths=log_paths,
         judge=args.judge,
         judge_passes=args.judge_passes,
         failed_only=args.failed_only,
-        output_dir=args.output_dir or f"{inspect_log_dir('logs').rstrip('/')}/rejudge",
+        output_dir=output_dir,
         checkpoint=args.checkpoint,
         display=args.display,
     )

@@ -289,7 +289,13 @@ def sweep_log_dir() -> str:
     """The sweep's own folder: `$INSPECT_LOG_DIR/sweep` (an eval set needs a folder of its own,
     and `$INSPECT_LOG_DIR` usually holds other `inspect eval` logs), else `logs/sweep`."""
     root = os.environ.get(LOG_DIR_ENV)
-    return f"{root.rstrip('/')}/sweep" if root else DEFAULT_LOG_DIR
+    if not root:
+        return DEFAULT_LOG_DIR
+    try:  # checked as a folder typed after --log-dir is
+        output_folder(root)
+    except argparse.ArgumentTypeError as ex:
+        raise SweepError(f"${LOG_DIR_ENV}: {ex}") from None
+    return f"{root.rstrip('/')}/sweep"
 
 
 def resolve_shard(shard: Shard | AutoShard) -> Shard:
