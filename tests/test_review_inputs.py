@@ -661,8 +661,8 @@ def test_report_log_paths_typed_after_labels_are_reported(logs: Path, tmp_path: 
     # only log folders after it: no labels file given, said so
     result = report(tmp_path / "r2", "--labels", str(logs))
     assert result.stderr == (
-        "bedside-bench report: error: --labels: no labels file given (a labels file from the "
-        "review page)\n"
+        f"bedside-bench report: error: --labels: no labels file given: {logs} is a log folder "
+        "or log, not the labels file the review page downloads\n"
     )
 
 

@@ -217,7 +217,11 @@ def split_labels_option(paths: Sequence[str]) -> tuple[list[str], list[str]]:
     except ReviewInputError as ex:
         raise ReportError(f"--labels: {ex}") from ex
     if paths and not labels:
-        raise ReportError("--labels: no labels file given (a labels file from the review page)")
+        named = ", ".join(printable(p, 200) for p in paths)
+        raise ReportError(
+            f"--labels: no labels file given: {named} is a log folder or log, not the labels "
+            "file the review page downloads"
+        )
     return labels, logs
 
 
