@@ -82,3 +82,22 @@ def test_a_log_folder_from_the_environment_is_checked_as_a_typed_one(
     (line,) = err.splitlines()
     assert "$INSPECT_LOG_DIR: " in line and "the name holds bytes that are not UTF-8" in line
     assert line.isprintable() and not Path(NOT_UTF8).exists()
+
+
+def test_a_folder_name_longer_than_a_file_system_allows_is_refused_as_read() -> None:
+    """It would fail at the first write, after the calls were paid."""
+    code, out, err = run("rejudge", "logs", "--judge", "openai/gpt-4.1", "-o", "/tmp/" + "a" * 300)
+    assert (code, out) == (exit_codes.USAGE, "")
+    assert err.splitlines()[-1].endswith(
+        "a part of the path is longer than 255 bytes, more than a file system allows in one name"
+    )
+
+
+def test_data_check_of_a_symlink_loop_or_a_long_name_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    for path in (tmp_path / "a", tmp_path / ("n" * 300)):
+        code, out, err = run("data", "check", str(path))
+        assert code != exit_codes.OK and out == ""
+        (line,) = err.splitlines()
+        assert line.startswith("bedside-bench data check: error: ") and line.isprintable()

@@ -327,6 +327,13 @@ def run_data_command(args: argparse.Namespace) -> int:
     except (DataCommandError, FileNotFoundError) as ex:
         print(f"{PROG} {args.data_command}: error: {shown(ex)}", file=sys.stderr)
         return EXIT_INVALID
+    except (OSError, RuntimeError) as ex:  # a name too long, a symlink loop (`Path.resolve`)
+        reason = ex.strerror if isinstance(ex, OSError) and ex.strerror else ex
+        where = getattr(ex, "filename", None) or getattr(args, "path", None) or ""
+        print(
+            f"{PROG} {args.data_command}: error: {shown(where)}: {shown(reason)}", file=sys.stderr
+        )
+        return EXIT_INVALID
     return code
 
 

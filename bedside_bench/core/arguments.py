@@ -88,6 +88,9 @@ def add_command(
     parser.set_defaults(handler=handler)
 
 
+NAME_MAX = 255  # bytes in one part of a path (Linux, macOS, Windows alike)
+
+
 def output_folder(text: str) -> str:
     """A folder the command writes to, as typed, if its name can be written as UTF-8: a name
     holding a byte that is not (Python reads it as a lone surrogate, `\\udc80`) would end in a
@@ -99,6 +102,12 @@ def output_folder(text: str) -> str:
             f"{printable(text, 300)}: the name holds bytes that are not UTF-8; logs and "
             "reports name their folder in UTF-8, so give a folder whose name is"
         ) from None
+    # a part longer than a file system allows fails at the first write, after calls were paid
+    if any(len(os.fsencode(part)) > NAME_MAX for part in Path(text).parts):
+        raise argparse.ArgumentTypeError(
+            f"{printable(text, 300)}: a part of the path is longer than {NAME_MAX} bytes, "
+            "more than a file system allows in one name"
+        )
     return text
 
 
