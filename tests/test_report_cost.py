@@ -465,3 +465,21 @@ def test_a_run_is_batch_when_its_log_config_says_so(
     )
     log = header(answer_batch, role)
     assert (uses_batch(log.eval.model_generate_config), judge_uses_batch(log)) == expected
+
+
+def test_a_full_run_says_the_epochs_and_passes_it_was_scaled_at() -> None:
+    """Scaled at the run's epochs and judge passes: a full run at one epoch costs less."""
+    cost = CostSummary.model_validate(
+        {
+            "answer": 1.0,
+            "judge": 1.0,
+            "total": 2.0,
+            "prices": {},
+            "per_full_run": {"cases": 250, "answer": 25.0, "judge": 25.0, "total": 50.0},
+        }
+    )
+    two = run_summary(answer_model="a", cost=cost).model_copy(
+        update={"epochs": 2, "judge_passes_per_answer": 3}
+    )
+    (line,) = cost_lines([two], ["a"])
+    assert "a full run: $50.0000 (250 cases, 2 epochs, 3 judge passes)" in line

@@ -28,11 +28,16 @@ from bedside_bench.report.prices import database_source
 from bedside_bench.report.usage import Prices, chain_heads, cost_json, group_usage
 
 
-def _full_run(cost: CostSummary) -> str:
-    full = cost.per_full_run
+def _full_run(summary: RunSummary) -> str:
+    """The cost scaled to a full run, saying what it was scaled at: the run's epochs and judge
+    passes (`usage.full_run_cost`), which a full run at other settings would not cost."""
+    full = summary.cost.per_full_run if summary.cost is not None else None
     if full is None:
         return "n/a"
-    return f"{usd(full.total)} ({full.cases} cases)"
+    at = [f"{summary.epochs} epochs"] if summary.epochs > 1 else []
+    passes = summary.judge_passes_per_answer
+    at += [f"{passes} judge passes"] if passes > 1 else []
+    return f"{usd(full.total)} ({full.cases} cases{''.join(', ' + a for a in at)})"
 
 
 def cost_headline(context: ReportContext) -> list[Block]:
@@ -62,7 +67,7 @@ def cost_headline(context: ReportContext) -> list[Block]:
                 usd(cost.answer),
                 usd(cost.judge),
                 usd(cost.total),
-                _full_run(cost),
+                _full_run(s),
             )
         )
     return [
@@ -134,7 +139,7 @@ def cost_lines(summaries: Sequence[RunSummary], labels: Sequence[str]) -> list[s
             )
             lines.append(
                 f"cost {label}: answers {usd(cost.answer)} + judge {usd(cost.judge)} = "
-                f"{usd(cost.total)}; a full run: {_full_run(cost)}{priced}"
+                f"{usd(cost.total)}; a full run: {_full_run(s)}{priced}"
             )
     return lines
 
