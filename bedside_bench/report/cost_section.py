@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bedside_bench.documents.estimate import EstimateDocument, ModelEstimate, OutputBasis
-from bedside_bench.documents.summary import BatchUse, CostSummary, RunSummary
+from bedside_bench.documents.summary import BatchUse, RunSummary
 from bedside_bench.logs.records import LogRecord, parse_time
 from bedside_bench.report.document import (
     Block,
