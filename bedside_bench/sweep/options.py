@@ -177,19 +177,17 @@ def parse_task_arg(text: str) -> tuple[str, object]:
     name = name.strip()
     if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name):
         raise SweepError(f"task argument {text!r} is not NAME=VALUE")
-    if not value.strip():  # YAML's null: the option's default, which was not what was typed
-        raise SweepError(
-            f"task argument {name}= has no value: give one, or leave -T {name} out for its default"
-        )
     try:
         parsed = yaml.safe_load(value)
     except yaml.YAMLError:
         return name, value
-    if parsed is None:  # `null`, `~`: the default by another name
-        raise SweepError(
-            f"task argument {name}={value.strip()} is YAML's null: leave -T {name} out for its "
-            "default"
+    if parsed is None:  # nothing, `null`, `~`: the option's default, which was not typed
+        said = (
+            f"{name}= has no value: give one, or"
+            if not value.strip()
+            else f"{name}={value.strip()} is YAML's null:"
         )
+        raise SweepError(f"task argument {said} leave -T {name} out for its default")
     if (odd := odd_number(yaml.compose(value))) is not None:
         token, tag = odd
         read = yaml.safe_load(token) if tag in YAML_NUMBER_TAGS else None
