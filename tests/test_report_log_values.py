@@ -29,7 +29,13 @@ from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import Score
 
 from bedside_bench.core.answer_condition import ANSWER_CONDITIONS, AnswerState, condition_of
-from bedside_bench.core.contracts import RubricItem, SampleMetadata, TaskMetadata, metadata_keys
+from bedside_bench.core.contracts import (
+    NOT_RECORDED,
+    RubricItem,
+    SampleMetadata,
+    TaskMetadata,
+    metadata_keys,
+)
 from bedside_bench.core.options import ScorerOptions
 from bedside_bench.core.score_metadata import ScoreMetadata, TokenCounts
 from bedside_bench.judging.grading import grading_strategy
@@ -144,7 +150,7 @@ def _outcome(draw: st.DrawFn, grading: str, items: list[RubricItem]) -> JudgeOut
             quote = "" if level == "NOT_MET" else "the answer"
             rationale = draw(st.sampled_from(RATIONALES))
             decisions.append(ItemJudgement(item.item_id, level, rationale, quote))
-    temperature = draw(st.none() | st.just(0.0) | st.floats(0, 2))
+    temperature = draw(st.none() | st.just(0.0) | st.floats(0, 2) | st.just(NOT_RECORDED))
     return JudgeOutcome(decisions, temperature, draw(_attempts()))
 
 
@@ -161,7 +167,7 @@ def _scored(draw: st.DrawFn) -> tuple[Score, SampleMetadata, ScorerOptions, bool
         grading_method=method,  # type: ignore[arg-type]
         split="public",
         rubric_items=items,
-        answer_temperature=draw(st.none() | st.floats(0, 2)),
+        answer_temperature=draw(st.none() | st.floats(0, 2) | st.just(NOT_RECORDED)),
     )
     opts = ScorerOptions(
         grading=draw(st.sampled_from(["binary", "three_level"])),
@@ -282,6 +288,22 @@ def _as_float(v: object) -> float | None:
     return None if v is None else float(v)  # type: ignore[arg-type]
 
 
+def _temperature(v: object) -> bool:
+    return v is None or v == NOT_RECORDED or (_number(v) and v >= 0)  # type: ignore[operator]
+
+
+def _as_temperature(v: object) -> object:
+    return v if v == NOT_RECORDED else _as_float(v)
+
+
+# keys whose absence reads as something else than None: a temperature an earlier version did
+# not write is not known, which is not "not sent"
+ABSENT_READS_AS: dict[str, object] = {
+    "judge_temperature": NOT_RECORDED,
+    "answer_temperature": NOT_RECORDED,
+}
+
+
 # score metadata key -> (is this value valid, the CaseRecord field it sets, what it reads as);
 # absent keys read as None unless required (below)
 Check = tuple[Callable[[object], bool], str | None, Callable[[Any], object]]
@@ -290,16 +312,8 @@ SCORE_KEYS: dict[str, Check] = {
     "precision": (lambda v: v is None or _share(v), "precision", _as_float),
     "severe_rate": (_share, "severe_rate", _as_float),
     "judge_model": (_text, "judge_model", _stripped),
-    "judge_temperature": (
-        lambda v: v is None or (_number(v) and v >= 0),  # type: ignore[operator]
-        "judge_temperature",
-        _as_float,
-    ),
-    "answer_temperature": (
-        lambda v: v is None or (_number(v) and v >= 0),  # type: ignore[operator]
-        "answer_temperature",
-        _as_float,
-    ),
+    "judge_temperature": (_temperature, "judge_temperature", _as_temperature),
+    "answer_temperature": (_temperature, "answer_temperature", _as_temperature),
     "judge_agreement": (_share, "judge_agreement", _as_float),
     "decisions": (
         _decisions,
@@ -530,7 +544,7 @@ def test_any_score_metadata_value_is_read_honestly_or_fails_its_case(
     valid, attribute, reads_as = SCORE_KEYS[key]
     if value is ABSENT:
         accepted = key not in REQUIRED
-        expected: object = None
+        expected: object = ABSENT_READS_AS.get(key)
     else:
         accepted = valid(value)
         expected = reads_as(value) if accepted else None

@@ -25,6 +25,7 @@ from inspect_ai.model import CachePolicy, Model, ModelOutput, cache_path
 
 from bedside_bench.calls.kept_calls import case_key, drop_entry, not_kept, run_key
 from bedside_bench.calls.running_tasks import running_task
+from bedside_bench.core.contracts import NOT_RECORDED, SentTemperature
 from bedside_bench.core.inspect_private import (
     active_sample_key,
     cache_entry,
@@ -152,7 +153,7 @@ def _store(entry: CacheEntry, output: ModelOutput) -> bool:
         return False
 
 
-def remember_temperature(entry: CacheEntry, sent: float | None) -> bool:
+def remember_temperature(entry: CacheEntry, sent: SentTemperature) -> bool:
     """Keep the temperature sent with a fresh reply's entry, for a later hit to report. False
     if the entry could not be written again (then it is gone: a hit would report no
     temperature, and a torn write would be no entry)."""
@@ -166,9 +167,18 @@ def remember_temperature(entry: CacheEntry, sent: float | None) -> bool:
     return True
 
 
-def cached_temperature(output: ModelOutput) -> float | None:
-    value = (output.metadata or {}).get(TEMPERATURE_SENT_KEY)
-    return float(value) if isinstance(value, int | float) else None
+def cached_temperature(output: ModelOutput) -> SentTemperature:
+    """What `remember_temperature` kept; an entry that kept nothing (or nothing readable) is
+    `NOT_RECORDED`, never "not sent"."""
+    metadata = output.metadata or {}
+    if TEMPERATURE_SENT_KEY not in metadata:
+        return NOT_RECORDED
+    value = metadata[TEMPERATURE_SENT_KEY]
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return NOT_RECORDED
 
 
 def forget(entry: CacheEntry) -> None:

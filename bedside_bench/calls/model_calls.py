@@ -3,7 +3,10 @@
 Inspect drops `temperature` for some model families (every Anthropic model, OpenAI reasoning
 models), and a provider may refuse it with HTTP 400. The protocol records the temperature that
 was actually used, so we read it back from the request that Inspect logged for this call (or,
-for a reply from Inspect's cache, from what its entry kept; see `call_cache`).
+for a reply from Inspect's cache, from what its entry kept; see `call_cache`). Where Inspect
+kept no record of the request (`inspect score` re-scores with none, `--no-log-model-api`, a
+call past a sample's first few per model), the temperature is `NOT_RECORDED`: a guess from the
+config would be wrong for the models Inspect drops it for.
 
 A refusal is read from the provider's error body (status, parameter, code, type, message),
 never from the error's text: Inspect's error text embeds the request, which always names the
@@ -30,6 +33,7 @@ from bedside_bench.calls.cache import (
 )
 from bedside_bench.calls.in_flight import paid_call
 from bedside_bench.calls.kept_calls import keep
+from bedside_bench.core.contracts import NOT_RECORDED, SentTemperature
 
 if TYPE_CHECKING:
     from bedside_bench.core.inspect_private import CacheEntry
@@ -38,7 +42,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class CallResult:
     output: ModelOutput
-    temperature_sent: float | None
+    temperature_sent: SentTemperature
     temperature_refused: bool
     cache_entry: CacheEntry | None = None  # the cache entry that holds this reply, if any
 
@@ -126,9 +130,9 @@ def _last_model_event() -> ModelEvent | None:
     return event if isinstance(event, ModelEvent) else None
 
 
-def _sent_temperature(event: ModelEvent | None) -> float | None:
+def _sent_temperature(event: ModelEvent | None) -> SentTemperature:
     if event is None or event.call is None:
-        return None  # no provider request was made (e.g. mockllm): nothing was sent
+        return NOT_RECORDED  # Inspect kept no record of the request (every provider makes one)
     value = event.call.request.get("temperature")
     return float(value) if isinstance(value, int | float) else None
 

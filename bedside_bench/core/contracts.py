@@ -21,7 +21,7 @@ line; keys it does not read may hold anything.
 from __future__ import annotations
 
 import re
-from typing import Literal, get_args
+from typing import Final, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.dataclasses import dataclass
@@ -42,6 +42,12 @@ APPENDED_SCORE_KEY = re.compile(rf"^(?:[A-Za-z0-9_]+/)?{SCORER_NAME}-?\d+$")
 # into the state's metadata; the report reads a stored sample's rubric items (`{"item_id",
 # "text", "points"}` objects) without validating the record
 ANSWER_TEMPERATURE_KEY = "answer_temperature"
+# a temperature whose request Inspect kept no record of: `inspect score` (and so `rejudge`)
+# re-scores with none, `--no-log-model-api` keeps none, and by default only a sample's first
+# few calls per model are kept. Neither the value sent nor that none was is then known, so it
+# is said, never read as "not sent" (None)
+NOT_RECORDED: Final = "not recorded"
+SentTemperature: TypeAlias = float | None | Literal["not recorded"]
 RUBRIC_ITEMS_KEY = "rubric_items"
 # the eval tag of a run whose answers and judge decisions are the provider doubles' scripted
 # stand-ins (`bedside-bench demo`): `inspect view` shows it, the report reads it and says so
@@ -83,7 +89,7 @@ class SampleMetadata(BaseModel):
     # changed is told apart from its release by it (None: a log written before it was kept)
     case_sha256: str | None = None
     # written by the solver: the temperature the provider really received (None: not sent)
-    answer_temperature: float | None = None
+    answer_temperature: SentTemperature = None
 
 
 @dataclass(frozen=True)

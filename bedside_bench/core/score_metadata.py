@@ -24,7 +24,7 @@ else is refused.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -45,6 +45,7 @@ Temperature = Annotated[float, Field(ge=0.0)]
 Count = Annotated[int, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
 Text = Annotated[str, Field(min_length=1)]
+NotRecorded = Literal["not recorded"]
 # a value the writer gives as a whole number or a float, kept as given (JSON `2` stays `2`):
 # the signed points of binary decisions are whole, of three-level ones may be halves; a
 # case's severe flag is 0 or 1, its mean over epochs a share. The float first, so that a
@@ -87,8 +88,10 @@ class ScoreMetadata(BaseModel):
     precision: Share | None = None
     severe_rate: SevereFlag | None = None
     judge_model: Text | None = None
-    judge_temperature: Temperature | None = None
-    answer_temperature: Temperature | None = None
+    # what the provider received: None when none was sent, `NOT_RECORDED` when Inspect kept no
+    # record of the request (`core/contracts.SentTemperature`)
+    judge_temperature: Temperature | NotRecorded | None = None
+    answer_temperature: Temperature | NotRecorded | None = None
     # the answer as it came (`answer_condition`): Inspect's stop reason, its condition and
     # whether it is complete
     answer_stop_reason: Text | None = None

@@ -39,9 +39,10 @@ from bedside_bench.documents.base import (
 
 ScopeReason = Literal["smoke", "limit", "sample_id", "unknown"]
 SCOPE_REASONS: tuple[ScopeReason, ...] = ("smoke", "limit", "sample_id", "unknown")
-Temperature: TypeAlias = float | None | Annotated[list[float | None], Field(min_length=2)]
-"""The value every scored case recorded (None: none was sent); the distinct values when
-cases disagree."""
+CaseTemperature: TypeAlias = float | None | Literal["not recorded"]
+Temperature: TypeAlias = CaseTemperature | Annotated[list[CaseTemperature], Field(min_length=2)]
+"""The value every scored case recorded (None: none was sent; "not recorded": the log keeps no
+record of the request, as after `inspect score`); the distinct values when cases disagree."""
 
 
 class OnlyWhenSet(Document):

@@ -23,6 +23,7 @@ from bedside_bench.core.contracts import (
     JudgeAttempt,
     OverrideRecord,
     RubricItem,
+    SentTemperature,
 )
 from bedside_bench.core.protocol import (
     JUDGE_SYSTEM_MESSAGE,
@@ -60,7 +61,7 @@ class PassResult:
     """One judge pass: its decisions (booleans or levels) and what it took to get them."""
 
     decisions: dict[str, Decision]
-    temperature_sent: float | None
+    temperature_sent: SentTemperature
     attempts: list[JudgeAttempt]
     details: PassDetails
 

@@ -24,7 +24,7 @@ from bedside_bench.calls.model_calls import (
     generate_with_temperature,
     reply_text,
 )
-from bedside_bench.core.contracts import JudgeAttempt
+from bedside_bench.core.contracts import JudgeAttempt, SentTemperature
 from bedside_bench.core.protocol import (
     JUDGE_TEMPERATURE,
 )
@@ -95,7 +95,7 @@ def judged_once_in_run(
 @dataclass
 class JudgeOutcome(Generic[T]):
     decisions: T
-    temperature_sent: float | None
+    temperature_sent: SentTemperature
     attempts: list[JudgeAttempt] = field(default_factory=list)
 
 

@@ -39,7 +39,15 @@ from inspect_ai.model import ModelUsage
 
 from bedside_bench.calls.credentials import redact_credentials
 from bedside_bench.core.benchmarks import BENCHMARKS_BY_NAME
-from bedside_bench.core.contracts import DEMO_TAG, GRADER_ROLE, SCORE_KEY, SCORER_NAME, Decision
+from bedside_bench.core.contracts import (
+    DEMO_TAG,
+    GRADER_ROLE,
+    NOT_RECORDED,
+    SCORE_KEY,
+    SCORER_NAME,
+    Decision,
+    SentTemperature,
+)
 from bedside_bench.core.protocol import DEFAULT_JUDGE_MODEL
 from bedside_bench.core.score_metadata import ScoreMetadata
 from bedside_bench.logs.checks import case_problem, score_problem
@@ -164,6 +172,15 @@ async def resolve_locations(paths: Sequence[str]) -> list[str]:
 # values
 
 
+def _temperature(values: ScoreMetadata, key: str) -> SentTemperature:
+    """A temperature the score holds; one it does not hold (an earlier version's score) is not
+    recorded, not "not sent"."""
+    if key not in values.model_fields_set:
+        return NOT_RECORDED
+    value: SentTemperature = getattr(values, key)
+    return value
+
+
 def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
@@ -243,8 +260,8 @@ def case_record(
         precision=values.precision,
         severe_rate=values.severe_rate,
         judge_model=values.judge_model,
-        judge_temperature=values.judge_temperature,
-        answer_temperature=values.answer_temperature,
+        judge_temperature=_temperature(values, "judge_temperature"),
+        answer_temperature=_temperature(values, "answer_temperature"),
         judge_agreement=values.judge_agreement,
         pass_decisions=_pass_decisions(values),
         pass_scores=None if values.pass_scores is None else tuple(values.pass_scores),

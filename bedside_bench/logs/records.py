@@ -12,7 +12,7 @@ from datetime import datetime
 
 from pydantic import JsonValue
 
-from bedside_bench.core.contracts import SCORER_NAME, Decision
+from bedside_bench.core.contracts import SCORER_NAME, Decision, SentTemperature
 from bedside_bench.core.protocol import PROTOCOL_VERSION
 
 
@@ -81,8 +81,9 @@ class CaseRecord:
     precision: float | None = None
     severe_rate: float | None = None
     judge_model: str | None = None
-    judge_temperature: float | None = None
-    answer_temperature: float | None = None
+    # None: not sent; `NOT_RECORDED` also when the score does not hold the key
+    judge_temperature: SentTemperature = None
+    answer_temperature: SentTemperature = None
     judge_agreement: float | None = None
     # one {item_id: matched} (or {item_id: level}) mapping per judge pass; None when not
     # recorded or not read

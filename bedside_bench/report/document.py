@@ -135,8 +135,14 @@ def score_cell(entry: BenchmarkSummary | OverallScore | None) -> str:
 
 def temperature(value: Temperature) -> str:
     if isinstance(value, list):
-        return ", ".join("null" if v is None else f"{v:g}" for v in value)
-    return "null (provider default)" if value is None else f"{value:g}"
+        return ", ".join(
+            "null" if v is None else v if isinstance(v, str) else f"{v:g}" for v in value
+        )
+    if value is None:
+        return "null (provider default)"
+    if isinstance(value, str):
+        return f"{value} (the log keeps no record of the request)"
+    return f"{value:g}"
 
 
 # One token vocabulary in every table (docs/numbers.md), read the same way for every provider:

@@ -16,9 +16,12 @@ from typing import TypedDict
 import numpy as np
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
+from bedside_bench.core.contracts import NOT_RECORDED, SentTemperature
 from bedside_bench.core.protocol import (
+    ANSWER_TEMPERATURE,
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
+    JUDGE_TEMPERATURE,
     PROTOCOL_VERSION,
     THREE_LEVEL_PROTOCOL_VERSION,
 )
@@ -180,15 +183,35 @@ def overall_entry(
     )
 
 
-def single_value(values: Sequence[float | None], what: str, notes: list[str]) -> Temperature:
-    """The one value the cases agree on, else the distinct values (and a note saying so)."""
-    distinct = sorted(set(values), key=lambda v: (v is None, v or 0.0))
+def single_value(values: Sequence[SentTemperature], what: str, notes: list[str]) -> Temperature:
+    """The one value the cases agree on, else the distinct values (and a note saying so):
+    numbers first, then "not sent" (None), then "not recorded"."""
+    distinct = sorted(
+        set(values),
+        key=lambda v: (2, 0.0) if v == NOT_RECORDED else (1, 0.0) if v is None else (0, float(v)),
+    )
     if not distinct:
         return None
     if len(distinct) == 1:
         return distinct[0]
     notes.append(f"{what} differs between cases: {distinct}")
     return distinct
+
+
+def not_recorded_notes(**asked: tuple[float, Sequence[SentTemperature]]) -> list[str]:
+    """Say which temperatures are not known and why: a temperature is read back from the
+    request Inspect logged, and some calls have no such record."""
+    notes = []
+    for who, (requested, values) in asked.items():
+        unknown = sum(v == NOT_RECORDED for v in values)
+        if unknown:
+            notes.append(
+                f"{who}_temperature not recorded for {unknown} of {len(values)} cases: the log "
+                "keeps no record of those requests (scores of `inspect score` or "
+                "`bedside-bench rejudge`, a run with --no-log-model-api); they were asked at "
+                f"{requested:g}, and whether the provider received it is not known"
+            )
+    return notes
 
 
 def n_note(group: RunGroup) -> str | None:
@@ -373,11 +396,13 @@ def summarise(
     notes += cost_limit_notes(group)
     notes += generation_notes(group)
     notes += skipped_notes(skipped)
-    answer_temperature = single_value(
-        [c.answer_temperature for c in completed], "answer_temperature", notes
-    )
-    judge_temperature = single_value(
-        [c.judge_temperature for c in completed if not c.answer_empty], "judge_temperature", notes
+    answer_temperatures = [c.answer_temperature for c in completed]
+    judge_temperatures = [c.judge_temperature for c in completed if not c.answer_empty]
+    answer_temperature = single_value(answer_temperatures, "answer_temperature", notes)
+    judge_temperature = single_value(judge_temperatures, "judge_temperature", notes)
+    notes += not_recorded_notes(
+        answer=(ANSWER_TEMPERATURE, answer_temperatures),
+        judge=(JUDGE_TEMPERATURE, judge_temperatures),
     )
     data_source = _data_source(group, notes)
     usage = group_usage(group.logs)

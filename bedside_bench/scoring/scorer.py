@@ -30,12 +30,14 @@ from bedside_bench.calls.kept_calls import judging_case, release_case, release_k
 from bedside_bench.core.answer_condition import AnswerState, NoAnswerError, answer_state
 from bedside_bench.core.contracts import (
     GRADER_ROLE,
+    NOT_RECORDED,
     SCORE_KEY,
     SCORER_NAME,
     Grading,
     GradingMethod,
     JudgeAttempt,
     SampleMetadata,
+    SentTemperature,
 )
 from bedside_bench.core.inspect_private import (
     PrerequisiteError,
@@ -228,6 +230,13 @@ def states_nothing(
     )
 
 
+def _judge_temperature(results: Sequence[PassResult]) -> SentTemperature:
+    """The temperature the judge received: every pass asks the same model at the same
+    temperature, so the first pass whose request Inspect kept says it."""
+    recorded = (r.temperature_sent for r in results if r.temperature_sent != NOT_RECORDED)
+    return next(recorded, NOT_RECORDED)
+
+
 def judged_score(
     answered: AnswerState,
     strategy: GradingStrategy[Any],
@@ -253,7 +262,7 @@ def judged_score(
         decisions=combined,
         **score_metadata(result, method),
         judge_model=judge,
-        judge_temperature=results[0].temperature_sent,
+        judge_temperature=_judge_temperature(results),
         answer_temperature=sample.answer_temperature,
         answer_stop_reason=answered.stop_reason,
         answer_condition=answered.condition,

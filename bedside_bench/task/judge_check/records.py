@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from bedside_bench.core.contracts import JudgeAttempt
+from bedside_bench.core.contracts import JudgeAttempt, SentTemperature
 
 # sample metadata: what the judge under evaluation decided
 JUDGE_CHECK_KEY = "judge_check"
@@ -20,7 +20,7 @@ class JudgeCheckRecord(TypedDict):
     """What the judge under evaluation decided (sample metadata under `JUDGE_CHECK_KEY`)."""
 
     decisions: dict[str, bool]
-    judge_temperature: float | None
+    judge_temperature: SentTemperature
     judge_attempts: list[JudgeAttempt]
 
 
