@@ -33,7 +33,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -43,11 +42,12 @@ from typing import TYPE_CHECKING
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog, read_eval_log_sample_summaries_async
 from inspect_ai.model import cache_path
-from inspect_ai.util import display_type, registry_info
+from inspect_ai.util import registry_info
 from pydantic import BaseModel, Field, ValidationError
 
 from bedside_bench.calls import in_flight, running_tasks
 from bedside_bench.calls.running_tasks import running_task
+from bedside_bench.core.console import warn_visibly
 from bedside_bench.core.inspect_private import active_sample_key
 from bedside_bench.core.safe_text import printable
 
@@ -133,9 +133,7 @@ def not_kept(path: Path | str, error: BaseException | str, store: str = "index")
         "answers and judge replies are not kept there for a retry (a retry buys them again); "
         "every case is scored as usual"
     )
-    logger.warning(message)  # in the log, and on Inspect's console
-    if display_type() == "none":  # no console then (a piped sweep too): said here
-        print(message, file=sys.stderr, flush=True)
+    warn_visibly(logger, message)
 
 
 def index_dir() -> Path:

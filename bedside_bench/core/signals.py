@@ -50,6 +50,8 @@ from types import FrameType
 
 import anyio
 
+from bedside_bench.core.console import warn_visibly
+
 logger = logging.getLogger(__name__)
 
 DEFAULT_GRACE = 30.0  # seconds the calls in flight at a first signal get to come back
@@ -120,10 +122,11 @@ def _begin_drain(stop: _Stop) -> None:
     if stop.in_flight <= 0:
         _cancel(stop)
         return
-    logger.warning(
+    warn_visibly(
+        logger,
         f"{name}: no new call is started; waiting up to {stop.grace:g} s for the "
         f"{stop.in_flight} call(s) already sent, so their replies are kept (signal again "
-        "to stop at once)"
+        "to stop at once)",
     )
     stop.timer = stop.loop.call_later(stop.grace, _cancel, stop)
 
@@ -134,7 +137,7 @@ def grace_from_environment(default: float = DEFAULT_GRACE) -> float:
     try:
         value = float(text) if text else default
     except ValueError:
-        logger.warning(f"${GRACE_ENV}={text!r} is not a number of seconds; using {default:g}")
+        warn_visibly(logger, f"${GRACE_ENV}={text!r} is not a number of seconds; using {default:g}")
         return default
     return value if math.isfinite(value) and value >= 0 else default
 

@@ -21,6 +21,7 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES, BENCHMARKS_BY_NAME
+from bedside_bench.core.console import warn_visibly
 from bedside_bench.core.contracts import SampleMetadata
 from bedside_bench.release.case import MAX_CASE_FILE_BYTES, DatasetError, Violation, validate_case
 from bedside_bench.release.case_model import Case
@@ -405,11 +406,11 @@ def load_release_cached(source: DataSource) -> Release:
     if release is None:
         release = load_release(source)
         if release.name == UNRECOGNISED:
-            logger.warning(
-                "%s is not a known BedsideBench release (cases per benchmark: %s); runs on it "
-                "are marked release=unrecognised and not compared with a known release",
-                source.label,
-                release.case_counts,
+            warn_visibly(
+                logger,
+                f"{source.label} is not a known BedsideBench release (cases per benchmark: "
+                f"{release.case_counts}); runs on it are marked release=unrecognised and not "
+                "compared with a known release",
             )
         if len(_RELEASE_CACHE) >= _RELEASE_CACHE_SIZE:
             _RELEASE_CACHE.pop(next(iter(_RELEASE_CACHE)))

@@ -36,6 +36,7 @@ from inspect_ai.log import (
     write_eval_log_async,
 )
 
+from bedside_bench.core.console import warn_visibly
 from bedside_bench.core.safe_text import printable
 
 logger = logging.getLogger(__name__)
@@ -106,7 +107,7 @@ class CaseCheck(Hooks):
         log.status = "error"
         log.error = error
         log.invalidated = True
-        logger.error("%s", message)
+        warn_visibly(logger, message, logging.ERROR)
 
 
 _registered = False
