@@ -114,3 +114,15 @@ def test_stratified_runs_of_that_size_detect_the_difference_80_percent_of_the_ti
         for _ in range(500)
     ]
     assert 0.74 <= detected(hits) <= 0.86, (needed, detected(hits))
+
+
+def test_a_skewed_pair_not_distinguishable_can_need_fewer_than_twice_its_cases() -> None:
+    """The verdict reads the percentile interval, the count the normal approximation: on
+    strongly skewed differences they part, as docs/statistics.md says with this very example."""
+    differences = [0.2] * 19 + [-0.66] * 2
+    interval = paired_bootstrap_single(differences).interval  # the protocol's 10,000, seed 42
+    assert interval.lo < 0 < interval.hi  # not distinguishable
+    assert (round(interval.lo, 3), round(interval.hi, 3)) == (-0.005, 0.2)
+    se = statistics.stdev(differences) / math.sqrt(21)
+    assert statistics.fmean(differences) / se > 1.96  # yet beyond 1.96 normal errors
+    assert cases_for_power([differences]) == 38  # 1.8 times its 21, not more than 2.04

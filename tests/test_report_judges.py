@@ -12,6 +12,7 @@ from bedside_bench.logs.records import LogRecord
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.judges import find_judge_sets, judge_comparison, reference_groups
 from bedside_bench.report.judges_section import judges_section
+from bedside_bench.report.run import analyse
 from bedside_bench.report.summary import BootstrapOptions
 from tests.report_helpers import case_record, log_record
 
@@ -244,3 +245,40 @@ def test_agreement_pairs_each_epoch_of_a_case() -> None:
     assert pair["coverage"]["items"] == pair["coverage"]["rubric_items"] == 4
     assert pair["coverage"]["cases"] == 2 and pair["coverage"]["complete"]
     assert pair["overall"]["agreement"] == pytest.approx(3 / 4)
+
+
+def test_a_judge_left_out_of_the_comparison_is_not_sent_to_a_judge_comparison() -> None:
+    """Models answered once and judged by A, answered again in another run and judged by B (the
+    same judge in more passes, say): the model comparison takes A's groups, and no judge
+    comparison holds B's (their answers are another run's). B's groups must say why they are
+    out, not point at a judge comparison the report does not have."""
+    d = [{"x": True}, {"x": False}]
+    records = [
+        record(m, j, name, d, source=s)
+        for name in BENCHMARK_NAMES
+        for m in ("m", "n")
+        for j, s in (("A", "T"), ("B", "another-run"))
+    ]
+    assert judge_comparison(group_records(records), OPTIONS, {}) is None
+    analysis = analyse(records, OPTIONS)
+    whys = {analysis.labels[i]: why for i, why in analysis.standing.unranked}
+    ranked = analysis.standing.ranked
+    assert sorted(analysis.groups[i].key.judge_model for i in ranked) == ["A", "A"]
+    assert len(whys) == 2, whys
+    for why in whys.values():
+        assert "see the judge comparison" not in why, why
+        assert why == (
+            "another judge's scores, in no judge comparison: its answers are not those "
+            "A judged (another answer run)"
+        ), why
+
+
+def test_a_judge_in_the_judge_comparison_is_sent_there() -> None:
+    d = [{"x": True}, {"x": False}]
+    records = [
+        record(m, j, name, d) for name in BENCHMARK_NAMES for m in ("m", "n") for j in ("A", "B")
+    ]
+    assert judge_comparison(group_records(records), OPTIONS, {}) is not None
+    analysis = analyse(records, OPTIONS)
+    whys = [why for _, why in analysis.standing.unranked]
+    assert whys == ["another judge's scores (see the judge comparison)"] * 2

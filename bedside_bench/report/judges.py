@@ -109,12 +109,29 @@ class JudgeSet:
 
 def find_judge_sets(groups: Sequence[RunGroup]) -> tuple[list[JudgeSet], list[tuple[str, str]]]:
     """Judge sets with two or more judges; groups left out with the reason why."""
-    excluded: list[tuple[str, str]] = []
+    sets, excluded = _judge_sets(groups)
+    return sets, [(description, reason) for _, description, reason in excluded]
+
+
+def left_out_of_judge_sets(groups: Sequence[RunGroup]) -> dict[int, str]:
+    """Why each group a judge set leaves out is left out, by group index: the model comparison
+    drops another judge's groups, and one that no judge comparison holds must say why."""
+    _, excluded = _judge_sets(groups)
+    place = {id(g): i for i, g in enumerate(groups)}
+    return {place[id(g)]: reason for g, _, reason in excluded}
+
+
+def _judge_sets(
+    groups: Sequence[RunGroup],
+) -> tuple[list[JudgeSet], list[tuple[RunGroup, str, str]]]:
+    """`find_judge_sets`, each group left out given with its description and reason."""
+    excluded: list[tuple[RunGroup, str, str]] = []
     by_setup: dict[tuple[KeyValue, ...], list[RunGroup]] = {}
     for g in groups:
         if g.key.judge_model.startswith(MIXED_PREFIX):
             excluded.append(
                 (
+                    g,
                     f"{g.key.answer_model} judged by {g.key.judge_model[len(MIXED_PREFIX) :]}",
                     "its cases were scored by several judges; re-judge it with one judge",
                 )
@@ -129,7 +146,7 @@ def find_judge_sets(groups: Sequence[RunGroup]) -> tuple[list[JudgeSet], list[tu
         if len(counts) < 2:
             continue
         judges = order_judges(list(counts), counts)
-        set_excluded: list[tuple[str, str]] = []
+        set_excluded: list[tuple[RunGroup, str, str]] = []
         table: dict[str, dict[str, RunGroup]] = {}
         for model in sorted({g.key.answer_model for g in members}):
             mine = {judge_label(g.key): g for g in members if g.key.answer_model == model}
@@ -143,6 +160,7 @@ def find_judge_sets(groups: Sequence[RunGroup]) -> tuple[list[JudgeSet], list[tu
                 if answer_sources(g) != answer_sources(mine[ref]):
                     set_excluded.append(
                         (
+                            g,
                             f"{model} judged by {judge}",
                             f"its answers are not those {ref} judged (another answer run)",
                         )
@@ -153,7 +171,8 @@ def find_judge_sets(groups: Sequence[RunGroup]) -> tuple[list[JudgeSet], list[tu
                 table[model] = kept
         if table:
             present = [j for j in judges if any(j in t for t in table.values())]
-            sets.append(JudgeSet(setup, tuple(present), tuple(table), table, tuple(set_excluded)))
+            left_out = tuple((d, r) for _, d, r in set_excluded)
+            sets.append(JudgeSet(setup, tuple(present), tuple(table), table, left_out))
         excluded += set_excluded
     return sets, excluded
 

@@ -39,7 +39,12 @@ from bedside_bench.report.comparison import (
 from bedside_bench.report.cost_section import cost_lines
 from bedside_bench.report.document import PLOT_FILE, Block, ReportContext
 from bedside_bench.report.groups import RunGroup, group_labels, group_records, group_slugs
-from bedside_bench.report.judges import JUDGES_FILE, cross_judge, reference_groups
+from bedside_bench.report.judges import (
+    JUDGES_FILE,
+    cross_judge,
+    left_out_of_judge_sets,
+    reference_groups,
+)
 from bedside_bench.report.plot import forest_png
 from bedside_bench.report.render import shown_line, terminal_table, to_html, to_markdown
 from bedside_bench.report.review_section import coverage_sentence
@@ -184,7 +189,8 @@ def analyse(
     if len(picked) > 1 and not force:
         mismatches = find_mismatches([groups[i] for i in picked], [labels[i] for i in picked])
         refused = str(ComparisonRefused(mismatches)) if mismatches else None
-    ranking = standing(summaries, labels, pool, refused is not None and bool(full))
+    left_out = {i: r for i, r in left_out_of_judge_sets(groups).items() if i not in pool}
+    ranking = standing(summaries, labels, pool, refused is not None and bool(full), left_out)
 
     order = report_order(ranking)
     groups = [groups[i] for i in order]

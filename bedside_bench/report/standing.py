@@ -10,7 +10,7 @@ with its scope; it never stands above a full run.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bedside_bench.documents.summary import RunSummary
@@ -50,9 +50,11 @@ def by_score(
     return sorted(indices, key=key)
 
 
-def _why(summary: RunSummary, in_pool: bool, refused: bool) -> str:
+def _why(summary: RunSummary, in_pool: bool, refused: bool, left_out: str | None = None) -> str:
     scope = summary.scope
     if not in_pool:
+        if left_out is not None:  # no judge comparison holds it: pointing there would mislead
+            return f"another judge's scores, in no judge comparison: {left_out}"
         return "another judge's scores (see the judge comparison)"
     if not scope.full:
         if "smoke" in scope.reasons:
@@ -70,9 +72,12 @@ def standing(
     labels: Sequence[str],
     pool: Sequence[int] | None = None,
     refused: bool = False,
+    left_out: Mapping[int, str] | None = None,
 ) -> Standing:
     """The ranking of the full runs in `pool` (default: every group); `refused` says the full
-    runs were found not like for like, and then none is ranked."""
+    runs were found not like for like, and then none is ranked; `left_out` says why a group
+    outside the pool is in no judge comparison either."""
+    reasons = left_out or {}
     pool_set = set(range(len(summaries)) if pool is None else pool)
     full = [i for i in sorted(pool_set) if rankable(summaries[i])]
     ranked = tuple(by_score(summaries, labels, full)) if not (refused and len(full) > 1) else ()
@@ -80,7 +85,8 @@ def standing(
     return Standing(
         ranked=ranked,
         unranked=tuple(
-            (i, _why(summaries[i], i in pool_set, refused and len(full) > 1)) for i in rest
+            (i, _why(summaries[i], i in pool_set, refused and len(full) > 1, reasons.get(i)))
+            for i in rest
         ),
     )
 

@@ -10,9 +10,10 @@ large, every benchmark in the same proportion, has ``SE**2 / f``, so it needs
 ``n = (z_0.975 + z_0.80)**2 * s**2 / D**2``.
 
 It reads the observed difference as if it were the true one, so it says how many cases a
-difference of that size needs, not that the true difference is that size. A pair that is not
-distinguishable (``|D| < 1.96 SE``) always needs at least ``(2.80 / 1.96)**2``, about 2.04,
-times its cases.
+difference of that size needs, not that the true difference is that size. A difference within
+1.96 standard errors of 0 (``|D| < 1.96 SE``) needs at least ``(2.80 / 1.96)**2``, about 2.04,
+times its cases; the verdict reads the percentile interval instead, which on strongly skewed
+differences can contain 0 beyond that (docs/statistics.md).
 """
 
 from __future__ import annotations
