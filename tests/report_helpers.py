@@ -470,10 +470,13 @@ def expected_cases_needed(strata: Sequence[Sequence[float]]) -> int | None:
     return max(math.ceil(z**2 * variance / difference**2 * paired), 2 * len(strata))
 
 
-def cases_needed_text(needed: int | None, n: int) -> str:
+def cases_needed_text(needed: int | None, n: int, difference: float | None = None) -> str:
     """What a `not distinguishable` verdict line adds: the paired cases needed, two
-    significant figures from 100 on, and how many times the cases paired."""
+    significant figures from 100 on, and how many times the cases paired; for a difference of
+    exactly 0, that none would do."""
     if needed is None:
+        if difference == 0.0:
+            return "; they score the same on them, a difference no number of cases detects"
         return ""
     magnitude = 10 ** (len(str(needed)) - 2) if needed >= 100 else 1
     shown = f"{(needed + magnitude // 2) // magnitude * magnitude:,}"

@@ -292,6 +292,19 @@ def test_the_higher_ranked_model_can_be_behind_on_the_cases_both_completed() -> 
     )
 
 
+def test_two_models_scoring_the_same_say_no_number_of_cases_tells_them_apart() -> None:
+    same = shifted(12, 0.0)
+    analysis = analyse([*model_records("test/a", same), *model_records("test/b", same)], SMALL)
+    (v,) = written(analysis)["verdicts"]
+    assert (v["difference"], v["ci95"], v["cases_needed_for_80_power"]) == (0.0, [0.0, 0.0], None)
+    (line,) = verdict_lines(context_of(analysis))
+    assert line == (
+        f"{v['higher']} minus {v['lower']}: +0.000 [+0.000, +0.000]: not distinguishable on "
+        f"these 120 cases{cases_needed_text(None, 120, 0.0)}"
+    )
+    assert line.endswith("; they score the same on them, a difference no number of cases detects")
+
+
 def test_no_case_both_completed_gives_no_verdict() -> None:
     a = {b: {f"{b}-0": 0.5, f"{b}-1": None, f"{b}-2": 0.7} for b in BENCHMARK_NAMES}
     b_ = {b: {f"{b}-0": None, f"{b}-1": 0.5, f"{b}-2": 0.1} for b in BENCHMARK_NAMES}

@@ -28,6 +28,7 @@ from bedside_bench.report.reducers import reducer_warnings
 from bedside_bench.report.scope import scope_cell
 from bedside_bench.report.standing import Standing, by_score, rankable, report_order, standing
 from bedside_bench.report.summary import DEMO_NOTE
+from bedside_bench.scoring.power import ZERO_DIFFERENCE
 
 if TYPE_CHECKING:
     from bedside_bench.documents.estimate import EstimateDocument
@@ -688,7 +689,11 @@ def verdict_line(entry: Verdict) -> str:
 def needed_text(entry: Verdict) -> str:
     """How many paired cases a difference of the observed size needs (80% power)."""
     needed = entry.cases_needed_for_80_power
-    if needed is None or not entry.n:
+    if not entry.n:
+        return ""
+    if needed is None:
+        if entry.difference is not None and abs(entry.difference) <= ZERO_DIFFERENCE:
+            return "; they score the same on them, a difference no number of cases detects"
         return ""
     return (
         f"; about {about(needed)} paired cases would be needed to detect a difference of "
