@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import subprocess
@@ -33,20 +34,25 @@ from bedside_bench.doubles import (
     NON_NEUTRAL_WORDS,
     PROBE_TEXT,
     STOPS,
+    THREE_LEVELS,
     Endpoints,
     ParsedRequest,
     ProviderDouble,
     Script,
     ScriptedError,
+    default_judge,
     invalid_judge_always,
     invalid_judge_first,
+    noisy_judge,
     parse_judge_user,
     provider_doubles,
     scripted_answer,
     scripted_decision,
     scripted_evidence,
     scripted_three_level,
+    two_level_decisions,
 )
+from bedside_bench.doubles.command import configure_parser, double_from_args
 from bedside_bench.doubles.script import Reasoned, Stop
 from tests.doubles import fixtures
 from tests.e2e_helpers import (
@@ -95,6 +101,24 @@ def judge_user(prompt: str, answer: str, rubric: list[tuple[str, int, str]]) -> 
         f"<clinical_prompt>\n{prompt}\n</clinical_prompt>\n\n"
         f"<answer>\n{answer}\n</answer>\n\n"
         f"<rubric_items>\n{lines}\n</rubric_items>"
+    )
+
+
+def judge_request(
+    system: str,
+    rubric: list[tuple[str, int, str]],
+    answer: str = "Apixaban 5 mg twice daily. Check renal function.",
+) -> ParsedRequest:
+    """A judge request as the double parses it off the wire."""
+    return ParsedRequest(
+        api="chat",
+        path="/v1/chat/completions",
+        model="m",
+        system=system,
+        user=judge_user(PROMPT, answer, rubric),
+        temperature=0.0,
+        temperature_present=True,
+        stream=False,
     )
 
 
@@ -209,6 +233,50 @@ def test_invalid_judge_helpers() -> None:
 
     always = invalid_judge_always("chest pain", reply="nope")
     assert [always(req("chest pain")) for _ in range(3)] == ["nope"] * 3
+
+
+def test_a_noisy_judge_departs_from_the_script_at_its_rate_afresh_for_each_call() -> None:
+    items = [(f"item-{n}", 1, f"Item {n}.") for n in range(400)]
+    two, three = judge_request(TWO_LEVEL_SYSTEM, items), judge_request(THREE_LEVEL_SYSTEM, items)
+    answer = two.judge.answer
+    judge = noisy_judge(0.25, seed=3)
+    passes = [json.loads(judge(two))["decisions"] for _ in range(3)]
+    for decisions in passes:
+        assert [d["item_id"] for d in decisions] == [i for i, _, _ in items]
+        flipped = sum(d["matched"] != scripted_decision(answer, d["item_id"]) for d in decisions)
+        assert 60 <= flipped <= 140  # 100 expected of 400 at 25%
+    assert passes[0] != passes[1] != passes[2]  # drawn afresh for each call
+    # the same seed and order of calls: the same replies; another seed: others
+    again = noisy_judge(0.25, seed=3)
+    assert [json.loads(again(two))["decisions"] for _ in range(3)] == passes
+    assert json.loads(noisy_judge(0.25, seed=4)(two))["decisions"] != passes[0]
+    # three levels: a departure is one of the two other levels, with its own evidence
+    (levels,) = [json.loads(noisy_judge(0.25, seed=3)(three))["decisions"]]
+    moved = [d for d in levels if d["decision"] != scripted_three_level(answer, d["item_id"])]
+    assert 60 <= len(moved) <= 140
+    assert {d["decision"] for d in moved} == set(THREE_LEVELS)
+    for d in levels:
+        assert d["evidence"] == scripted_evidence(answer, d["item_id"], d["decision"])
+    # the ends of the range
+    assert json.loads(noisy_judge(0.0)(two))["decisions"] == two_level_decisions(two.judge)
+    assert all(
+        d["matched"] != scripted_decision(answer, d["item_id"])
+        for d in json.loads(noisy_judge(1.0)(two))["decisions"]
+    )
+    with pytest.raises(ValueError, match="flip_rate must be in"):
+        noisy_judge(1.5)
+
+
+def test_serve_takes_a_judge_flip_rate() -> None:
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    args = parser.parse_args(["serve", "--judge-flip-rate", "0.2", "--seed", "5"])
+    server = double_from_args(args)  # made, not started
+    requests = [judge_request(TWO_LEVEL_SYSTEM, RUBRIC) for _ in range(3)]
+    expected = noisy_judge(0.2, seed=5)
+    assert [server.script.judge(r) for r in requests] == [expected(r) for r in requests]
+    plain = double_from_args(parser.parse_args(["serve"]))
+    assert plain.script.judge is default_judge
 
 
 # --------------------------------------------------------------------------------------------

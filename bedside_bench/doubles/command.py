@@ -31,7 +31,7 @@ from typing import get_args
 from bedside_bench.core import exit_codes
 from bedside_bench.core.arguments import Subcommands, add_command, non_negative_int
 from bedside_bench.core.owned_output import replace_file
-from bedside_bench.doubles.script import Kind
+from bedside_bench.doubles.script import Kind, Script, noisy_judge
 from bedside_bench.doubles.server import FAULTS, ProviderDouble
 
 PROG = "bedside-bench doubles"
@@ -113,6 +113,14 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "--stall-seconds", type=seconds, default=30.0, help="how long a stall holds the line"
     )
     serve.add_argument(
+        "--judge-flip-rate",
+        type=fraction,
+        default=0.0,
+        metavar="RATE",
+        help="share of judge decisions that depart from the scripted one, drawn afresh for "
+        "each call (judge passes then disagree; seeded by --seed)",
+    )
+    serve.add_argument(
         "--refuse-temperature-for",
         type=comma_list(),
         default=[],
@@ -154,6 +162,9 @@ def double_from_args(args: argparse.Namespace) -> ProviderDouble:
         stream_chunk_delay=args.stream_chunk_delay,
         batch_latency=args.batch_latency,
         record_path=args.record,
+        script=Script(judge=noisy_judge(args.judge_flip_rate, args.seed))
+        if args.judge_flip_rate
+        else None,
     )
 
 

@@ -428,6 +428,45 @@ def default_probe(req: ParsedRequest) -> str:
     return PROBE_REPLY
 
 
+def noisy_judge(flip_rate: float, seed: int = 0) -> ReplyFn:
+    """A judge whose every decision departs from the scripted one with probability
+    `flip_rate`, drawn afresh for each call on the same answer: judge passes (and a judge asked
+    again) disagree as a real judge's do, so the report's interval over cases and judge passes
+    has noise to show. Two-level decisions flip; a three-level one moves to one of the other
+    two levels. Deterministic given `seed` and the order of the calls on each answer."""
+    if not 0.0 <= flip_rate <= 1.0:
+        raise ValueError(f"flip_rate must be in [0, 1], got {flip_rate!r}")
+    calls: dict[tuple[str, str], int] = {}
+    lock = threading.Lock()
+
+    def judge(req: ParsedRequest) -> str:
+        parsed = req.judge
+        with lock:
+            k = calls.get((parsed.prompt, parsed.answer), 0)
+            calls[(parsed.prompt, parsed.answer)] = k + 1
+
+        def flips(item_id: str) -> int | None:
+            draw = _hash_int(f"noisy|{seed}|{k}|{parsed.prompt}|{parsed.answer}|{item_id}")
+            return draw % 2 if (draw >> 1) % 10_000 < flip_rate * 10_000 else None
+
+        decisions = _judge_decisions(req)
+        for decision in decisions:
+            shift = flips(decision["item_id"])
+            if shift is None:
+                continue
+            if "matched" in decision:
+                decision["matched"] = not decision["matched"]
+            else:
+                others = [level for level in THREE_LEVELS if level != decision["decision"]]
+                decision["decision"] = others[shift]
+                decision["evidence"] = scripted_evidence(
+                    parsed.answer, decision["item_id"], decision["decision"]
+                )
+        return json.dumps({"decisions": decisions})
+
+    return judge
+
+
 def omit_last_item_reply(req: ParsedRequest) -> str:
     """A well-formed judge reply that leaves out the last rubric item (invalid by protocol)."""
     return json.dumps({"decisions": _judge_decisions(req)[:-1]})
