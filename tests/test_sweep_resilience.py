@@ -83,7 +83,7 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
     one killed outright (SIGKILL) half-way, then the same command once more: no run asks a
     case completed before it again, and the last completes every case exactly once."""
     release = tmp_path / "release"
-    cases = write_release(release, per_benchmark=4)  # 40 cases per model
+    cases = write_release(release, per_benchmark=2)  # 20 cases per model
     latency = 0.25
     logs = tmp_path / "logs"
     args = sweep_args(
@@ -92,7 +92,7 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
     # the held requests never come back: the drain of the SIGINT ends at its grace
     env = {**sweep_env(provider_double, tmp_path), GRACE_ENV: "2"}
     done: set[tuple[str, str]] = set()  # (model, case) judged before the run being started
-    for how, judged in ((signal.SIGINT, 20), (signal.SIGKILL, 40)):
+    for how, judged in ((signal.SIGINT, 10), (signal.SIGKILL, 20)):
         seen = provider_double.count()
         provider_double.configure(latency=latency)
         process = start_sweep(args, env, tmp_path)
@@ -115,8 +115,8 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
             assert process.returncode == -signal.SIGKILL
         assert asked_again(provider_double.requests()[seen:], done) == []
         done = judged_cases(provider_double.requests())
-        assert judged <= len(done) < 80
-        print(f"{how.name}: {len(done)}/80 cases complete")
+        assert judged <= len(done) < 40
+        print(f"{how.name}: {len(done)}/40 cases complete")
 
     seen = provider_double.count()
     provider_double.configure(latency=0.02)
@@ -133,10 +133,10 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
     # a kill is read back, not bought again
     assert_bought_once(provider_double, cases, MODELS)
     final = read_logs(logs)
-    assert_scored_once(final, expected_scores(release, MODELS), cases=80)
+    assert_scored_once(final, expected_scores(release, MODELS), cases=40)
     # one finished log per (benchmark, model): cancelled logs were resumed into their
     # successors, and a killed run's "started" logs removed once superseded
     assert len(final) == 20 and {log.status for log in final} == {"success"}
     for model, summary in summaries(logs / "report").items():
         assert wire_name(model) in {wire_name(m) for m in MODELS}
-        assert (summary["cases_completed"], summary["cases_failed"]) == (40, 0)
+        assert (summary["cases_completed"], summary["cases_failed"]) == (20, 0)
