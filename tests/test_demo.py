@@ -4,6 +4,7 @@ itself runs in tests/test_demo_e2e.py."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import webbrowser
@@ -12,9 +13,11 @@ from pathlib import Path
 import pytest
 from huggingface_hub import constants
 
+from bedside_bench.core import exit_codes
 from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import DEMO_TAG
 from bedside_bench.core.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
+from bedside_bench.demo import run as demo_run
 from bedside_bench.demo.command import open_report
 from bedside_bench.demo.release import (
     HUGGING_FACE_ORIGIN,
@@ -31,6 +34,7 @@ from bedside_bench.report.document import Heading, ReportContext, group_warnings
 from bedside_bench.report.groups import group_records
 from bedside_bench.report.summary import DEMO_NOTE, BootstrapOptions, summarise
 from tests.conftest import SYNTHETIC_RELEASE
+from tests.e2e_helpers import bedside_bench_in_process
 from tests.independent import read_cases
 from tests.log_factory import eval_log, sample
 from tests.release_factory import write_release
@@ -243,3 +247,22 @@ def test_open_hands_the_report_to_the_browser(
     report = tmp_path / "report" / "report.html"
     assert open_report(report) == said.format(report=report)
     assert asked == [report.resolve().as_uri()]
+
+
+@pytest.mark.slow
+def test_a_cancel_from_inspects_own_display_ends_the_demo_as_interrupted(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """In a terminal, Inspect's full-screen display takes Ctrl-C as a key and cancels its
+    worker, so the eval set ends in asyncio's CancelledError, not KeyboardInterrupt: the demo
+    still ends with its own line and 130, not Inspect's silent exit."""
+
+    def cancelled(*args: object, **kwargs: object) -> None:
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(demo_run, "eval_set", cancelled)
+    result = bedside_bench_in_process("demo", "--out", str(tmp_path / "out"), "--synthetic")
+    assert result.returncode == exit_codes.INTERRUPTED
+    assert result.stderr.splitlines()[-1] == (
+        "bedside-bench demo: interrupted; nothing more was run"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import socket
 import subprocess
 import sys
 import threading
@@ -699,6 +700,7 @@ def test_standalone_process(tmp_path: Path) -> None:
             "argument --fault-kinds: judges not one of judge,answer,probe,count_tokens",
         ),
         (("--latency", "-1"), "argument --latency: must be non-negative, got -1"),
+        (("--port", "65536"), "argument --port: must be a port number 0-65535, got 65536"),
     ],
 )
 def test_serve_refuses_a_bad_value_before_it_starts(words: tuple[str, ...], error: str) -> None:
@@ -834,3 +836,37 @@ def test_the_proxy_exceptions_keep_every_host_of_both_spellings(
     monkeypatch.delenv("no_proxy")
     env = ProviderDouble().env()
     assert (env["NO_PROXY"], env["no_proxy"]) == ("127.0.0.1,localhost", "127.0.0.1,localhost")
+
+
+@pytest.mark.slow
+def test_serve_on_a_port_in_use_says_so_in_one_line() -> None:
+    """A CI step with a fixed port another process holds: one line naming the port, exit 1,
+    and no port on stdout (a script reading it must not take it for the doubles')."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = bedside_bench_in_process(
+            "doubles", "serve", "--port", str(port), "--duration", "0"
+        )
+    assert result.returncode == exit_codes.ERROR
+    assert result.stderr.splitlines() == [
+        f"bedside-bench doubles serve: error: cannot listen on 127.0.0.1:{port}: "
+        "address already in use"
+    ]
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("flag", ["--record", "--env-file"])
+def test_serve_refuses_a_file_in_a_missing_folder_before_it_starts(
+    tmp_path: Path, flag: str
+) -> None:
+    """A misspelt folder for the record or the env file: one line before anything starts,
+    not a traceback (--env-file) or an HTTP 500 to every request the doubles get (--record)."""
+    path = tmp_path / "missing" / "file"
+    result = bedside_bench_in_process("doubles", "serve", "--port", "0", flag, str(path))
+    assert result.returncode == exit_codes.USAGE
+    assert result.stderr.splitlines()[-1] == (
+        f"bedside-bench doubles serve: error: argument {flag}: no folder {path.parent}"
+    )
+    assert result.stdout == ""

@@ -6,6 +6,7 @@ only by the handler, so parsing the command line imports none.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import shlex
 import sys
 import webbrowser
@@ -116,7 +117,9 @@ def run_demo_command(args: argparse.Namespace) -> int:
     except (DemoError, demo.DatasetError, OutputError, demo.ReportError) as ex:
         _say(f"{PROG}: error: {ex}", sys.stderr)
         return exit_codes.ERROR
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        # CancelledError: in a terminal, Inspect's full-screen display takes Ctrl-C as a key
+        # and cancels its worker; let out, Inspect's exception hook would exit 130 in silence
         _say(f"{PROG}: interrupted{stop_note(received)}; nothing more was run", sys.stderr)
         return stop_exit_code(received)
     for line in closing_lines(options, result):

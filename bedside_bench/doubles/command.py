@@ -20,6 +20,7 @@ Its options are those of `ProviderDouble` that make sense from outside a Python 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import signal
 import sys
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import get_args
 
 from bedside_bench.core import exit_codes
-from bedside_bench.core.arguments import Subcommands, add_command, non_negative_int
+from bedside_bench.core.arguments import Subcommands, add_command
 from bedside_bench.core.owned_output import replace_file
 from bedside_bench.doubles.script import Kind, Script, noisy_judge
 from bedside_bench.doubles.server import FAULTS, ProviderDouble
@@ -62,6 +63,17 @@ def fraction(text: str) -> float:
     return value
 
 
+def port_number(text: str) -> int:
+    """An argument type: a TCP port, 0 for any free one (refused here, not by the bind)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, got {text}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, got {text}")
+    return value
+
+
 def seconds(text: str) -> float:
     value = float(text)
     if value < 0:
@@ -78,7 +90,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="serve the doubles until Ctrl-C; print the port (and the environment)",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
-    serve.add_argument("--port", type=non_negative_int, default=0, help="0: any free port")
+    serve.add_argument("--port", type=port_number, default=0, help="0: any free port")
     serve.add_argument(
         "--print-env",
         action="store_true",
@@ -178,6 +190,14 @@ def export_lines(server: ProviderDouble, args: argparse.Namespace) -> list[str]:
     return [f"export {name}={shlex.quote(value)}" for name, value in server.env(**keys).items()]
 
 
+def start_failure(error: RuntimeError, port: int) -> str:
+    """The one line for doubles that could not listen (a fixed port another process holds)."""
+    cause = error.__cause__
+    if isinstance(cause, OSError) and cause.errno is not None:
+        return f"cannot listen on 127.0.0.1:{port}: {os.strerror(cause.errno).lower()}"
+    return f"cannot start the doubles on 127.0.0.1:{port}: {cause or error}"
+
+
 def run_serve(args: argparse.Namespace) -> int:
     # the file is removed when the doubles stop: one that exists may be the user's own (a
     # `.env` holding real keys), so it is refused before anything starts, never replaced
@@ -188,6 +208,13 @@ def run_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return exit_codes.USAGE
+    for flag, path in (("--record", args.record), ("--env-file", args.env_file)):
+        # a file written only once the doubles run (the record at each request): a missing
+        # folder is said now, not as a traceback or an HTTP 500 to every request
+        folder = Path(path).parent if path is not None else None
+        if folder is not None and not folder.is_dir():
+            print(f"{PROG} serve: error: argument {flag}: no folder {folder}", file=sys.stderr)
+            return exit_codes.USAGE
     server = double_from_args(args)
     stop = threading.Event()
 
@@ -196,7 +223,11 @@ def run_serve(args: argparse.Namespace) -> int:
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        server.start()
+        try:
+            server.start()
+        except RuntimeError as ex:
+            print(f"{PROG} serve: error: {start_failure(ex, args.port)}", file=sys.stderr)
+            return exit_codes.ERROR
         try:
             exports = export_lines(server, args)
             if args.env_file is not None:
