@@ -15,10 +15,11 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
+from typing import NoReturn
 
 from bedside_bench.core.arguments import Subcommands, SuggestingParser, load_dotenv_as_inspect
 from bedside_bench.core.benchmarks import BENCHMARKS
-from bedside_bench.core.entry import entry_point
+from bedside_bench.core.entry import entry_point, exit_process
 from bedside_bench.core.listing import task_version
 
 # name -> (help in the command list, "module:function" that registers its full parser)
@@ -136,5 +137,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return handler(args)
 
 
+def console() -> NoReturn:
+    """The console script: `main`, then the process ends with its code, never held by a thread
+    a library left running (`exit_process`)."""
+    exit_process(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

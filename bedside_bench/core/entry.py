@@ -15,11 +15,14 @@ of the user's, and its library's traceback says nothing a user can act on.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable
-from typing import ParamSpec
+from typing import NoReturn, ParamSpec
 
 from bedside_bench.core import exit_codes
 from bedside_bench.core.safe_text import printable
@@ -65,6 +68,35 @@ def entry_point(main: Callable[P, int]) -> Callable[P, int]:
 
 # the libraries through which logs and locks reach a remote store (s3:// through s3fs)
 STORE_LIBRARIES = ("botocore", "aiobotocore", "boto3", "s3fs")
+
+
+# seconds the threads a command leaves running get to end once it has returned
+THREAD_GRACE = 10.0
+
+
+def _lingering(current: threading.Thread) -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t is not current and not t.daemon and t.is_alive()]
+
+
+def exit_process(code: int, grace: float = THREAD_GRACE) -> NoReturn:
+    """End a console script's process with `code` once its command has returned.
+
+    Python waits at exit, without limit, for every non-daemon thread. A worker thread that
+    anyio starts while asyncio is cancelling a run's last tasks (Inspect releases a log's
+    buffer that way after a Ctrl-C) is never told to stop, so an interrupted command could
+    say "interrupted" and then never exit. Threads get `grace` seconds to end; if any is still
+    running then, the process ends at once with `code` (its logs are written: the command has
+    returned). Otherwise it exits as usual, at-exit handlers included."""
+    current = threading.current_thread()
+    deadline = time.monotonic() + grace
+    for thread in _lingering(current):
+        thread.join(max(0.0, deadline - time.monotonic()))
+    if _lingering(current):
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 def store_error(ex: BaseException) -> bool:
