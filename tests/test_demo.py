@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import webbrowser
 from pathlib import Path
 
@@ -18,14 +19,16 @@ from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.core.contracts import DEMO_TAG
 from bedside_bench.core.protocol import HF_DATASET_REPO, HF_DATASET_REVISION
 from bedside_bench.demo import run as demo_run
-from bedside_bench.demo.command import open_report
+from bedside_bench.demo.command import closing_lines, open_report
 from bedside_bench.demo.release import (
     HUGGING_FACE_ORIGIN,
     SYNTHETIC_ORIGIN,
+    DemoCases,
     demo_cases,
     shipped_synthetic_release,
 )
 from bedside_bench.demo.run import MARKER, DemoError, environment_restored, prepare_folder
+from bedside_bench.demo.settings import DemoOptions, DemoResult, Requests
 from bedside_bench.logs.read import header_record
 from bedside_bench.release.case import DatasetError
 from bedside_bench.release.dataset import load_release
@@ -54,6 +57,17 @@ def test_a_new_folder_gets_the_marker(tmp_path: Path) -> None:
     text = (out / MARKER).read_text()
     assert "scripted stand-in" in text and "not model output" in text
     assert f"inspect view --log-dir {out / 'logs'}" in text
+
+
+def test_the_markers_command_works_from_anywhere_and_in_a_shell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "my demo's run"
+    monkeypatch.chdir(tmp_path)  # the demo's folder given relative, as typed
+    prepare_folder(Path("my demo's run"))
+    line = next(ln for ln in (out / MARKER).read_text().splitlines() if "inspect view" in ln)
+    command = line.split(": ", 1)[1]
+    assert shlex.split(command) == ["inspect", "view", "--log-dir", str(out.resolve() / "logs")]
 
 
 def test_an_earlier_demo_is_replaced_whole(tmp_path: Path) -> None:
@@ -265,4 +279,19 @@ def test_a_cancel_from_inspects_own_display_ends_the_demo_as_interrupted(
     assert result.returncode == exit_codes.INTERRUPTED
     assert result.stderr.splitlines()[-1] == (
         "bedside-bench demo: interrupted; nothing more was run"
+    )
+
+
+@pytest.mark.parametrize("opening", [False, True])
+def test_the_closing_lines_point_to_open_only_when_open_was_not_given(
+    tmp_path: Path, opening: bool
+) -> None:
+    cases = DemoCases("synthetic", "synthetic", True, {}, None, False)
+    result = DemoResult(True, cases, None, Requests(2, 2, 5), 1.0)
+    options = DemoOptions(out=tmp_path / "demo")
+    (line,) = [ln for ln in closing_lines(options, result, opening) if "report in" in ln]
+    hint = " (open it in a browser, or run the demo with --open)"
+    assert line == (
+        f"demo: report in {options.report_dir / 'report.html'}{'' if opening else hint}; "
+        "report.md and one summary per model beside it"
     )

@@ -205,6 +205,9 @@ def test_every_output_says_it_is_a_demo(demo: Demo) -> None:
     markdown = (demo.out / "report" / "report.md").read_text()
     assert markdown.startswith("# BedsideBench report (DEMO: scripted answers)\n")
     assert "(DEMO: scripted answers)</h1>" in (demo.out / "report" / "report.html").read_text()
+    assert "<title>BedsideBench report (DEMO: scripted answers)</title>" in (
+        (demo.out / "report" / "report.html").read_text()
+    )
     assert f"! every model: {DEMO_NOTE}" in demo.lines
 
 

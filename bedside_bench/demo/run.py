@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import time
 from collections.abc import Iterator
@@ -108,7 +109,9 @@ def prepare_folder(out: Path) -> None:
                 path.unlink()
     out.mkdir(parents=True, exist_ok=True)
     written = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    text = MARKER_TEXT.format(written=written, tag=DEMO_TAG, logs=out / LOGS)
+    # the folder as a path from anywhere, quoted for a shell
+    logs = shlex.quote(str((out / LOGS).resolve()))
+    text = MARKER_TEXT.format(written=written, tag=DEMO_TAG, logs=logs)
     write_text(out / MARKER, text)
 
 

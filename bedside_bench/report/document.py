@@ -840,10 +840,15 @@ def warnings_section(context: ReportContext) -> list[Block]:
     return [Bullets(tuple(items), warning=True)] if items else []
 
 
+def report_title(summaries: Sequence[RunSummary]) -> str:
+    """The report's heading, and its page's title: a browser's tab says a demo too."""
+    demo = any(DEMO_NOTE in s.notes for s in summaries)
+    return "BedsideBench report" + (" (DEMO: scripted answers)" if demo else "")
+
+
 def intro_section(context: ReportContext) -> list[Block]:
-    demo = any(DEMO_NOTE in s.notes for s in context.summaries)
     return [
-        Heading(1, "BedsideBench report" + (" (DEMO: scripted answers)" if demo else "")),
+        Heading(1, report_title(context.summaries)),
         Paragraph(
             "Written by `bedside-bench report` from Inspect logs. The headline intervals are "
             "the protocol's: they resample cases. Runs that judged each answer more than once "

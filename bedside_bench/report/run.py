@@ -37,7 +37,7 @@ from bedside_bench.report.comparison import (
     ranked_verdicts,
 )
 from bedside_bench.report.cost_section import cost_lines
-from bedside_bench.report.document import PLOT_FILE, Block, ReportContext
+from bedside_bench.report.document import PLOT_FILE, Block, ReportContext, report_title
 from bedside_bench.report.groups import RunGroup, group_labels, group_records, group_slugs
 from bedside_bench.report.judges import (
     JUDGES_FILE,
@@ -352,7 +352,7 @@ def render(documents: ReportDocuments) -> Rendered:
             )
     return Rendered(
         markdown=to_markdown(blocks),
-        html=to_html(blocks),
+        html=to_html(blocks, title=report_title(a.summaries)),
         table=terminal_table(a.summaries, a.labels, documents.skipped, context),
         lines=tuple(shown_line(line) for line in lines),  # they name models from logs
     )
