@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai.util import _display as inspect_display
 
 from bedside_bench.doubles.server import ProviderDouble
 from tests.doubles.fixtures import (  # noqa: F401  (fixtures)
@@ -71,6 +72,11 @@ def isolated_inspect(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
     monkeypatch.setenv("INSPECT_LOG_DIR", str(tmp_path / "logs"))
     # Inspect's cache (answers kept for a retry, `--cache`) too, for subprocesses as well
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
+    # the display an earlier test's eval chose is a process global: each test starts, as a
+    # new process does, with none chosen (what is said under --display none depends on it).
+    # Private: Inspect has no public way to forget the display; the test fails loudly if the
+    # name moves
+    monkeypatch.setattr(inspect_display, "_display_type", None)
     yield
 
 
