@@ -9,6 +9,7 @@ One home, so that a change of how a run is started or read is made once for ever
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import contextvars
 import gzip
@@ -46,10 +47,13 @@ from bedside_bench.doubles import (
     scripted_answer,
     scripted_decision,
 )
+from bedside_bench.sweep.command import configure_parser as configure_sweep_parser
+from bedside_bench.sweep.command import run_sweep_command
 from bedside_bench.sweep.run import SweepResult, Timings
 from tests.doubles.fixtures import reset_inspect_model_cache
 from tests.independent import case_score, read_cases
 from tests.ledger import Purchase, assert_bought_once, ledger  # noqa: F401  (the money ledger)
+from tests.release_factory import write_release
 
 BIN = Path(sys.executable).parent
 INSPECT = BIN / "inspect"
@@ -669,3 +673,20 @@ def without_unknown_release_warning(err: str) -> str:
     Inspect starts, through Python's last-resort handler); in a test process, whether it
     reaches stderr depends on the display an earlier test left Inspect in."""
     return "".join(line for line in err.splitlines(keepends=True) if UNKNOWN_RELEASE not in line)
+
+
+def sweep_into_s3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], store: str = "s3://team/sweeps/run1"
+) -> tuple[int, str, str]:
+    """A one-benchmark sweep of a synthetic release into `store`, through the sweep's handler
+    (its `main` ends the process once the sweep is done): its exit code, stdout and stderr
+    (`without_unknown_release_warning`). For the refusals that come before any call."""
+    write_release(tmp_path / "release", per_benchmark=1)
+    parser = argparse.ArgumentParser(prog="bedside-bench sweep")
+    configure_sweep_parser(parser)
+    argv = ["--model", "openai/gpt-4.1-mini", "--judge", "openai/gpt-4.1"]
+    argv += ["--benchmarks", "drug_safety", "--data-dir", str(tmp_path / "release")]
+    argv += ["--log-dir", store, "--display", "none"]
+    code = run_sweep_command(parser.parse_args(argv))
+    out, err = capsys.readouterr()
+    return code, out, without_unknown_release_warning(err)

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from bedside_bench.core.extras import MissingExtra, require
-from tests.e2e_helpers import bedside_bench_in_process, without_unknown_release_warning
-from tests.release_factory import write_release
+from tests.e2e_helpers import bedside_bench_in_process, sweep_into_s3
 
 
 def test_data_export_without_datasets_names_the_export_extra(
@@ -34,22 +33,9 @@ def test_data_export_without_datasets_names_the_export_extra(
 def test_sweep_on_s3_without_botocore_names_the_s3_extra(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Through the sweep's handler (its `main` ends the process once the sweep is done)."""
-    import argparse
-
-    from bedside_bench.sweep.command import configure_parser, run_sweep_command
-
     monkeypatch.setitem(sys.modules, "botocore", None)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # checked before the lock
-    write_release(tmp_path / "release", per_benchmark=1)
-    parser = argparse.ArgumentParser(prog="bedside-bench sweep")
-    configure_parser(parser)
-    argv = ["--model", "openai/gpt-4.1-mini", "--judge", "openai/gpt-4.1"]
-    argv += ["--benchmarks", "drug_safety", "--data-dir", str(tmp_path / "release")]
-    argv += ["--log-dir", "s3://team/sweeps/run1", "--display", "none"]
-    code = run_sweep_command(parser.parse_args(argv))
-    out, err = capsys.readouterr()
-    err = without_unknown_release_warning(err)  # the synthetic release's
+    code, out, err = sweep_into_s3(tmp_path, capsys)
     assert (code, out) == (1, "")
     assert err == (
         "bedside-bench sweep: error: the lock of an s3:// log directory needs botocore, which "

@@ -6,7 +6,6 @@ version the lock's conditional writes need."""
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
@@ -17,9 +16,7 @@ import pytest
 from bedside_bench.core import exit_codes
 from bedside_bench.core.entry import entry_point
 from bedside_bench.core.extras import MissingExtra, require
-from bedside_bench.sweep.command import configure_parser, run_sweep_command
-from tests.e2e_helpers import without_unknown_release_warning
-from tests.release_factory import write_release
+from tests.e2e_helpers import sweep_into_s3
 
 NO_CREDENTIALS = (
     "Unable to locate credentials (NoCredentialsError); set credentials for the store (for "
@@ -48,15 +45,7 @@ def test_a_sweep_on_s3_without_credentials_is_one_line_before_any_call(
     """Through the sweep's handler: the lock is the store's first request, before the eval
     set starts (the answer models' key is a placeholder no request ever carries)."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # checked before the lock
-    write_release(tmp_path / "release", per_benchmark=1)
-    parser = argparse.ArgumentParser(prog="bedside-bench sweep")
-    configure_parser(parser)
-    argv = ["--model", "openai/gpt-4.1-mini", "--judge", "openai/gpt-4.1"]
-    argv += ["--benchmarks", "drug_safety", "--data-dir", str(tmp_path / "release")]
-    argv += ["--log-dir", "s3://team/sweeps/run1", "--display", "none"]
-    code = run_sweep_command(parser.parse_args(argv))
-    out, err = capsys.readouterr()
-    err = without_unknown_release_warning(err)  # the synthetic release's
+    code, out, err = sweep_into_s3(tmp_path, capsys)
     assert (code, out) == (exit_codes.ERROR, "")
     assert err == (
         "bedside-bench sweep: error: cannot take the lock of s3://team/sweeps/run1: Unable to "
