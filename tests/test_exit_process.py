@@ -25,6 +25,19 @@ exit_process(130, grace=0.2)
 """
 FOREVER = "threading.Thread(target=threading.Event().wait, name='worker').start()"
 ENDS_SOON = "threading.Thread(target=threading.Event().wait, args=(0.05,), name='worker').start()"
+# a run cancelled after it used a worker thread: the loop closes before anyio stops the worker
+ANYIO_WORKER = """
+import asyncio, anyio.to_thread
+loop = asyncio.new_event_loop()
+async def run():
+    await anyio.to_thread.run_sync(lambda: None)
+    raise KeyboardInterrupt
+try:
+    loop.run_until_complete(run())
+except KeyboardInterrupt:
+    pass
+loop.close()
+"""
 
 
 def run(thread: str) -> subprocess.CompletedProcess[str]:
@@ -38,7 +51,11 @@ def test_a_thread_nothing_stops_does_not_hold_the_process() -> None:
     assert (result.returncode, result.stdout, result.stderr) == (130, "interrupted\n", "")
 
 
-@pytest.mark.parametrize("thread", [ENDS_SOON, ""], ids=["a thread that ends", "no thread"])
+@pytest.mark.parametrize(
+    "thread",
+    [ENDS_SOON, "", ANYIO_WORKER],
+    ids=["a thread that ends", "no thread", "an anyio worker whose loop closed"],
+)
 def test_otherwise_the_process_exits_as_usual(thread: str) -> None:
     result = run(thread)
     assert (result.returncode, result.stdout, result.stderr) == (130, "interrupted\nat exit\n", "")

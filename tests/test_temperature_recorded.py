@@ -32,8 +32,8 @@ def _scores(log: EvalLog) -> list[dict[str, object]]:
     return [dict(s.scores["rubric_judge"].metadata or {}) for s in log.samples or []]  # type: ignore[index]
 
 
-def _run(release: Path, logs: Path, **options: object) -> EvalLog:
-    task = bedside_tasks.drug_safety(data_dir=str(release))
+def _run(release: Path, logs: Path, judge_passes: int = 1, **options: object) -> EvalLog:
+    task = bedside_tasks.drug_safety(data_dir=str(release), judge_passes=judge_passes)
     (log,) = inspect_eval(
         task,
         model=ANSWER_MODEL,
@@ -127,6 +127,29 @@ def test_a_run_without_request_records_says_both_temperatures_are_not_recorded(
         "judge_temperature not recorded for 2 of 2 cases",
     ]
     assert "they were asked at 1," in notes[0] and "they were asked at 0," in notes[1]
+
+
+@pytest.mark.slow
+def test_each_judge_pass_reads_its_own_request_record(
+    tmp_path: Path, provider_env: ProviderDouble
+) -> None:
+    """A case's judge passes are asked at once: the newest model event when a pass returns is
+    another pass's, still pending or (the sixth judge call of a case) one Inspect keeps no
+    record of. Read from there, six passes recorded "not recorded" for the judge temperature
+    of a run that logged the requests of five of them, and the report blamed `inspect score`,
+    `rejudge` or `--no-log-model-api`, none of which had run."""
+    server = provider_env
+    server.configure(judge_latency=0.3)  # every pass is sent before any comes back
+    release = tmp_path / "release"
+    write_release(release, per_benchmark=2)
+    log = _run(release, tmp_path / "logs", judge_passes=6)
+    assert len(server.requests(kind="judge")) == 12
+    assert {r.temperature for r in server.requests(kind="judge")} == {0.0}
+    scored = read_eval_log(log.location)
+    assert [m["judge_temperature"] for m in _scores(scored)] == [0.0, 0.0]
+    summary = _summary(tmp_path / "logs", tmp_path / "report")
+    assert summary["judge_temperature"] == 0.0
+    assert not [n for n in summary["notes"] if "not recorded" in n]  # type: ignore[attr-defined]
 
 
 def test_a_cache_entry_that_kept_no_temperature_reads_as_not_recorded() -> None:

@@ -125,9 +125,30 @@ def reply_text(output: ModelOutput) -> str:
 
 
 def _last_model_event() -> ModelEvent | None:
-    # calls within a sample are sequential, so the newest model event is this call's
+    # for a call that raised: an answer's calls are sequential, and a judge pass's error is
+    # read only for whether it was a refusal (`_failed_call_sent_temperature`)
     event = transcript().history.find_last(lambda e: isinstance(e, ModelEvent))
     return event if isinstance(event, ModelEvent) else None
+
+
+def _event_of(output: ModelOutput) -> ModelEvent | None:
+    """The model event of the call that returned `output`, found by its reply's message id.
+
+    A case's judge passes are asked at once, so the newest model event may be another pass's:
+    still pending (no request record yet), or one past the calls Inspect keeps a record of.
+    Read from there, the passes recorded "not recorded" for a run that logged their requests.
+    """
+    message_id = output.choices[0].message.id if output.choices else None
+    if message_id is None:
+        return _last_model_event()
+    event = transcript().history.find_last(
+        lambda e: (
+            isinstance(e, ModelEvent)
+            and bool(e.output.choices)
+            and e.output.choices[0].message.id == message_id
+        )
+    )
+    return event if isinstance(event, ModelEvent) else _last_model_event()
 
 
 def _sent_temperature(event: ModelEvent | None) -> SentTemperature:
@@ -150,7 +171,7 @@ def _failed_call_sent_temperature() -> bool:
 def _result(
     model: Model, policy: CachePolicy | None, output: ModelOutput, refused: bool
 ) -> CallResult:
-    event = _last_model_event()
+    event = _event_of(output)
     entry = entry_of_call(model, policy, event) if policy and event else None
     if event is not None and event.cache == "read":
         sent = cached_temperature(output)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import queue
 import sys
 import threading
 import time
@@ -78,19 +79,41 @@ def _lingering(current: threading.Thread) -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t is not current and not t.daemon and t.is_alive()]
 
 
+def _stop_if_abandoned(thread: threading.Thread) -> None:
+    """Stop an anyio worker thread whose event loop has closed and that holds no work.
+
+    anyio stops its workers when the task that started them ends; after a cancelled run that
+    stop may never come (the loop closed first), and the worker waits on its queue for work
+    that only that loop could give it. Told to stop as anyio tells it (`None` on its queue), it
+    ends at once, and the process exits as usual (at-exit handlers included) instead of being
+    ended after the whole grace. Recognised by what it holds (anyio's `WorkerThread`: `loop`,
+    and `queue` counting unfinished work); a thread that does not hold them is waited for."""
+    loop = getattr(thread, "loop", None)
+    work = getattr(thread, "queue", None)
+    is_closed = getattr(loop, "is_closed", None)
+    if not callable(is_closed) or not isinstance(work, queue.Queue):
+        return
+    if is_closed() is True and work.unfinished_tasks == 0:
+        with contextlib.suppress(queue.Full):
+            work.put_nowait(None)
+
+
 def exit_process(code: int, grace: float = THREAD_GRACE) -> NoReturn:
     """End a console script's process with `code` once its command has returned.
 
     Python waits at exit, without limit, for every non-daemon thread. A worker thread that
     anyio starts while asyncio is cancelling a run's last tasks (Inspect releases a log's
     buffer that way after a Ctrl-C) is never told to stop, so an interrupted command could
-    say "interrupted" and then never exit. Threads get `grace` seconds to end; if any is still
+    say "interrupted" and then never exit. Such a worker, idle, is told to stop
+    (`_stop_if_abandoned`); other threads get `grace` seconds to end; if any is still
     running then, the process ends at once with `code` (its logs are written: the command has
     returned). Otherwise it exits as usual, at-exit handlers included."""
     current = threading.current_thread()
     deadline = time.monotonic() + grace
-    for thread in _lingering(current):
-        thread.join(max(0.0, deadline - time.monotonic()))
+    while (lingering := _lingering(current)) and time.monotonic() < deadline:
+        for thread in lingering:  # a worker may be finishing its last work: looked at again
+            _stop_if_abandoned(thread)
+        lingering[0].join(min(0.05, max(0.0, deadline - time.monotonic())))
     if _lingering(current):
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
