@@ -15,7 +15,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from bedside_bench.sweep.recovery import (
     complete_runs,
     remove_crash_log,
-    remove_superseded_crash_logs,
+    remove_superseded_logs,
     run_key,
     was_interrupted,
     writer_gone,
@@ -34,11 +34,16 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-def buffer_db(data_home: Path, log: str, pid: int) -> Path:
+def buffer_db_path(data_home: Path, log: str, pid: int = GONE_PID) -> Path:
     """Where Inspect keeps the sample buffer of `log` written by process `pid`: its data
     folder, a folder named by the hash of the log folder's URL, `<log file>.<pid>.db`."""
     folder = hashlib.sha256(Path(log).parent.as_uri().encode()).hexdigest()
-    path = data_home / "inspect_ai" / "samplebuffer" / folder / f"{Path(log).name}.{pid}.db"
+    return data_home / "inspect_ai" / "samplebuffer" / folder / f"{Path(log).name}.{pid}.db"
+
+
+def buffer_db(data_home: Path, log: str, pid: int) -> Path:
+    """An (empty) sample buffer of `log` written by process `pid`."""
+    path = buffer_db_path(data_home, log, pid)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"")
     return path
@@ -91,30 +96,49 @@ def test_a_crash_log_goes_with_its_buffer(tmp_path: Path, data_home: Path) -> No
     assert not db.parent.exists()  # its emptied folder goes with the last one
 
 
-def test_only_started_logs_of_dead_writers_with_a_finished_successor_are_removed(
+def test_the_logs_eval_set_returned_supersede_the_other_logs_of_their_runs(
     tmp_path: Path, data_home: Path
 ) -> None:
     logs = tmp_path / "logs"
+    # t1 finished: its failed and cancelled tries, the log recovered from a killed run and the
+    # killed run's own log (its writer dead) are superseded
     crashed = log_at(logs / "t1-crashed.eval", task_id="t1", status="started")
     buffer_db(data_home, crashed, GONE_PID)
-    done = log_at(logs / "t1-done.eval", task_id="t1")
+    recovered = log_at(logs / "t1-crashed-recovered.eval", task_id="t1", status="error")
+    failed = log_at(logs / "t1-failed.eval", task_id="t1", status="error")
     cancelled = log_at(logs / "t1-cancelled.eval", task_id="t1", status="cancelled")
-    orphan = log_at(logs / "t2-crashed.eval", task_id="t2", status="started")  # no successor
+    done = log_at(logs / "t1-done.eval", task_id="t1")
+    # t2 failed again: its earlier try goes, a killed run's log stays (its cases are not all
+    # in a successful log yet)
+    orphan = log_at(logs / "t2-crashed.eval", task_id="t2", status="started")
     buffer_db(data_home, orphan, GONE_PID)
+    t2_first = log_at(logs / "t2-first.eval", task_id="t2", status="error")
+    t2_last = log_at(logs / "t2-last.eval", task_id="t2", status="error")
+    # t3: a "started" log whose writer is alive, t4: one written elsewhere (no local buffer)
     running = log_at(logs / "t3-running.eval", task_id="t3", status="started")
-    buffer_db(data_home, running, os.getpid())  # its writer is alive
+    buffer_db(data_home, running, os.getpid())
     t3_done = log_at(logs / "t3-done.eval", task_id="t3")
-    remote = log_at(logs / "t4-remote.eval", task_id="t4", status="started")  # no buffer here
+    remote = log_at(logs / "t4-remote.eval", task_id="t4", status="started")
     t4_done = log_at(logs / "t4-done.eval", task_id="t4")
+    # t5 is not a run of this sweep: nothing of it is touched
+    other = log_at(logs / "t5-other.eval", task_id="t5", status="error")
+    # the superseded logs look newer than the ones that ended their runs: times decide nothing
+    for path in (crashed, recovered, failed, cancelled, orphan, t2_first, running, remote):
+        os.utime(path, (2**31, 2**31))
 
-    successes = [finished(p) for p in (done, t3_done, t4_done)]
-    removed = remove_superseded_crash_logs(str(logs), successes)
-    assert removed == [Path(crashed).as_uri()]
+    returned = [finished(p) for p in (done, t2_last, t3_done, t4_done)]
+    # eval_set returns a local log's location as a path, a listing names it by `file:` URL
+    assert not returned[0].location.startswith("file:")
+    removed = remove_superseded_logs(str(logs), returned)
+    assert sorted(removed) == sorted(
+        Path(p).as_uri() for p in (crashed, recovered, failed, cancelled, t2_first)
+    )
+    assert not Path(crashed).exists() and not buffer_db_path(data_home, crashed).exists()
     left = sorted(p.name for p in logs.iterdir())
     assert left == sorted(
-        Path(p).name for p in (done, cancelled, orphan, running, t3_done, remote, t4_done)
-    )  # noqa: E501
-    assert remove_superseded_crash_logs(str(logs), successes) == []  # nothing left to tidy
+        Path(p).name for p in (done, orphan, t2_last, running, t3_done, remote, t4_done, other)
+    )
+    assert remove_superseded_logs(str(logs), returned) == []  # nothing left to tidy
 
 
 # --------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ command; the double's request record shows that no completed case is asked again
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from collections import Counter
@@ -15,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from bedside_bench import sweep
 from bedside_bench.core.signals import GRACE_ENV
-from bedside_bench.doubles import FAULTS, ProviderDouble
+from bedside_bench.doubles import FAULTS, ProviderDouble, Script, invalid_judge_always
 from tests.e2e_helpers import (
     asked_again,
     assert_bought_once,
@@ -24,6 +26,7 @@ from tests.e2e_helpers import (
     expected_scores,
     judged_at_least,
     judged_cases,
+    local_path,
     ok,
     output,
     read_logs,
@@ -140,3 +143,57 @@ def test_killed_sweep_resumes_without_losing_or_reasking_a_case(
     for model, summary in summaries(logs / "report").items():
         assert wire_name(model) in {wire_name(m) for m in MODELS}
         assert (summary["cases_completed"], summary["cases_failed"]) == (20, 0)
+
+
+@pytest.mark.slow
+def test_the_log_a_retry_finished_is_kept_whatever_the_clock_says_of_the_one_it_replaces(
+    tmp_path: Path, provider_double: ProviderDouble
+) -> None:
+    """A run that failed a case, then the same command again once the cause is gone: the store
+    keeps the log that finished the run and drops the failed one, even when the failed one
+    looks newer. An object store gives whole seconds (a retry that finishes within the second
+    its failed attempt was written ties with it), and a store written from two machines has
+    their two clocks: eval_set's own tidying keeps each run's newest log by that time and
+    deletes the others, which here deleted the finished log and kept the failed one, and the
+    sweep still said every run was complete."""
+    release = tmp_path / "release"
+    cases = write_release(release, per_benchmark=2)
+    fine, broken = cases["drug_safety"]
+    logs = tmp_path / "logs"
+    model = "openai/gpt-4.1-mini"
+    args = sweep_args(
+        [model],
+        logs,
+        "--judge",
+        "openai/gpt-4.1",
+        "--benchmarks",
+        "drug_safety",
+        "--judge-retries",
+        "0",
+        "--retry-attempts",
+        "0",
+        data_dir=release,
+    )
+    env = sweep_env(provider_double, tmp_path)
+    provider_double.configure(script=Script(judge=invalid_judge_always(broken["prompt"])))
+    first = run_sweep_cli(args, env, tmp_path)
+    assert first.returncode == sweep.EXIT_INCOMPLETE, output(first)
+    (failed,) = read_logs(logs)
+    assert failed.status == "error"
+    # the failed log's time an hour ahead: as if written after the run that will finish it
+    ahead = time.time() + 3600
+    os.utime(local_path(failed.location), (ahead, ahead))
+
+    provider_double.configure(script=Script())
+    again = run_sweep_cli(args, env, tmp_path)
+    assert again.returncode == 0, output(again)
+    final = read_logs(logs)
+    assert [log.status for log in final] == ["success"], [log.location for log in final]
+    assert final[0].location != failed.location
+    assert_scored_once(final, expected_scores(release, [model], ["drug_safety"]), cases=2)
+    # the failed case was judged once more, from its stored answer; nothing else was bought
+    assert_bought_once(
+        provider_double, {"drug_safety": [fine, broken]}, [model], {broken["case_id"]: 2, "*": 1}
+    )
+    summary = summaries(logs / "report")[model]
+    assert (summary["cases_completed"], summary["cases_failed"]) == (2, 0)

@@ -1,11 +1,21 @@
-"""What a killed sweep leaves behind, and how a later run tidies it.
+"""What failed, retried and killed runs leave behind, and how the sweep tidies it.
+
+Every try of a (benchmark, model) run writes a log of its own, started from the one before it
+(a failed try, the log recovered from a killed run's sample buffer), so the log eval_set ends
+a run with holds every case the earlier ones hold; those are then superseded. eval_set would
+delete them itself, keeping each run's newest log by modification time, but that time is not
+an order: an object store gives whole seconds, so a retry that finishes within the second its
+failed try was last written ties with it (and loses the tie to the older name), and a store
+written from two machines has two clocks. The finished log was then the one deleted. So the
+sweep turns eval_set's tidying off and removes what the logs eval_set returned supersede:
+which log ended a run is known, not guessed.
 
 A sweep killed mid-way (SIGKILL, SIGTERM, a crash) leaves its logs "started". eval_set resumes
-such a log (its completed cases are recovered from Inspect's sample buffer and reused) but never
-deletes it, since it cannot know its writer stopped; left behind, it shows as running in
-`inspect view` and holds a second copy of the cases it had finished. Only logs whose task has a
-newer successful log, and whose writer is provably dead, are removed. The log-directory lock
-(`lock.py`) guarantees no other sweep is writing meanwhile.
+such a log (its completed cases are recovered from Inspect's sample buffer and reused) but
+cannot know its writer stopped; left behind, it shows as running in `inspect view` and holds a
+second copy of the cases it had finished. It is removed only once its run has a successful log
+and its writer is provably dead. The log-directory lock (`lock.py`) guarantees no other sweep
+is writing meanwhile.
 """
 
 from __future__ import annotations
@@ -47,19 +57,34 @@ def remove_crash_log(location: str) -> None:
     store.rm(path)
 
 
-def remove_superseded_crash_logs(log_dir: str, logs: Sequence[EvalLog]) -> list[str]:
-    """Delete logs a killed sweep left "started" once a later run of the same task finished."""
+def location_key(location: str) -> str:
+    """One spelling of a log's location: Inspect gives a local log as a path or a `file:` URL
+    depending on where it was read from (a listing, the log eval_set returns)."""
+    store, path = url_to_fs(location, use_listings_cache=False)
+    return str(store.unstrip_protocol(path))
 
-    finished = {log.eval.task_id: log.location for log in logs if log.status == "success"}
+
+def remove_superseded_logs(log_dir: str, logs: Sequence[EvalLog]) -> list[str]:
+    """Delete the logs that the logs eval_set returned (one per run, the last try of each)
+    supersede: every other log of the same task, except a "started" one unless its run
+    finished and its writer is provably dead. Never a returned log, whatever the times."""
+
+    last_try = {log.eval.task_id: log for log in logs}
+    kept = {location_key(log.location) for log in logs}
     removed = []
     for info in list_eval_logs(log_dir):
         header = read_eval_log(info, header_only=True)
-        successor = finished.get(header.eval.task_id)
-        if header.status != "started" or successor in (None, info.name):
+        successor = last_try.get(header.eval.task_id)
+        if successor is None or location_key(info.name) in kept:
             continue
-        if writer_gone(info.name):
+        if header.status != "started":
+            store, path = url_to_fs(info.name, use_listings_cache=False)
+            store.rm(path)
+        elif successor.status == "success" and writer_gone(info.name):
             remove_crash_log(info.name)
-            removed.append(info.name)
+        else:
+            continue
+        removed.append(info.name)
     return removed
 
 

@@ -62,7 +62,7 @@ from bedside_bench.sweep.options import (
 )
 from bedside_bench.sweep.recovery import (
     complete_runs,
-    remove_superseded_crash_logs,
+    remove_superseded_logs,
     scored_cases,
     was_interrupted,
 )
@@ -247,6 +247,10 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
             model_roles={GRADER_ROLE: judge_role(options)},
             retry_attempts=options.retry_attempts,
             retry_on_error=options.retry_on_error,
+            # eval_set would keep each run's newest log by modification time and delete the
+            # rest, which can delete the log that finished a run (`recovery`); the sweep
+            # removes what the returned logs supersede instead
+            retry_cleanup=False,
             # every (benchmark, model) at once: the per-model connection limits are what
             # throttle, and a task left queued would leave connections idle
             max_tasks=len(work.runs),
@@ -264,10 +268,8 @@ def evaluate(options: SweepOptions, work: Plan) -> tuple[bool, list[EvalLog]]:
     # a drain that outlived the work ends the sweep as interrupted too: the signal said stop
     if signals.stop_began() or was_interrupted(options.run_log_dir, logs, runs):
         raise interrupted(options, work)
-    complete = runs <= complete_runs(logs)
-    if complete:
-        remove_superseded_crash_logs(options.run_log_dir, logs)
-    return complete, list(logs)
+    remove_superseded_logs(options.run_log_dir, logs)
+    return runs <= complete_runs(logs), list(logs)
 
 
 class SweepInterrupted(KeyboardInterrupt):
