@@ -47,7 +47,8 @@ ANSWER_TEMPERATURE_KEY = "answer_temperature"
 # few calls per model are kept. Neither the value sent nor that none was is then known, so it
 # is said, never read as "not sent" (None)
 NOT_RECORDED: Final = "not recorded"
-SentTemperature: TypeAlias = float | None | Literal["not recorded"]
+NotRecorded: TypeAlias = Literal["not recorded"]
+SentTemperature: TypeAlias = float | None | NotRecorded
 RUBRIC_ITEMS_KEY = "rubric_items"
 # the eval tag of a run whose answers and judge decisions are the provider doubles' scripted
 # stand-ins (`bedside-bench demo`): `inspect view` shows it, the report reads it and says so

@@ -24,7 +24,7 @@ else is refused.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -34,6 +34,7 @@ from bedside_bench.core.contracts import (
     GradingMethod,
     ItemJudgementRecord,
     JudgeAttempt,
+    NotRecorded,
     OverrideRecord,
 )
 
@@ -45,7 +46,6 @@ Temperature = Annotated[float, Field(ge=0.0)]
 Count = Annotated[int, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
 Text = Annotated[str, Field(min_length=1)]
-NotRecorded = Literal["not recorded"]
 # a value the writer gives as a whole number or a float, kept as given (JSON `2` stays `2`):
 # the signed points of binary decisions are whole, of three-level ones may be halves; a
 # case's severe flag is 0 or 1, its mean over epochs a share. The float first, so that a

@@ -28,7 +28,7 @@ from pydantic import (
     model_validator,
 )
 
-from bedside_bench.core.contracts import GradingMethod
+from bedside_bench.core.contracts import GradingMethod, SentTemperature
 from bedside_bench.documents.base import (
     BenchmarkName,
     BootstrapSettings,
@@ -39,8 +39,7 @@ from bedside_bench.documents.base import (
 
 ScopeReason = Literal["smoke", "limit", "sample_id", "unknown"]
 SCOPE_REASONS: tuple[ScopeReason, ...] = ("smoke", "limit", "sample_id", "unknown")
-CaseTemperature: TypeAlias = float | None | Literal["not recorded"]
-Temperature: TypeAlias = CaseTemperature | Annotated[list[CaseTemperature], Field(min_length=2)]
+Temperature: TypeAlias = SentTemperature | Annotated[list[SentTemperature], Field(min_length=2)]
 """The value every scored case recorded (None: none was sent; "not recorded": the log keeps no
 record of the request, as after `inspect score`); the distinct values when cases disagree."""
 
