@@ -243,12 +243,33 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
     ]
     assert ranking["changes"] is True
 
-    # usage and cost: B's group holds exactly what the double billed for B, at B's price
+    # usage and cost: B's group holds exactly what the double billed for B, at B's price.
+    # Each group says which of its scores `bedside-bench rejudge` wrote, and where the
+    # answers' own run is: all of B's; of A's, the drug_safety log `--failed-only` wrote
+    def rejudged_note(judge: str, share: str) -> str:
+        return (
+            f"re-judged{share}: scores written by `bedside-bench rejudge` (judge {judge}) for "
+            f"answers bought by an earlier run, whose logs are in {tmp_path / 'logs'}; those "
+            "answers' tokens and cost are in that run's logs, not in this summary"
+        )
+
+    warned = [line for line in report.stdout.splitlines() if "re-judged" in line]
+    assert len(warned) == 4 and all(
+        line.startswith("! ")
+        and line.endswith(
+            ": its scores are from `bedside-bench rejudge` of an earlier run's answers "
+            "(the notes say which)."
+        )
+        for line in warned
+    ), warned
     for path in (tmp_path / "report").glob("*.summary.json"):
         summary = json.loads(path.read_text())
         if summary["judge_model"] != JUDGE_B:
             assert summary["complete"], summary["notes"]  # A's failed cases were redone
+            # 10 sweep logs and the one `--failed-only` wrote
+            assert summary["notes"][0] == rejudged_note(JUDGE_A, " (1 of 11 logs)")
             continue
+        assert summary["notes"][0] == rejudged_note(JUDGE_B, "")
         billed = usage_b[summary["answer_model"]]
         judge = summary["usage"]["judge"]
         for key, value in billed.items():

@@ -413,6 +413,7 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         answer_batch=answer_uses_batch(header),
         judge_batch=judge_uses_batch(header),
         demo=DEMO_TAG in (header.eval.tags or ()),
+        rejudged_from=metadata.rejudge["source_log"] if metadata.rejudge else "",
         answer_cost=answer_cost,
         judge_cost=judge_cost,
         cost_limit=config.cost_limit,

@@ -167,6 +167,9 @@ class LogRecord:
     judge_batch: bool = False
     # the eval carries `DEMO_TAG`: scripted answers and judge decisions, not model output
     demo: bool = False
+    # a log written by `bedside-bench rejudge`: the log whose answers it judged again (as that
+    # command displayed it); "" for a log whose answers and scores came from one run
+    rejudged_from: str = ""
     # USD Inspect recorded for the answers / the judge (`total_cost` of the usage records, set
     # only when the run had a cost config: `--model-cost-config`, `set_model_cost`); None
     # when it recorded none, or when the judge tokens are not the log's own judge's

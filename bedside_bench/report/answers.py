@@ -10,6 +10,7 @@ get a note.
 
 from __future__ import annotations
 
+from bedside_bench.core.safe_text import printable
 from bedside_bench.logs.records import LogRecord, newest_first
 from bedside_bench.report.groups import RunGroup
 
@@ -47,3 +48,33 @@ def answered_again(group: RunGroup) -> list[str]:
             "Write a separate run to another log directory to keep it out of this group."
         )
     return notes
+
+
+# how a summary note says its scores come from `bedside-bench rejudge`
+REJUDGED = "re-judged"
+
+
+def source_folder(location: str) -> str:
+    """The folder of a log's location (a path or a URL such as s3://bucket/logs/x.eval)."""
+    folder, _, _ = location.rstrip("/").rpartition("/")
+    return folder or location
+
+
+def rejudged_notes(group: RunGroup) -> list[str]:
+    """A group whose scores come (in part) from `bedside-bench rejudge` says so, with the
+    folders of the answers' own run: its answers were bought, and are billed, there."""
+    rejudged = [log for log in group.logs if log.rejudged_from]
+    if not rejudged:
+        return []
+    folders = list(dict.fromkeys(source_folder(log.rejudged_from) for log in rejudged))
+    shown = ", ".join(printable(f, 300) for f in folders[:3])
+    if len(folders) > 3:
+        shown += f" and {len(folders) - 3} more"
+    share = (
+        "" if len(rejudged) == len(group.logs) else f" ({len(rejudged)} of {len(group.logs)} logs)"
+    )
+    return [
+        f"{REJUDGED}{share}: scores written by `bedside-bench rejudge` (judge "
+        f"{group.key.judge_model}) for answers bought by an earlier run, whose logs are in "
+        f"{shown}; those answers' tokens and cost are in that run's logs, not in this summary"
+    ]

@@ -23,7 +23,7 @@ from bedside_bench.documents.summary import (
 )
 from bedside_bench.logs.generation import settings_text
 from bedside_bench.release.known import UNRECOGNISED
-from bedside_bench.report.answers import ANSWERED_AGAIN
+from bedside_bench.report.answers import ANSWERED_AGAIN, REJUDGED
 from bedside_bench.report.reducers import reducer_warnings
 from bedside_bench.report.scope import scope_cell
 from bedside_bench.report.standing import Standing, by_score, rankable, report_order, standing
@@ -767,6 +767,12 @@ def verdict_section(context: ReportContext) -> list[Block]:
 
 def group_warnings(summary: RunSummary) -> list[str]:
     found = [DEMO_NOTE] if DEMO_NOTE in summary.notes else []
+    found += [
+        f"{n.split(':', 1)[0]}: its scores are from `bedside-bench rejudge` of an earlier run's "
+        "answers (the notes say which)."
+        for n in summary.notes
+        if n.startswith(REJUDGED)
+    ]
     if not summary.scope.full:
         found.append(f"NOT A FULL RUN, {summary.scope.description}.")
     if summary.cases_failed:

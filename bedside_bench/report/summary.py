@@ -39,7 +39,7 @@ from bedside_bench.documents.summary import (
 from bedside_bench.judging.failures import judge_failure_notes
 from bedside_bench.logs.records import CaseRecord, parse_time
 from bedside_bench.release.known import UNRECOGNISED
-from bedside_bench.report.answers import answered_again
+from bedside_bench.report.answers import answered_again, rejudged_notes
 from bedside_bench.report.conditions import (
     answer_condition_notes,
     answer_conditions,
@@ -379,6 +379,8 @@ def summarise(
     key = group.key
     # a demo says so before anything else
     notes: list[str] = [DEMO_NOTE] if any(log.demo for log in group.logs) else []
+    # and so does a re-judged one
+    notes += rejudged_notes(group)
     completed = [c for b in group.benchmarks.values() for c in b.completed]
     scope = scope_json(group)
     note = n_note(group)
