@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.metadata
+import inspect
 import os
+import pickle
 import re
 import socket
 import subprocess
@@ -157,26 +159,47 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
 # Tests that send a signal to their own process run in a process of their own: a signal is
 # process-wide, so one that arrives late (a loaded machine) or a handler a test left armed
 # would otherwise reach whatever the shared worker runs next, pytest's own reporting included.
+# That process is plain Python, not a second pytest: it imports the test's module and calls the
+# test function with its parameters (no fixtures), so it costs the module's imports, not
+# pytest's start, this conftest's and Inspect's (seconds of CPU per test).
 
-OWN_PROCESS_ENV = "BEDSIDE_BENCH_TEST_OWN_PROCESS"
+# SIGINT as Python sets it up when started from a shell (one started in the background inherits
+# it ignored, and Python then leaves it ignored): a test that ignores it says so itself
+RUN_ONE_TEST = """\
+import importlib, pickle, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+module, name, params = pickle.loads(bytes.fromhex(sys.argv[1]))
+getattr(importlib.import_module(module), name)(**params)
+"""
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
-    if pyfuncitem.get_closest_marker("own_process") is None or os.environ.get(OWN_PROCESS_ENV):
+    if pyfuncitem.get_closest_marker("own_process") is None:
         return None  # run here, as usual
+    callspec = getattr(pyfuncitem, "callspec", None)
+    params = dict(callspec.params) if callspec is not None else {}
+    # the autouse fixtures run here (their environment is the child's); none is passed to it
+    fixtures = set(inspect.signature(pyfuncitem.obj).parameters) - set(params)
+    if pyfuncitem.cls is not None or fixtures:
+        pytest.fail(
+            "an own_process test is a module-level function that takes only its parameters "
+            f"(not {sorted(fixtures)} or a class)",
+            pytrace=False,
+        )
+    call = (pyfuncitem.module.__name__, pyfuncitem.originalname, params)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONOPTIMIZE"}  # keep its asserts
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider"]
-        + ["-p", "no:randomly", pyfuncitem.nodeid],
+        [sys.executable, "-c", RUN_ONE_TEST, pickle.dumps(call).hex()],
         cwd=pyfuncitem.config.rootpath,
-        env={**os.environ, OWN_PROCESS_ENV: "1"},
+        env=env,
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
     if result.returncode != 0:
-        pytest.fail(f"in its own process:\n{result.stdout[-6000:]}{result.stderr[-2000:]}")
+        pytest.fail(f"in its own process:\n{result.stdout[-6000:]}{result.stderr[-6000:]}")
     return True
 
 

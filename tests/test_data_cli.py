@@ -1,7 +1,7 @@
 """`bedside-bench data check | pull | path | export`, run as a user types them (the console
-script's own main in this process, or a process of its own where the Hugging Face cache is
-another; a second look at the same input, `--json` or a repeat, in this process's
-environment).
+script's own main in this process, or in a process of its own where the Hugging Face cache is
+another, one process per cache; a second look at the same input, `--json` or a repeat, in this
+process's environment).
 
 Expected counts and digests are computed here from the files themselves; the export's rows are
 checked one by one against the provider double's scripted answers and decisions and the
@@ -14,6 +14,8 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from tests.e2e_helpers import (
     Result,
     bedside_bench_in_process,
     eval_ok,
+    import_time_settings,
     run_console_script,
     run_tool,
 )
@@ -47,6 +50,54 @@ def run_data(
     Hugging Face cache (huggingface_hub reads HF_HUB_CACHE when it is imported)."""
     run = run_console_script if process else run_tool
     return run("bedside-bench", "data", *args, env=clean_env() if env is None else env, cwd=cwd)
+
+
+# `bedside-bench data` commands in turn in one new process through the command's own `main`,
+# each with its own changes to the environment (read when it runs): the argv, exit status and
+# both streams of each
+COMMANDS_IN_ONE_PROCESS = """\
+import contextlib, io, json, os, sys, traceback
+from bedside_bench.cli.main import main
+done, started = [], dict(os.environ)
+for words, changes in json.loads(sys.argv[1]):
+    os.environ.clear()
+    os.environ.update({**started, **changes})
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(["data", *words])
+        except SystemExit as stopped:
+            code = stopped.code if isinstance(stopped.code, int) else int(stopped.code is not None)
+        except Exception as error:
+            traceback.print_exception(error)
+            code = 1
+    done.append([words, code, out.getvalue(), err.getvalue()])
+print(json.dumps(done))
+"""
+
+
+def data_in_one_process(
+    env: dict[str, str], *commands: tuple[list[str], dict[str, str]]
+) -> list[Result]:
+    """`bedside-bench data WORDS` for each (WORDS, changes) in one new process started with
+    `env` (a Hugging Face cache other than this process's: huggingface_hub reads HF_HUB_CACHE
+    when it is imported, so one process per cache), each run with `env` and its `changes`;
+    the changes name only variables read when a command runs."""
+    for _, changes in commands:
+        assert not import_time_settings(changes), changes
+    result = subprocess.run(
+        [sys.executable, "-c", COMMANDS_IN_ONE_PROCESS, json.dumps(commands)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return [
+        Result(["bedside-bench", "data", *words], code, out, err)
+        for words, code, out, err in json.loads(result.stdout)
+    ]
 
 
 def data_here(*args: str) -> Result:
@@ -212,41 +263,45 @@ def test_path_says_which_source_and_why(tmp_path: Path) -> None:
     cache, snapshot = fake_hf_cache(tmp_path)
     env = clean_env(HF_HUB_CACHE=str(cache))
 
-    def path_json(*args: str, **changes: str) -> dict[str, Any]:
-        result = run_data("path", "--json", *args, env={**env, **changes}, process=True)
+    commands = (
+        # the order of a run: -T data_dir, then $BEDSIDE_BENCH_DATA, then the cache
+        (
+            ["path", "--json", "--data-dir", str(release)],
+            {"BEDSIDE_BENCH_DATA": str(REPO / "data")},
+        ),
+        (["path", "--json"], {"BEDSIDE_BENCH_DATA": str(release)}),
+        (["path", "--json"], {}),
+        (["path", "--json", "--revision", "0" * 40], {}),
+        (["path"], {}),
+        (["path"], {"BEDSIDE_BENCH_DATA": str(tmp_path / "gone")}),
+    )
+    *as_json, plain, gone = data_in_one_process(env, *commands)
+    for result in as_json:
         assert result.returncode == 0, result.stderr
-        document: dict[str, Any] = json.loads(result.stdout)
-        return document
-
-    # the order of a run: -T data_dir, then $BEDSIDE_BENCH_DATA, then the cache
-    given = path_json("--data-dir", str(release), BEDSIDE_BENCH_DATA=str(REPO / "data"))
+    given, from_env, cached, other = (json.loads(result.stdout) for result in as_json)
     assert (given["origin"], given["path"]) == ("data_dir", str(release))
-    from_env = path_json(BEDSIDE_BENCH_DATA=str(release))
     assert (from_env["origin"], from_env["path"]) == ("BEDSIDE_BENCH_DATA", str(release))
     assert from_env["reason"] == "$BEDSIDE_BENCH_DATA is set"
-    cached = path_json()
     assert (cached["origin"], Path(cached["path"])) == ("hugging_face", snapshot)
     assert "is in the Hugging Face cache (runs work offline)" in cached["reason"]
-    other = path_json("--revision", "0" * 40)
     assert other["path"] is None and other["label"] == f"hf://{HF_DATASET_REPO}@{'0' * 40}"
     assert "HF_HUB_OFFLINE is set, so a run would fail" in other["reason"]
 
-    plain = run_data("path", env=env, process=True)
     assert plain.returncode == 0
     assert plain.stdout.splitlines()[:2] == ["source: hugging_face", f"path: {snapshot}"]
-    gone = run_data("path", env={**env, "BEDSIDE_BENCH_DATA": str(tmp_path / "gone")}, process=True)
     assert gone.returncode == 1 and "gone is not a directory" in gone.stderr
 
 
 def test_pull_finds_a_cached_snapshot_and_fails_clearly_offline(tmp_path: Path) -> None:
     cache, snapshot = fake_hf_cache(tmp_path)
     env = clean_env(HF_HUB_CACHE=str(cache))
-    result = run_data("pull", env=env, process=True)
+    result, missing = data_in_one_process(
+        env, (["pull"], {}), (["pull", "--revision", "1" * 40], {})
+    )
     assert result.returncode == 0, result.stderr
     label = f"hf://{HF_DATASET_REPO}@{HF_DATASET_REVISION}"
     assert result.stdout.splitlines()[0] == f"{label} is in the Hugging Face cache at {snapshot}"
 
-    missing = run_data("pull", "--revision", "1" * 40, env=env, process=True)
     assert missing.returncode == 1
     assert f"no BedsideBench release found: {HF_DATASET_REPO}@{'1' * 40}" in missing.stderr
     assert "Traceback" not in missing.stderr
