@@ -306,9 +306,16 @@ def expected_cases(
     log_dir: Path, answer_model: str
 ) -> dict[str, tuple[list[str], dict[str, dict[str, Any]]]]:
     """Per benchmark: case ids in dataset order, and {case_id: score metadata + value} of the
-    newest successful sample of each case, from fully read logs."""
-    logs = [read_eval_log(info.name) for info in list_eval_logs(str(log_dir))]
-    logs = [log for log in logs if log.eval.model == answer_model]
+    newest successful sample of each case, from fully read logs (each log's header says whose
+    it is: only that model's logs are read in full)."""
+    infos = list_eval_logs(str(log_dir))
+    mine_only = [
+        info.name
+        for info in infos
+        if read_eval_log(info.name, header_only=True).eval.model == answer_model
+    ]
+    logs = [read_eval_log(name) for name in mine_only]
+    assert all(log.eval.model == answer_model for log in logs)
     logs.sort(key=lambda log: datetime.fromisoformat(log.stats.started_at), reverse=True)
     result: dict[str, tuple[list[str], dict[str, dict[str, Any]]]] = {}
     for name in BENCHMARK_NAMES:

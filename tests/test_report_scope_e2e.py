@@ -1,7 +1,8 @@
 """Inspect habits end to end: `inspect eval ... --epochs 3` against the local provider double,
-then `bedside-bench report`, each a process of its own, as a user starts them (this is those
-commands' test of their own start); `--limit 1` and `-T smoke=true` (their flags are typed on
-other files' command lines) and their reports in this process.
+then `bedside-bench report`, as a user types them (each command's own `main`, in this process:
+their start as a process of their own is tested by tests/test_console.py and
+tests/test_entry_points.py); `--limit 1` and `-T smoke=true` (their flags are typed on other
+files' command lines) through Inspect's `eval()`, and their reports.
 
 Each result must say exactly what it is: a limited or smoke run is never `complete` and says so
 at the top of every output; with epochs a case's score is the mean over its epochs, recomputed
@@ -35,7 +36,7 @@ from bedside_bench.doubles import (
 )
 from bedside_bench.task import tasks as bedside_tasks
 from tests.doubles.fixtures import reset_inspect_model_cache
-from tests.e2e_helpers import bedside_bench_in_process, run_console_script
+from tests.e2e_helpers import bedside_bench_in_process, run_tool
 from tests.independent import case_score, read_cases
 from tests.release_factory import write_release
 from tests.report_helpers import JointCase, expected_interval, expected_joint, expected_stratified
@@ -95,8 +96,8 @@ class Runs:
 
 
 def inspect_eval(release: Path, logs: Path, env: dict[str, str], *args: str) -> None:
-    """`inspect eval` of the ten tasks as a user starts it: a process of its own."""
-    result = run_console_script(
+    """`inspect eval` of the ten tasks as a user types it (in this process)."""
+    result = run_tool(
         "inspect",
         "eval",
         *[f"bedside_bench/{b}" for b in BENCHMARK_NAMES],
@@ -115,8 +116,8 @@ def inspect_eval(release: Path, logs: Path, env: dict[str, str], *args: str) -> 
 
 
 def bedside_report(logs: Path, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """`bedside-bench report` as a user starts it: a process of its own."""
-    return run_console_script(
+    """`bedside-bench report` as a user types it (in this process)."""
+    return run_tool(
         "bedside-bench", "report", str(logs), "-o", str(out), "--resamples", "2000", env=env
     )
 
@@ -143,8 +144,8 @@ def eval_here(release: Path, logs: Path, model: str, **options: Any) -> None:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
-    """`--limit 1` and `-T smoke=true` (and their reports) run in this process; `--epochs 3`
-    as a user types it, `inspect eval` and `bedside-bench report` as processes of their own."""
+    """`--limit 1` and `-T smoke=true` through Inspect's `eval()`; `--epochs 3` as a user types
+    it, `inspect eval` then `bedside-bench report` (all in this process)."""
     root = tmp_path_factory.mktemp("scope")
     release = root / "release"
     write_release(release, per_benchmark=PER_BENCHMARK)
