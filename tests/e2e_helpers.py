@@ -44,6 +44,8 @@ from bedside_bench.doubles import (
     ParsedRequest,
     ProviderDouble,
     RecordedRequest,
+    Script,
+    default_judge,
     scripted_answer,
     scripted_decision,
 )
@@ -331,6 +333,25 @@ def judged_cases(requests: Iterable[RecordedRequest]) -> set[tuple[str, str]]:
 def judged_at_least(double: ProviderDouble, count: int) -> Callable[[], bool]:
     """A condition for `wait_for`: the double has answered `count` judge calls."""
     return lambda: len(ok(double.requests(kind="judge"))) >= count
+
+
+def holding_at_judge_replies(double: ProviderDouble, *counts: int) -> Script:
+    """A script that answers as the default one and, as it gives its k-th judge reply (k in
+    `counts`, counted over the script's life), holds every request still waiting or yet to
+    come (`configure(latency=3600)`, until the test configures another latency): past that
+    reply nothing more completes, however late the test looks, so a run cannot end before
+    its signal. The double calls the script on its event loop after a request's latency, with
+    no wait before the reply is built, so exactly k judge replies have been given."""
+    given = 0
+
+    def judge(request: ParsedRequest) -> str:
+        nonlocal given
+        given += 1
+        if given in counts:
+            double.configure(latency=3600)  # a provider that stops answering
+        return default_judge(request)
+
+    return Script(judge=judge)
 
 
 def asked_again(

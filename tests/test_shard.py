@@ -1,15 +1,18 @@
 """`bedside-bench sweep --shard K/N`: N machines, one command line, one log store.
 
 The rule is checked against an independent statement of it (sorted models x registry-order
-benchmarks, dealt round-robin); end to end, three shard processes run at once into one log
-directory, between them ask every case exactly once, and a whole sweep run afterwards on the
-same directory finds nothing left to do and reports what a single-machine sweep reports.
+benchmarks, dealt round-robin); end to end, three shards run at once into one log directory
+(two processes of their own, the third in this process meanwhile; the provider double holds
+every call until each run of every shard is asking), between them ask every case exactly
+once, and a whole sweep run afterwards on the same directory finds nothing left to do and
+reports what a single-machine sweep reports.
 """
 
 from __future__ import annotations
 
 import itertools
 import subprocess
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -24,6 +27,7 @@ from tests.e2e_helpers import (
     ok,
     output,
     read_logs,
+    release_held,
     run_sweep_cli,
     run_tool,
     start_sweep,
@@ -38,11 +42,45 @@ MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
 
 
 def run_shards(
-    command: list[str], env: dict[str, str], cwd: Path
-) -> list[tuple[subprocess.Popen[str], str, str]]:
-    """Shards 1/3, 2/3 and 3/3 of `command` as three processes at once: (process, out, err)."""
-    processes = [start_sweep([*command, "--shard", f"{k}/3"], env, cwd) for k in (1, 2, 3)]
-    return [(p, *p.communicate(timeout=600)) for p in processes]
+    command: list[str], env: dict[str, str], cwd: Path, double: ProviderDouble, runs: int
+) -> list[tuple[int, str, str]]:
+    """Shards 1/3, 2/3 and 3/3 of `command` at once (each run of one case): 2/3 and 3/3 as
+    processes of their own, 1/3 in this process meanwhile; (exit status, out, err) of each.
+
+    The double holds every call until `runs` are in flight: one answer a run, so no call is
+    answered before all three shards are asking at the same time. A shard that fails before
+    it asks would leave the others held: it lets them go, and its status fails the test."""
+    double.configure(hold_until_in_flight=runs)
+    processes = [start_sweep([*command, "--shard", f"{k}/3"], env, cwd) for k in (2, 3)]
+    outputs: dict[int, tuple[str, str]] = {}
+
+    def read(k: int, process: subprocess.Popen[str]) -> None:
+        outputs[k] = process.communicate()
+        if process.returncode != 0:
+            release_held(double)
+
+    readers = [
+        threading.Thread(target=read, args=(k, p), daemon=True)
+        for k, p in zip((2, 3), processes, strict=True)
+    ]
+    try:
+        for reader in readers:
+            reader.start()
+        first = run_sweep_cli([*command, "--shard", "1/3"], env, cwd)
+        if first.returncode != 0:
+            release_held(double)
+        for reader in readers:
+            reader.join(timeout=600)
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+        for reader in readers:
+            reader.join(timeout=60)
+    finished = [(first.returncode, first.stdout, first.stderr)]
+    for k, process in zip((2, 3), processes, strict=True):
+        finished.append((process.returncode, *outputs.get(k, ("", "(no output read)"))))
+    return finished
 
 
 def test_shard_parse() -> None:
@@ -97,9 +135,10 @@ def test_three_shards_at_once_do_all_of_a_sweep_once(
     store = tmp_path / "store"
     command = sweep_args(LOCAL_MODELS, store, "--judge", "openai/gpt-4.1", data_dir=release)
     runs = len(LOCAL_MODELS) * len(BENCHMARK_NAMES)
-    finished = run_shards(command, env, tmp_path)
-    for k, (process, out, err) in enumerate(finished, start=1):
-        assert process.returncode == 0, f"shard {k}: {out}\n{err}"
+    finished = run_shards(command, env, tmp_path, provider_double, runs)
+    assert provider_double.max_in_flight >= runs  # the three shards were asking at once
+    for k, (code, out, err) in enumerate(finished, start=1):
+        assert code == 0, f"shard {k}: {out}\n{err}"
         share = len(shard_runs(LOCAL_MODELS, BENCHMARK_NAMES, Shard(k, 3)))
         assert f"sweep: {share}/{share} benchmark runs complete (shard {k}/3)" in out, out
         assert f"run `bedside-bench report {store}`" in out
@@ -166,9 +205,10 @@ def test_three_shards_at_once_into_an_s3_store(
         str(tmp_path / "report-s3"),
         data_dir=release,
     )
-    finished = run_shards(command, env, tmp_path)
-    for k, (process, out, err) in enumerate(finished, start=1):
-        assert process.returncode == 0, f"shard {k}: {out}\n{err}"
+    finished = run_shards(command, env, tmp_path, provider_double, runs=4)
+    assert provider_double.max_in_flight >= 4  # the three shards were asking at once
+    for k, (code, out, err) in enumerate(finished, start=1):
+        assert code == 0, f"shard {k}: {out}\n{err}"
         share = len(shard_runs(MODELS, benchmarks, Shard(k, 3)))
         assert f"sweep: {share}/{share} benchmark runs complete (shard {k}/3)" in out, out
         evals = [

@@ -17,13 +17,14 @@ from pathlib import Path
 import pytest
 
 from bedside_bench.core.signals import GRACE_ENV
-from bedside_bench.doubles import ProviderDouble
+from bedside_bench.doubles import ProviderDouble, Script
 from tests.e2e_helpers import (
     BEDSIDE_BENCH,
     asked_again,
     assert_bought_once,
     assert_scored_once,
     expected_scores,
+    holding_at_judge_replies,
     judged_cases,
     ok,
     output,
@@ -40,6 +41,11 @@ pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and a provider doub
 
 MODELS = ["openai/gpt-4.1-mini"]
 IN_TRANSIT = 0.5  # seconds for a reply already sent to reach a loaded client
+# two benchmarks (one of each grading method), ten cases each: the cases of a sweep with
+# two evals a model instead of ten
+BENCHMARKS = ("drug_safety", "safety_diagnostic")
+PER_BENCHMARK = 10
+CASES = len(BENCHMARKS) * PER_BENCHMARK
 
 
 def judged_since(double: ProviderDouble, seen: int, count: int) -> Callable[[], bool]:
@@ -56,18 +62,32 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
     tmp_path: Path, provider_double: ProviderDouble
 ) -> None:
     release = tmp_path / "release"
-    write_release(release, per_benchmark=4)  # 40 cases
+    write_release(release, per_benchmark=PER_BENCHMARK)  # 20 cases in the benchmarks swept
     logs = tmp_path / "logs"
-    args = sweep_args(MODELS, logs, "--judge", "openai/gpt-4.1", "--no-report", data_dir=release)
+    args = sweep_args(
+        MODELS,
+        logs,
+        "--judge",
+        "openai/gpt-4.1",
+        "--benchmarks",
+        ",".join(BENCHMARKS),
+        "--no-report",
+        data_dir=release,
+    )
     # the held requests never come back: the drain of the first signal ends at its grace
     env = {**sweep_env(provider_double, tmp_path), GRACE_ENV: "2"}
     done: set[tuple[str, str]] = set()
     for how in (signal.SIGINT, signal.SIGTERM):
         seen = provider_double.count()
-        # SIGINT comes after some cases finished; SIGTERM while the first requests are held
-        # (answers kept from the first run make the second quick: it could end before a late
-        # hold took effect)
-        provider_double.configure(latency=0.25 if how == signal.SIGINT else 3600)
+        # SIGINT comes after 4 cases were judged, the double holding everything from that
+        # moment; SIGTERM while the first requests are held (answers kept from the first run
+        # make the second quick: it could end before a late hold took effect)
+        if how == signal.SIGINT:
+            provider_double.configure(
+                latency=0.25, script=holding_at_judge_replies(provider_double, 4)
+            )
+        else:
+            provider_double.configure(latency=3600, script=Script())
         process = subprocess.Popen(
             [str(BEDSIDE_BENCH), "sweep", *args],
             env=env,
@@ -80,7 +100,7 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
         try:
             if how == signal.SIGINT:
                 wait_for(judged_since(provider_double, seen, 4), 120, process)
-                provider_double.configure(latency=3600)  # a provider that stops answering
+                assert provider_double.latency == 3600  # held since the 4th judge reply
                 # no wait for the log: a case judged but not yet written keeps its answer
                 # and judge reply for the next run (kept_calls); only a reply already on the
                 # wire is given time to arrive (lost in transit, any client pays it again)
@@ -95,11 +115,11 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
         assert "; run the same command again to resume: bedside-bench sweep --model" in err
         assert asked_again(provider_double.requests()[seen:], done) == []
         done = judged_cases(provider_double.requests())
-        # what finished is in the logs the signal left (cancelled, not "started"); cases in
-        # flight at the hold may still all finish before the signal
+        # what finished is in the logs the signal left (cancelled, not "started")
         statuses = {log.status for log in read_logs(logs)}
         assert "started" not in statuses
-        assert "cancelled" in statuses or len(done) == 40
+        assert "cancelled" in statuses
+    assert len(done) == 4  # the held requests were never answered
 
     seen = provider_double.count()
     provider_double.configure(latency=0.0)
@@ -112,8 +132,9 @@ def test_signals_stop_a_sweep_promptly_and_keep_what_it_finished(
     answers = [
         (r.model, r.request.user) for r in ok(provider_double.requests()) if r.kind == "answer"
     ]
-    assert len(answers) == len(set(answers)) == 40
-    assert_scored_once(read_logs(logs), expected_scores(release, MODELS), cases=40)
+    assert len(answers) == len(set(answers)) == CASES
+    expected = expected_scores(release, MODELS, BENCHMARKS)
+    assert_scored_once(read_logs(logs), expected, cases=CASES)
 
 
 TWO_MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
@@ -143,7 +164,8 @@ def test_a_first_signal_keeps_the_calls_in_flight_and_the_rerun_buys_each_call_o
     once. Each stopped run ends 130 / 143 with one last line: the cases kept, the cases to
     go, the command that resumes; nothing it printed says the tasks completed."""
     release = tmp_path / "release"
-    cases = write_release(release, per_benchmark=2)  # 20 cases per model
+    written = write_release(release, per_benchmark=PER_BENCHMARK)  # 20 cases per model swept
+    cases = {benchmark: written[benchmark] for benchmark in BENCHMARKS}
     provider_double.configure(bill_abandoned=True)
     logs = tmp_path / "logs"
     args = sweep_args(
@@ -151,6 +173,8 @@ def test_a_first_signal_keeps_the_calls_in_flight_and_the_rerun_buys_each_call_o
         logs,
         "--judge",
         "openai/gpt-4.1",
+        "--benchmarks",
+        ",".join(BENCHMARKS),
         "--max-connections",
         "4",
         "--no-report",
@@ -209,7 +233,8 @@ def test_a_first_signal_keeps_the_calls_in_flight_and_the_rerun_buys_each_call_o
     result = run_sweep_cli(args, env, tmp_path)
     assert result.returncode == 0, output(result)
     assert_bought_once(provider_double, cases, TWO_MODELS)
-    assert_scored_once(read_logs(logs), expected_scores(release, TWO_MODELS), cases=40)
+    expected = expected_scores(release, TWO_MODELS, BENCHMARKS)
+    assert_scored_once(read_logs(logs), expected, cases=2 * CASES)
 
 
 def judged_since_count(double: ProviderDouble, count: int) -> Callable[[], bool]:
