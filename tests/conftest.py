@@ -9,6 +9,7 @@ import inspect
 import os
 import pickle
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -164,13 +165,31 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
 # pytest's start, this conftest's and Inspect's (seconds of CPU per test).
 
 # SIGINT as Python sets it up when started from a shell (one started in the background inherits
-# it ignored, and Python then leaves it ignored): a test that ignores it says so itself
-RUN_ONE_TEST = """\
-import importlib, pickle, signal, sys
+# it ignored, and Python then leaves it ignored): a test that ignores it says so itself. The
+# test passes only if its function returns and the last line says so: an exit of any kind from
+# inside it (SystemExit(0), os._exit(0)) is a failure, and a hang dumps every thread's stack.
+OWN_PROCESS_PASSED = "own_process: the test function returned"
+OWN_PROCESS_TIMEOUT = 600.0
+RUN_ONE_TEST = f"""\
+import faulthandler, importlib, os, pickle, signal, sys, traceback
+faulthandler.dump_traceback_later({OWN_PROCESS_TIMEOUT - 30}, exit=True)
 signal.signal(signal.SIGINT, signal.default_int_handler)
 module, name, params = pickle.loads(bytes.fromhex(sys.argv[1]))
-getattr(importlib.import_module(module), name)(**params)
+try:
+    getattr(importlib.import_module(module), name)(**params)
+except BaseException:
+    traceback.print_exc()
+    sys.stderr.flush()
+    os._exit(1)
+print({OWN_PROCESS_PASSED!r}, flush=True)
 """
+
+
+def _ended(code: int) -> str:
+    """How a child process ended, in words: its exit status, or the signal that ended it."""
+    if code < 0:
+        return f"ended by {signal.Signals(-code).name}"
+    return f"exit {code}"
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -181,26 +200,53 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     params = dict(callspec.params) if callspec is not None else {}
     # the autouse fixtures run here (their environment is the child's); none is passed to it
     fixtures = set(inspect.signature(pyfuncitem.obj).parameters) - set(params)
-    if pyfuncitem.cls is not None or fixtures:
+    function = pyfuncitem.obj
+    plain = not (inspect.iscoroutinefunction(function) or inspect.isgeneratorfunction(function))
+    if pyfuncitem.cls is not None or fixtures or not plain:
         pytest.fail(
-            "an own_process test is a module-level function that takes only its parameters "
-            f"(not {sorted(fixtures)} or a class)",
+            "an own_process test is a plain module-level function that takes only its "
+            f"parameters (not {sorted(fixtures)}, a class, a coroutine or a generator)",
             pytrace=False,
         )
-    call = (pyfuncitem.module.__name__, pyfuncitem.originalname, params)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONOPTIMIZE"}  # keep its asserts
-    result = subprocess.run(
-        [sys.executable, "-c", RUN_ONE_TEST, pickle.dumps(call).hex()],
-        cwd=pyfuncitem.config.rootpath,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    failure = own_process_failure(
+        pyfuncitem.module.__name__, pyfuncitem.originalname, params, pyfuncitem.config.rootpath
     )
-    if result.returncode != 0:
-        pytest.fail(f"in its own process:\n{result.stdout[-6000:]}{result.stderr[-6000:]}")
+    if failure is not None:
+        pytest.fail(failure)
     return True
+
+
+def own_process_failure(
+    module: str, name: str, params: dict[str, Any], cwd: Path, timeout: float = OWN_PROCESS_TIMEOUT
+) -> str | None:
+    """Run `module.name(**params)` in a new plain Python process: None if it returned, else
+    what went wrong, with the child's output."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONOPTIMIZE"}  # keep its asserts
+    script = RUN_ONE_TEST.replace(repr(OWN_PROCESS_TIMEOUT - 30), repr(max(timeout - 30, 1.0)))
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", script, pickle.dumps((module, name, params)).hex()],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as timed_out:
+        out, err = (
+            part.decode(errors="replace") if isinstance(part, bytes) else (part or "")
+            for part in (timed_out.stdout, timed_out.stderr)
+        )
+        return f"in its own process: no end in {timeout:.0f} s\n{out}{err}"
+    lines = result.stdout.splitlines()
+    if result.returncode == 0 and lines and lines[-1] == OWN_PROCESS_PASSED:
+        return None
+    returned = "returned" if OWN_PROCESS_PASSED in lines else "did not return"
+    return (
+        f"in its own process ({_ended(result.returncode)}, the function {returned}):\n"
+        f"{result.stdout[-6000:]}{result.stderr[-6000:]}"
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,12 +2,7 @@
 the wire: no new call starts, the calls already sent come back and are kept, the eval ends 130
 / 143, and `inspect eval-retry` of its log buys nothing twice. A process of its own (the signal
 is the point), against the provider double, which bills a request its client abandons as a
-provider does: a call cancelled in flight would be bought again by the retry.
-
-The signal sent is Ctrl-C's, SIGINT. SIGTERM takes the same drain (`core.signals`: one handler
-for both) and its exit status is checked in `test_signals.py`, where a process of its own
-gets SIGTERM in and out of an eval; a second run of this eval for it would check nothing new
-at the cost of two more processes."""
+provider does: a call cancelled in flight would be bought again by the retry."""
 
 from __future__ import annotations
 
@@ -42,10 +37,10 @@ BENCHMARK = BENCHMARK_NAMES[0]
 DRAIN_LINE = "no new call is started"
 
 
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
 def test_a_first_signal_keeps_the_calls_in_flight_and_eval_retry_buys_each_once(
-    tmp_path: Path, provider_double: ProviderDouble
+    tmp_path: Path, provider_double: ProviderDouble, how: signal.Signals
 ) -> None:
-    how = signal.SIGINT
     release = tmp_path / "release"
     cases = write_release(release, per_benchmark=8)[BENCHMARK]  # the task runs one benchmark
     logs = tmp_path / "logs"

@@ -249,8 +249,9 @@ def test_two_model_sweep_rejudged_by_a_second_judge(
     def rejudged_note(judge: str, share: str) -> str:
         return (
             f"re-judged{share}: scores written by `bedside-bench rejudge` (judge {judge}) for "
-            f"answers bought by an earlier run, whose logs are in {tmp_path / 'logs'}; those "
-            "answers' tokens and cost are in that run's logs, not in this summary"
+            f"answers bought by an earlier run, whose logs are in {tmp_path / 'logs'}; this "
+            "summary counts no answer tokens or cost for the re-judged logs (their answers were "
+            "paid for in that run)"
         )
 
     warned = [line for line in report.stdout.splitlines() if "re-judged" in line]

@@ -27,7 +27,6 @@ from tests.e2e_helpers import (
     ok,
     output,
     read_logs,
-    release_held,
     run_sweep_cli,
     run_tool,
     start_sweep,
@@ -49,7 +48,8 @@ def run_shards(
 
     The double holds every call until `runs` are in flight: one answer a run, so no call is
     answered before all three shards are asking at the same time. A shard that fails before
-    it asks would leave the others held: it lets them go, and its status fails the test."""
+    it asks would leave the others held: it lets them all go (`release_holds`, whatever is in
+    flight), and its status fails the test."""
     double.configure(hold_until_in_flight=runs)
     processes = [start_sweep([*command, "--shard", f"{k}/3"], env, cwd) for k in (2, 3)]
     outputs: dict[int, tuple[str, str]] = {}
@@ -57,7 +57,7 @@ def run_shards(
     def read(k: int, process: subprocess.Popen[str]) -> None:
         outputs[k] = process.communicate()
         if process.returncode != 0:
-            release_held(double)
+            double.release_holds()
 
     readers = [
         threading.Thread(target=read, args=(k, p), daemon=True)
@@ -68,7 +68,7 @@ def run_shards(
             reader.start()
         first = run_sweep_cli([*command, "--shard", "1/3"], env, cwd)
         if first.returncode != 0:
-            release_held(double)
+            double.release_holds()
         for reader in readers:
             reader.join(timeout=600)
     finally:
@@ -186,9 +186,10 @@ def test_three_shards_at_once_do_all_of_a_sweep_once(
 def test_three_shards_at_once_into_an_s3_store(
     tmp_path: Path, provider_double: ProviderDouble, s3_server: S3Server
 ) -> None:
-    """The multi-machine recipe on a real S3-compatible server: three shard processes at once
-    into one `s3://` store ask every case once; a whole sweep on the store then makes no call,
-    and its report equals the report of a local copy of the store."""
+    """The multi-machine recipe on a real S3-compatible server: three shards at once (two
+    processes of their own, one in the test process) into one `s3://` store ask every case
+    once; a whole sweep on the store then makes no call, and its report equals the report of a
+    local copy of the store."""
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
     env = sweep_env(provider_double, tmp_path)

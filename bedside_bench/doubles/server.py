@@ -470,6 +470,15 @@ class ProviderDouble:
                 loop.call_soon_threadsafe(released.clear)
         self.seed = self._seed
 
+    def release_holds(self) -> None:
+        """Let go of every request `hold_until_in_flight` holds, and of every later one (until
+        the next `configure`): a test whose clients did not all start must not wait forever."""
+        self.hold_until_in_flight = 0
+        loop, released = self._loop, self._released
+        if loop is not None and released is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(released.set)
+
     @property
     def in_flight(self) -> int:
         return self._in_flight

@@ -413,7 +413,10 @@ def header_record(location: str, header: EvalLog) -> LogRecord:
         answer_batch=answer_uses_batch(header),
         judge_batch=judge_uses_batch(header),
         demo=DEMO_TAG in (header.eval.tags or ()),
-        rejudged_from=metadata.rejudge["source_log"] if metadata.rejudge else "",
+        # written redacted by rejudge; a log from elsewhere is redacted here, as data_source is
+        rejudged_from=redact_credentials(metadata.rejudge["source_log"])
+        if metadata.rejudge
+        else "",
         answer_cost=answer_cost,
         judge_cost=judge_cost,
         cost_limit=config.cost_limit,

@@ -76,5 +76,6 @@ def rejudged_notes(group: RunGroup) -> list[str]:
     return [
         f"{REJUDGED}{share}: scores written by `bedside-bench rejudge` (judge "
         f"{group.key.judge_model}) for answers bought by an earlier run, whose logs are in "
-        f"{shown}; those answers' tokens and cost are in that run's logs, not in this summary"
+        f"{shown}; this summary counts no answer tokens or cost for the re-judged logs (their "
+        "answers were paid for in that run)"
     ]
