@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from bedside_bench.core.signals import GRACE_ENV
 from bedside_bench.doubles import (
     ParsedRequest,
     ProviderDouble,
@@ -132,6 +133,8 @@ def test_a_run_stopped_right_after_a_paid_call_buys_nothing_twice(
     )
     env = sweep_env(provider_double, tmp_path)
     env["INSPECT_CACHE_DIR"] = str(tmp_path / "cache")
+    # the refused calls never come back: the drain of a first signal ends at its grace
+    env[GRACE_ENV] = "2"
     trap = Trap(provider_double)
     provider_double.configure(script=Script(answer=trap.answer, judge=trap.judge))
     stops = ((signal.SIGINT, "mid", 130), (signal.SIGTERM, "mid", 143))
