@@ -5,7 +5,8 @@ benchmarks, dealt round-robin); end to end, three shards run at once into one lo
 (two processes of their own, the third in this process meanwhile; the provider double holds
 every call until each run of every shard is asking), between them ask every case exactly
 once, and a whole sweep run afterwards on the same directory finds nothing left to do and
-reports what a single-machine sweep reports.
+reports what a single-machine sweep reports. Into an `s3://` store, two shards (one process of
+its own, one in this process) do the same, and a whole sweep then writes nothing new.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from bedside_bench.sweep.shard import Shard, all_runs, shard_runs
 from tests.e2e_helpers import (
     assert_scored_once,
     expected_scores,
+    leaks,
     ok,
     output,
     read_logs,
@@ -35,23 +37,29 @@ from tests.e2e_helpers import (
     sweep_env,
 )
 from tests.release_factory import write_release
-from tests.s3_server import S3Server
+from tests.s3_server import SECRET_ACCESS_KEY, S3Server
 
 MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
 
 
 def run_shards(
-    command: list[str], env: dict[str, str], cwd: Path, double: ProviderDouble, runs: int
+    command: list[str],
+    env: dict[str, str],
+    cwd: Path,
+    double: ProviderDouble,
+    runs: int,
+    shards: int = 3,
 ) -> list[tuple[int, str, str]]:
-    """Shards 1/3, 2/3 and 3/3 of `command` at once (each run of one case): 2/3 and 3/3 as
-    processes of their own, 1/3 in this process meanwhile; (exit status, out, err) of each.
+    """Shards 1/N to N/N of `command` at once (each run of one case): 2/N to N/N as processes
+    of their own, 1/N in this process meanwhile; (exit status, out, err) of each.
 
     The double holds every call until `runs` are in flight: one answer a run, so no call is
-    answered before all three shards are asking at the same time. A shard that fails before
+    answered before all the shards are asking at the same time. A shard that fails before
     it asks would leave the others held: it lets them all go (`release_holds`, whatever is in
     flight), and its status fails the test."""
     double.configure(hold_until_in_flight=runs)
-    processes = [start_sweep([*command, "--shard", f"{k}/3"], env, cwd) for k in (2, 3)]
+    others = range(2, shards + 1)
+    processes = [start_sweep([*command, "--shard", f"{k}/{shards}"], env, cwd) for k in others]
     outputs: dict[int, tuple[str, str]] = {}
 
     def read(k: int, process: subprocess.Popen[str]) -> None:
@@ -61,12 +69,12 @@ def run_shards(
 
     readers = [
         threading.Thread(target=read, args=(k, p), daemon=True)
-        for k, p in zip((2, 3), processes, strict=True)
+        for k, p in zip(others, processes, strict=True)
     ]
     try:
         for reader in readers:
             reader.start()
-        first = run_sweep_cli([*command, "--shard", "1/3"], env, cwd)
+        first = run_sweep_cli([*command, "--shard", f"1/{shards}"], env, cwd)
         if first.returncode != 0:
             double.release_holds()
         for reader in readers:
@@ -78,7 +86,7 @@ def run_shards(
         for reader in readers:
             reader.join(timeout=60)
     finished = [(first.returncode, first.stdout, first.stderr)]
-    for k, process in zip((2, 3), processes, strict=True):
+    for k, process in zip(others, processes, strict=True):
         finished.append((process.returncode, *outputs.get(k, ("", "(no output read)"))))
     return finished
 
@@ -183,13 +191,16 @@ def test_three_shards_at_once_do_all_of_a_sweep_once(
 
 
 @pytest.mark.slow
-def test_three_shards_at_once_into_an_s3_store(
+def test_two_shards_at_once_into_an_s3_store(
     tmp_path: Path, provider_double: ProviderDouble, s3_server: S3Server
 ) -> None:
-    """The multi-machine recipe on a real S3-compatible server: three shards at once (two
-    processes of their own, one in the test process) into one `s3://` store ask every case
-    once; a whole sweep on the store then makes no call, and its report equals the report of a
-    local copy of the store."""
+    """The multi-machine recipe on a real S3-compatible server: two shards at once (one a
+    process of its own, one in the test process) into one `s3://` store ask every case once;
+    a whole sweep on the store then makes no call and writes no log, and its report equals
+    the report of a local copy of the store. No AWS secret reaches any shard's terminal.
+
+    Two shards, not three: three at once (4, 3 and 3 runs) are the local-directory test's;
+    here what is shown is the store, and a third shard would only be another process."""
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
     env = sweep_env(provider_double, tmp_path)
@@ -206,16 +217,19 @@ def test_three_shards_at_once_into_an_s3_store(
         str(tmp_path / "report-s3"),
         data_dir=release,
     )
-    finished = run_shards(command, env, tmp_path, provider_double, runs=4)
-    assert provider_double.max_in_flight >= 4  # the three shards were asking at once
+    finished = run_shards(command, env, tmp_path, provider_double, runs=4, shards=2)
+    assert provider_double.max_in_flight >= 4  # the two shards were asking at once
     for k, (code, out, err) in enumerate(finished, start=1):
         assert code == 0, f"shard {k}: {out}\n{err}"
-        share = len(shard_runs(MODELS, benchmarks, Shard(k, 3)))
-        assert f"sweep: {share}/{share} benchmark runs complete (shard {k}/3)" in out, out
+        share = len(shard_runs(MODELS, benchmarks, Shard(k, 2)))
+        assert share == 2
+        assert f"sweep: {share}/{share} benchmark runs complete (shard {k}/2)" in out, out
         evals = [
-            k_ for k_ in s3_server.keys(f"team/shards/shard-{k}-of-3/") if k_.endswith(".eval")
+            k_ for k_ in s3_server.keys(f"team/shards/shard-{k}-of-2/") if k_.endswith(".eval")
         ]
         assert len(evals) == share
+    eval_keys = [k for k in s3_server.keys("team/shards/") if k.endswith(".eval")]
+    assert len(eval_keys) == 4
 
     answers = Counter(
         (r.model, r.request.user) for r in ok(provider_double.requests(kind="answer"))
@@ -227,6 +241,16 @@ def test_three_shards_at_once_into_an_s3_store(
     whole = run_sweep_cli(command, env, tmp_path)
     assert whole.returncode == 0, output(whole)
     assert provider_double.count() == before  # the store is complete: nothing asked again
+    assert [k for k in s3_server.keys("team/shards/") if k.endswith(".eval")] == eval_keys
+    terminal = [
+        (f"{name} {stream}", text.encode())
+        for name, (_, out, err) in [
+            *enumerate(finished, start=1),
+            ("whole", (whole.returncode, whole.stdout, whole.stderr)),
+        ]
+        for stream, text in (("stdout", out), ("stderr", err))
+    ]
+    assert leaks([SECRET_ACCESS_KEY], terminal) == []
 
     # the store's report (written by the whole sweep) equals the report of a local copy
     local = tmp_path / "copy"
