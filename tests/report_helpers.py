@@ -357,13 +357,23 @@ def expected_stratified(
     return [float(x) for x in np.percentile(overall, [2.5, 97.5])]
 
 
+Cases = dict[str, tuple[list[str], dict[str, dict[str, Any]]]]
+
+
 def expected_summary_numbers(
-    log_dir: Path, answer_model: str, resamples: int = 10_000, seed: int = 42
+    log_dir: Path,
+    answer_model: str,
+    resamples: int = 10_000,
+    seed: int = 42,
+    cases: Cases | None = None,
 ) -> dict[str, Any]:
-    """Per benchmark mean, interval, n, failed; overall macro-average and interval."""
+    """Per benchmark mean, interval, n, failed; overall macro-average and interval (`cases`:
+    `expected_cases(log_dir, answer_model)` when the caller has already read them)."""
     benchmarks: dict[str, Any] = {}
     strata = []
-    for name, (ids, scored) in expected_cases(log_dir, answer_model).items():
+    if cases is None:
+        cases = expected_cases(log_dir, answer_model)
+    for name, (ids, scored) in cases.items():
         scores = [scored[i]["value"] for i in ids if i in scored]
         benchmarks[name] = {
             "n": len(scores),
@@ -505,11 +515,19 @@ def verdict(lo: float, hi: float, n: int) -> dict[str, Any]:
 
 
 def expected_paired(
-    log_dir: Path, a: str, b: str, resamples: int = 10_000, seed: int = 42
+    log_dir: Path,
+    a: str,
+    b: str,
+    resamples: int = 10_000,
+    seed: int = 42,
+    cases: Mapping[str, Cases] | None = None,
 ) -> dict[str, Any]:
     """A minus B on the cases both completed, per benchmark and stratified overall (both
-    groups full runs, one judge pass and one epoch: no interval over passes or epochs)."""
-    cases_a, cases_b = expected_cases(log_dir, a), expected_cases(log_dir, b)
+    groups full runs, one judge pass and one epoch: no interval over passes or epochs;
+    `cases`: `expected_cases` by answer model when the caller has already read them)."""
+    if cases is None:
+        cases = {a: expected_cases(log_dir, a), b: expected_cases(log_dir, b)}
+    cases_a, cases_b = cases[a], cases[b]
     result: dict[str, Any] = {}
     strata = []
     for name, (ids, scored_a) in cases_a.items():

@@ -63,7 +63,7 @@ from tests.e2e_helpers import (
 )
 from tests.independent import read_cases
 from tests.release_factory import write_release
-from tests.report_helpers import expected_paired, expected_summary_numbers
+from tests.report_helpers import expected_cases, expected_paired, expected_summary_numbers
 
 # --------------------------------------------------------------------------------------------
 # units
@@ -493,10 +493,12 @@ def test_report_of_the_sweep_equals_a_recomputation_from_its_logs(
         assert (out / name).read_bytes() == (again / name).read_bytes(), name
 
     cases = len(run.cases)
+    # each model's cases read from its logs once, for its summary and for the pair
+    recomputed = {model: expected_cases(logs, model) for model in TWO_PROVIDERS}
     for model, name in zip(TWO_PROVIDERS, files, strict=True):
         summary = json.loads((out / name).read_text())
         validator("summary.schema.json").validate(summary)
-        expected = expected_summary_numbers(logs, model)
+        expected = expected_summary_numbers(logs, model, cases=recomputed[model])
         assert (summary["cases_completed"], summary["cases_failed"]) == (cases, 0)
         for benchmark in BENCHMARK_NAMES:
             entry = summary["benchmarks"][benchmark]
@@ -523,7 +525,7 @@ def test_report_of_the_sweep_equals_a_recomputation_from_its_logs(
 
     comparison = json.loads((out / "comparison.json").read_text())
     (pair,) = comparison["overall"]["pairs"]
-    expected_pairs = expected_paired(logs, pair["a"], pair["b"])
+    expected_pairs = expected_paired(logs, pair["a"], pair["b"], cases=recomputed)
     for benchmark in BENCHMARK_NAMES:
         assert comparison["benchmarks"][benchmark]["pairs"] == [
             {"a": pair["a"], "b": pair["b"], **expected_pairs[benchmark]}
