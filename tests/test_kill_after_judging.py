@@ -137,7 +137,8 @@ def test_a_run_stopped_right_after_a_paid_call_buys_nothing_twice(
     )
     env = sweep_env(provider_double, tmp_path)
     env["INSPECT_CACHE_DIR"] = str(tmp_path / "cache")
-    # the refused calls never come back: the drain of a first signal ends at its grace
+    # once sprung, every call is refused (HTTP 500, never paid) and retried after Inspect's
+    # back-off: the drain of a first signal has nothing to wait for, and ends at its grace
     env[GRACE_ENV] = "2"
     trap = Trap(provider_double)
     provider_double.configure(script=Script(answer=trap.answer, judge=trap.judge))

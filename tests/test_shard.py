@@ -23,6 +23,8 @@ from bedside_bench.core.benchmarks import BENCHMARK_NAMES
 from bedside_bench.doubles import ProviderDouble
 from bedside_bench.sweep.shard import Shard, all_runs, shard_runs
 from tests.e2e_helpers import (
+    ANTHROPIC_SECRET,
+    OPENAI_SECRET,
     assert_scored_once,
     expected_scores,
     leaks,
@@ -197,13 +199,16 @@ def test_two_shards_at_once_into_an_s3_store(
     """The multi-machine recipe on a real S3-compatible server: two shards at once (one a
     process of its own, one in the test process) into one `s3://` store ask every case once;
     a whole sweep on the store then makes no call and writes no log, and its report equals
-    the report of a local copy of the store. No AWS secret reaches any shard's terminal.
+    the report of a local copy of the store. No secret (the store's, the providers' keys)
+    reaches the terminal of any shard or of the whole sweep.
 
     Two shards, not three: three at once (4, 3 and 3 runs) are the local-directory test's;
     here what is shown is the store, and a third shard would only be another process."""
     release = tmp_path / "release"
     write_release(release, per_benchmark=1)
-    env = sweep_env(provider_double, tmp_path)
+    env = sweep_env(
+        provider_double, tmp_path, openai_key=OPENAI_SECRET, anthropic_key=ANTHROPIC_SECRET
+    )
     store = s3_server.url("team/shards")
     benchmarks = ("drug_safety", "safety_diagnostic")
     command = sweep_args(
@@ -250,7 +255,7 @@ def test_two_shards_at_once_into_an_s3_store(
         ]
         for stream, text in (("stdout", out), ("stderr", err))
     ]
-    assert leaks([SECRET_ACCESS_KEY], terminal) == []
+    assert leaks([SECRET_ACCESS_KEY, OPENAI_SECRET, ANTHROPIC_SECRET], terminal) == []
 
     # the store's report (written by the whole sweep) equals the report of a local copy
     local = tmp_path / "copy"

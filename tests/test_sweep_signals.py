@@ -4,8 +4,9 @@ by the next run. Through the CLI against the provider double: the signalled swee
 processes of their own, the last run is in this process. How fast it stops:
 benchmarks/bench_sweep_sigint.py (`--signal SIGTERM` for SIGTERM).
 
-A sweep stopped by a plain SIGINT (a terminal's Ctrl-C) and a drain ended by its grace (the
-calls in flight never come back): tests/test_kill_after_judging.py."""
+A sweep stopped by a plain SIGINT (a terminal's Ctrl-C): tests/test_kill_after_judging.py;
+a drain ended by its grace (the calls in flight are held and never come back):
+tests/test_sweep_resilience.py's killed sweep."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from inspect_ai.log import EvalLog
 
 from bedside_bench.doubles import ProviderDouble
 from tests.e2e_helpers import (
@@ -24,6 +26,7 @@ from tests.e2e_helpers import (
     assert_bought_once,
     assert_scored_once,
     expected_scores,
+    local_path,
     ok,
     output,
     read_logs,
@@ -42,10 +45,6 @@ pytestmark = pytest.mark.slow  # subprocesses, Inspect evals and a provider doub
 BENCHMARKS = ("drug_safety", "safety_diagnostic")
 PER_BENCHMARK = 10
 CASES = len(BENCHMARKS) * PER_BENCHMARK
-
-
-def ignoring_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 TWO_MODELS = ["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-6"]
@@ -76,8 +75,8 @@ def test_a_first_signal_keeps_the_calls_in_flight_and_the_rerun_buys_each_call_o
     once. Each stopped run ends 130 / 143 with one last line: the cases kept, the cases to
     go, the command that resumes; nothing it printed says the tasks completed."""
     release = tmp_path / "release"
-    written = write_release(release, per_benchmark=PER_BENCHMARK)  # 20 cases per model swept
-    cases = {benchmark: written[benchmark] for benchmark in BENCHMARKS}
+    release_cases = write_release(release, per_benchmark=PER_BENCHMARK)  # 20 a model swept
+    cases = {benchmark: release_cases[benchmark] for benchmark in BENCHMARKS}
     provider_double.configure(bill_abandoned=True)
     logs = tmp_path / "logs"
     args = sweep_args(
@@ -103,17 +102,20 @@ def test_a_first_signal_keeps_the_calls_in_flight_and_the_rerun_buys_each_call_o
     ):
         provider_double.configure(latency=0.05, judge_latency=None)
         judged = len(ok(provider_double.requests(kind="judge")))
+        before = {log.location: last_written(log) for log in read_logs(logs)}
         out_path, err_path = tmp_path / f"{how.name}.out", tmp_path / f"{how.name}.err"
         with out_path.open("w") as out_file, err_path.open("w") as err_file:
             # streams to files, read while it runs: the drain is announced in its log
+            # SIGINT ignored as a shell script's background job has it (set by a shell
+            # before the exec: no Python runs in a child forked from this threaded process)
+            ignore = ["sh", "-c", 'trap "" INT; exec "$0" "$@"'] if how == signal.SIGINT else []
             process = subprocess.Popen(
-                [str(BEDSIDE_BENCH), "sweep", *args],
+                [*ignore, str(BEDSIDE_BENCH), "sweep", *args],
                 env=env,
                 cwd=tmp_path,
                 text=True,
                 stdout=out_file,
                 stderr=err_file,
-                preexec_fn=ignoring_sigint if how == signal.SIGINT else None,
             )
 
         def announced(paths: tuple[Path, ...] = (out_path, err_path)) -> bool:
@@ -141,10 +143,12 @@ def test_a_first_signal_keeps_the_calls_in_flight_and_the_rerun_buys_each_call_o
         )
         assert "completed all tasks" not in (out + err).lower()
         assert "successfully" not in (out + err).lower()
-        # what finished is in the logs the signal left (cancelled, not "started")
+        # what finished is in the logs the signal left (cancelled, not "started"); a log this
+        # round wrote is one whose file is new or changed since it started
         statuses = {log.status for log in read_logs(logs)}
         assert "started" not in statuses
-        assert "cancelled" in statuses
+        mine = [log for log in read_logs(logs) if last_written(log) != before.get(log.location)]
+        assert "cancelled" in {log.status for log in mine}, [log.location for log in mine]
 
     provider_double.configure(latency=0.0, judge_latency=None)
     result = run_sweep_cli(args, env, tmp_path)
@@ -152,6 +156,11 @@ def test_a_first_signal_keeps_the_calls_in_flight_and_the_rerun_buys_each_call_o
     assert_bought_once(provider_double, cases, TWO_MODELS)
     expected = expected_scores(release, TWO_MODELS, BENCHMARKS)
     assert_scored_once(read_logs(logs), expected, cases=2 * CASES)
+
+
+def last_written(log: EvalLog) -> int:
+    """When the log's file was last written (ns)."""
+    return local_path(log.location).stat().st_mtime_ns
 
 
 def judged_since_count(double: ProviderDouble, count: int) -> Callable[[], bool]:
