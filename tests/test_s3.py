@@ -77,9 +77,11 @@ def test_two_model_sweep_on_s3_reports_like_a_local_dir(
     """A sweep into an `s3://` store: its logs, its own report, `report s3://` and `data
     export s3://` equal what the same logs give in a local directory; no credential anywhere.
 
-    A sweep again on the complete store (no call, no new log) is shown by test_shard's
-    `test_two_shards_at_once_into_an_s3_store` (its whole sweep after the shards); a sweep
-    resumed on a store its killed run left unfinished, by the test below."""
+    A whole sweep over a store whose runs are all complete (no call, no new log) is shown by
+    test_shard's `test_two_shards_at_once_into_an_s3_store` (the runs complete in the shards'
+    folders); the same command again over a complete local folder, by test_sweep's
+    two-provider sweep; a sweep resumed on a store its killed run left unfinished (reading the
+    store's eval-set.json), by the test below."""
     release = tmp_path / "release"
     write_release(release, per_benchmark=2)
     store = s3_server.url("team/sweep-1")
