@@ -455,10 +455,11 @@ def start_tool(
     *args: str,
     env: Mapping[str, str],
     cwd: Path,
-    preexec_fn: Callable[[], None] | None = None,
 ) -> subprocess.Popen[str]:
     """Console script `tool ARGS` as a process in the background, both streams read by `stop`:
-    for a test that signals or kills it, or runs two at once."""
+    for a test that signals or kills it, or runs two at once. (A signal disposition the child
+    should inherit is set by a shell before the exec, as tests/test_sweep_signals.py does: no
+    Python runs in a child forked from this threaded process.)"""
     return subprocess.Popen(
         [str(BIN / tool), *args],
         env=dict(env),
@@ -466,7 +467,6 @@ def start_tool(
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        preexec_fn=preexec_fn,
     )
 
 
